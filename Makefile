@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rdmactl - plain Makefile over pkg-config.  `make help` lists the targets.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libmnl libnl-3.0 libnl-route-3.0 yaml-0.1
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ifeq ($(filter clean help deps,$(MAKECMDGOALS)),)
+ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
+$(error missing build dependencies ($(PKGS)): run 'scripts/install-deps' as root)
+endif
+endif
+
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wmissing-declarations -Wold-style-definition -Wvla -Wwrite-strings -Wundef \
+	-Wlogical-op -Wpointer-arith -Wcast-align -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+OPT ?= -O2 -g
+CFLAGS ?= $(OPT)
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
+	-DRDC_VERSION='"$(VERSION)"' -Ilib -Icmd $(PKG_CFLAGS)
+LDLIBS := $(PKG_LIBS) -lm
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+BUILD ?= build
+LIB_SRC := $(wildcard lib/*.c)
+CMD_SRC := $(wildcard cmd/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+MAN_SRC := $(wildcard man/*.scd)
+MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
+
+.PHONY: all clean check check-unit check-cli check-netns check-lab install uninstall man \
+	asan lint format-check help deps bench
+
+all: rdmactl man
+
+rdmactl: $(LIB_OBJ) $(CMD_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+
+# Unit tests link the library objects (not cmd/, which has main) and cmocka.
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB_OBJ) $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ))
+	@mkdir -p $(dir $@)
+	@echo "  CCLD    $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+
+man: $(MAN_OUT)
+
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(dir $@)
+	@echo "  SCDOC   $@"
+	$(Q)scdoc < $< > $@
+
+# check: every tier whose needs are met; tests/run says which were skipped and why.
+check: rdmactl $(UNIT_BIN) man
+	$(Q)tests/run
+
+check-unit: $(UNIT_BIN)
+	$(Q)tests/run unit
+
+check-cli: rdmactl man
+	$(Q)tests/run cli
+
+check-netns: rdmactl
+	$(Q)tests/run netns
+
+check-lab: rdmactl
+	$(Q)tests/run lab
+
+# Sanitizer build in its own folder, then the same tests against it.
+asan:
+	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
+		LDFLAGS='-fsanitize=address,undefined' RDMACTL_BIN=build-asan/rdmactl asan-check
+
+asan-check: $(UNIT_BIN) man
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $(BUILD)/rdmactl $(LIB_OBJ) $(CMD_OBJ) $(LDLIBS)
+	$(Q)RDMACTL=$(CURDIR)/$(BUILD)/rdmactl UNIT_DIR=$(BUILD)/tests tests/run unit cli netns
+
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
+		--inline-suppr --std=c11 -Ilib -Icmd $(LIB_SRC) $(CMD_SRC)
+	clang-tidy --quiet $(LIB_SRC) $(CMD_SRC) -- -std=gnu11 -Ilib -Icmd $(PKG_CFLAGS) \
+		-DRDC_VERSION='"$(VERSION)"'
+
+format-check:
+	clang-format --dry-run --Werror $(LIB_SRC) $(CMD_SRC) $(wildcard lib/*.h cmd/*.h)
+
+bench: rdmactl
+	scripts/bench-port
+
+install: rdmactl man
+	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
+	for v in port; do ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v; done
+	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man8/$$(basename $$m); done
+	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
+	install -D -m 0644 completions/_rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-*
+	rm -f $(foreach m,$(MAN_OUT),$(DESTDIR)$(MANDIR)/man8/$(notdir $(m)))
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
+
+deps:
+	scripts/install-deps
+
+clean:
+	rm -rf build build-asan rdmactl
+
+help:
+	@echo "targets: all check check-unit check-cli check-netns check-lab install uninstall"
+	@echo "         man asan lint format-check bench deps clean"
+	@echo "variables: PREFIX DESTDIR SBINDIR MANDIR WERROR=1 V=1 CC"

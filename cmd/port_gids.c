@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* port_gids.c - `rdmactl port gids`: what show_gids prints, and which GID to use */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "gid.h"
+#include "port.h"
+
+static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct rdc_gid *g)
+{
+	rdc_out_obj_open(o, NULL);
+	rdc_out_str(o, RDC_OUT_ANY, "device", "%-12s", p->device);
+	rdc_out_u64(o, RDC_OUT_ANY, "port", " %-4" PRIu64, p->port);
+	rdc_out_u64(o, RDC_OUT_ANY, "index", " %-5" PRIu64, g->index);
+	rdc_out_str(o, RDC_OUT_ANY, "gid", " %-39s", g->text);
+	if (g->family) {
+		rdc_out_str(o, RDC_OUT_ANY, "ip", " %-25s", g->ip);
+		rdc_out_str(o, RDC_OUT_MACHINE, "ip_family", NULL,
+			    g->family == AF_INET ? "ipv4" : "ipv6");
+	} else {
+		rdc_out_null(o, "ip", " -                        ");
+		rdc_out_null(o, "ip_family", NULL);
+	}
+	rdc_out_str(o, RDC_OUT_ANY, "type", " %-8s", rdc_gid_type_name(g->type));
+	port_out_opt_str(o, "netdev", " %s", g->netdev);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "link_local", NULL, g->link_local);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "recommended", NULL, g->recommended);
+	if (g->recommended)
+		rdc_out_text_color(o, RDC_COLOR_GREEN, " *");
+	rdc_out_nl(o);
+	rdc_out_obj_close(o);
+}
+
+int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv)
+{
+	const struct rdc_action *act = &port_actions[1];
+	struct rdc_port_list ports;
+	struct rdc_args args;
+	struct rdc_err err = { 0 };
+	struct rdc_gid **tables;
+	size_t *counts, total = 0, recommended = 0;
+	int rc;
+
+	rc = rdc_args_parse(ctx, act, argc, argv, &args);
+	if (rc)
+		return rc;
+	rc = port_select(ctx, args.object, &ports);
+	if (rc)
+		return rc;
+	/* Read every table before printing, so a failure prints no half document. */
+	tables = calloc(ports.count + 1, sizeof(*tables));
+	counts = calloc(ports.count + 1, sizeof(*counts));
+	if (!tables || !counts) {
+		rdc_err_set(&err, ENOMEM, "cannot read GID tables");
+		rc = rdc_fail(ctx, &err);
+		goto out;
+	}
+	for (size_t i = 0; i < ports.count; i++) {
+		const struct rdc_port *p = &ports.ports[i];
+
+		rc = rdc_gid_table_read(p->device, p->port, strcmp(p->link_layer, "InfiniBand") != 0,
+					&tables[i], &counts[i], &err);
+		if (rc) {
+			rc = rdc_fail(ctx, &err);
+			goto out;
+		}
+		total += counts[i];
+	}
+	rdc_out_begin(ctx->out);
+	rdc_out_text(ctx->out, "%-12s %-4s %-5s %-39s %-25s %-8s %s\n", "DEV", "PORT", "INDEX", "GID",
+		     "IP", "TYPE", "NETDEV");
+	rdc_out_arr_open(ctx->out, "gids");
+	for (size_t i = 0; i < ports.count; i++) {
+		for (size_t k = 0; k < counts[i]; k++) {
+			gids_emit(ctx->out, &ports.ports[i], &tables[i][k]);
+			recommended += tables[i][k].recommended;
+		}
+	}
+	rdc_out_arr_close(ctx->out);
+	rdc_out_text(ctx->out, "n_gids_found=%zu", total);
+	if (recommended)
+		rdc_out_text(ctx->out, "  (* the GID a RoCEv2 application should use for that IP)");
+	rdc_out_nl(ctx->out);
+	rdc_out_end(ctx->out);
+	rc = RDC_EXIT_OK;
+out:
+	for (size_t i = 0; tables && i < ports.count; i++)
+		free(tables[i]);
+	free(tables);
+	free(counts);
+	rdc_ports_free(&ports);
+	return rc;
+}

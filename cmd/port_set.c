@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* port_set.c - `rdmactl port set`: netdev MTU and admin state, diffed and verified */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "netdev.h"
+#include "port.h"
+#include "rtnl.h"
+#include "util.h"
+
+/* Which netdev a NETDEV | DEV[/PORT] argument means. */
+static int set_resolve_netdev(struct rdc_ctx *ctx, const char *object, char *ifname, size_t size)
+{
+	struct rdc_port_list ports;
+	struct rdc_err err = { 0 };
+	int rc;
+
+	if (rdc_netdev_exists(object))
+		return rdc_strlcpy(ifname, object, size) ? RDC_EXIT_FAIL : 0;
+	rc = port_select(ctx, object, &ports);
+	if (rc)
+		return rc;
+	if (ports.count != 1) {
+		rdc_err_set(&err, EINVAL, "'%s' has %zu ports; name one as DEV/PORT", object,
+			    ports.count);
+		rc = rdc_fail(ctx, &err);
+	} else if (!ports.ports[0].has_netdev) {
+		rdc_err_set(&err, ENODEV, "'%s/%u' has no network interface", ports.ports[0].device,
+			    ports.ports[0].port);
+		rc = rdc_fail(ctx, &err);
+	} else {
+		rdc_strlcpy(ifname, ports.ports[0].netdev.name, size);
+	}
+	rdc_ports_free(&ports);
+	return rc;
+}
+
+static void set_emit_state(struct rdc_out *o, const char *key, const struct rdc_link *l)
+{
+	rdc_out_obj_open(o, key);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "mtu", NULL, l->mtu);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "admin_up", NULL, l->admin_up);
+	rdc_out_str(o, RDC_OUT_MACHINE, "operstate", NULL, l->operstate);
+	rdc_out_obj_close(o);
+}
+
+static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
+		       const struct rdc_link *after, bool changed)
+{
+	struct rdc_out *o = ctx->out;
+
+	rdc_out_begin(o);
+	rdc_out_str(o, RDC_OUT_ANY, "netdev", "%s:", before->name);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "changed", NULL, changed);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+	set_emit_state(o, "before", before);
+	set_emit_state(o, "after", after);
+	if (!changed)
+		rdc_out_text(o, " already mtu %u, %s (nothing sent)", before->mtu,
+			     before->admin_up ? "up" : "down");
+	if (before->mtu != after->mtu)
+		rdc_out_text(o, " mtu %u -> %u", before->mtu, after->mtu);
+	if (before->admin_up != after->admin_up)
+		rdc_out_text(o, " %s -> %s", before->admin_up ? "up" : "down",
+			     after->admin_up ? "up" : "down");
+	if (changed && ctx->dry_run)
+		rdc_out_text(o, " (dry run: nothing sent)");
+	rdc_out_nl(o);
+	rdc_out_end(o);
+}
+
+int port_set_run(struct rdc_ctx *ctx, int argc, char **argv)
+{
+	const struct rdc_action *act = &port_actions[3];
+	struct rdc_link_change change = { .mtu = -1, .admin_up = -1 };
+	bool mtu_given;
+	struct rdc_link before, want, after;
+	struct rdc_err err = { 0 };
+	char ifname[IF_NAMESIZE];
+	struct rdc_args args;
+	bool up, down;
+	uint32_t mtu;
+	int rc;
+
+	rc = rdc_args_parse(ctx, act, argc, argv, &args);
+	if (rc)
+		return rc;
+	up = args.given[rdc_param_index(act, "up")];
+	down = args.given[rdc_param_index(act, "down")];
+	if (up && down)
+		return rdc_usage_error(ctx, "set: 'up' and 'down' exclude each other");
+	mtu_given = args.given[rdc_param_index(act, "mtu")];
+	if (mtu_given) {
+		/* 68 is the IPv4 minimum; the driver's own limits are checked by the kernel. */
+		rc = rdc_arg_u32(ctx, "mtu", args.value[rdc_param_index(act, "mtu")], 68, 65535, &mtu);
+		if (rc)
+			return rc;
+	}
+	if (!up && !down && !mtu_given)
+		return rdc_usage_error(ctx, "set: nothing to set: give mtu N, up or down");
+
+	rc = set_resolve_netdev(ctx, args.object, ifname, sizeof(ifname));
+	if (rc)
+		return rc;
+	if (rdc_link_get(ifname, &before, &err))
+		return rdc_fail(ctx, &err);
+
+	/* Only what differs is sent; nothing at all when nothing differs. */
+	want = before;
+	if (mtu_given && mtu != before.mtu)
+		change.mtu = want.mtu = mtu;
+	if ((up || down) && up != before.admin_up) {
+		want.admin_up = up;
+		change.admin_up = up;
+	}
+	if (change.mtu < 0 && change.admin_up < 0) {
+		set_report(ctx, &before, &before, false);
+		return RDC_EXIT_OK;
+	}
+	if (ctx->dry_run) {
+		set_report(ctx, &before, &want, true);
+		return RDC_EXIT_OK;
+	}
+	if (rdc_link_set(&before, &change, &err))
+		return rdc_fail(ctx, &err);
+	if (rdc_link_get(ifname, &after, &err))
+		return rdc_fail(ctx, &err);
+	if (after.mtu != want.mtu || after.admin_up != want.admin_up) {
+		/* The kernel took the request but the link says otherwise: put it back. */
+		struct rdc_link_change undo = {
+			.mtu = after.mtu != before.mtu ? (int64_t)before.mtu : -1,
+			.admin_up = after.admin_up != before.admin_up ? before.admin_up : -1,
+		};
+		struct rdc_err undo_err = { 0 };
+
+		rdc_err_set(&err, EIO, "'%s' reads mtu %u %s after the change, not mtu %u %s", ifname,
+			    after.mtu, after.admin_up ? "up" : "down", want.mtu,
+			    want.admin_up ? "up" : "down");
+		if ((undo.mtu >= 0 || undo.admin_up >= 0) && rdc_link_set(&after, &undo, &undo_err))
+			rdc_err_detail(&err, "restoring the old state failed too");
+		else
+			rdc_err_detail(&err, "old state restored");
+		return rdc_fail(ctx, &err);
+	}
+	set_report(ctx, &before, &after, true);
+	return RDC_EXIT_OK;
+}

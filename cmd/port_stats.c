@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* port_stats.c - `rdmactl port stats`: counters, and rates per second with interval */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "counters.h"
+#include "ethtool.h"
+#include "fs.h"
+#include "log.h"
+#include "netdev.h"
+#include "port.h"
+#include "util.h"
+
+/* One thing we sample: an RDMA port (and its netdev), or a netdev alone. */
+struct stats_target {
+	char device[RDC_IBDEV_NAME]; /* "" for a netdev without RDMA port */
+	unsigned int port;
+	char netdev[IF_NAMESIZE];    /* "" when the port has none */
+	struct rdc_counter_set now, prev;
+	char netdev_error[320];	     /* why ethtool statistics are missing, or "" */
+};
+
+/* Interface counters every netdev has in sysfs (statistics/), bytes and packets. */
+static const char *const netdev_sysfs_stats[] = {
+	"rx_bytes", "tx_bytes", "rx_packets", "tx_packets", "rx_errors",
+	"tx_errors", "rx_dropped", "tx_dropped", "rx_crc_errors", "rx_missed_errors",
+};
+
+static int stats_sample(struct stats_target *t, struct rdc_err *err)
+{
+	struct rdc_err nerr = { 0 };
+	int rc;
+
+	rdc_counters_free(&t->prev);
+	t->prev = t->now;
+	memset(&t->now, 0, sizeof(t->now));
+	if (t->device[0]) {
+		rc = rdc_port_ib_counters(t->device, t->port, &t->now, err);
+		if (!rc)
+			rc = rdc_port_hw_counters(t->device, t->port, &t->now, err);
+		if (rc)
+			return rc;
+	}
+	if (!t->netdev[0])
+		return 0;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(netdev_sysfs_stats); i++) {
+		uint64_t v;
+
+		if (!rdc_fs_read_u64(&v, NULL, "/sys/class/net/%s/statistics/%s", t->netdev,
+				     netdev_sysfs_stats[i]) &&
+		    rdc_counters_add(&t->now, "netdev", netdev_sysfs_stats[i], v))
+			return rdc_err_set(err, ENOMEM, "cannot read statistics");
+	}
+	/* ethtool statistics are optional: a bundle without recording, a driver without them. */
+	rc = rdc_ethtool_driver_stats(t->netdev, &t->now, &nerr);
+	if (!rc)
+		rc = rdc_ethtool_std_stats(t->netdev, &t->now, &nerr);
+	if (rc == -ENOMEM)
+		return rdc_err_set(err, ENOMEM, "cannot read statistics");
+	t->netdev_error[0] = '\0';
+	if (rc)
+		snprintf(t->netdev_error, sizeof(t->netdev_error), "%s: %s", nerr.msg,
+			 strerror(nerr.code));
+	return 0;
+}
+
+static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_target **out,
+			 size_t *count)
+{
+	struct rdc_port_list ports;
+	struct rdc_err err = { 0 };
+	struct stats_target *t;
+	int rc;
+
+	*out = NULL;
+	*count = 0;
+	if (rdc_ports_read(&ports, &err))
+		return rdc_fail(ctx, &err);
+	if (object && rdc_ports_filter(&ports, object, &err)) {
+		rdc_ports_free(&ports);
+		/* A netdev without an RDMA port still has netdev statistics. */
+		if (err.code != ENXIO)
+			return rdc_fail(ctx, &err);
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return RDC_EXIT_FAIL;
+		rdc_strlcpy(t->netdev, object, sizeof(t->netdev));
+		*out = t;
+		*count = 1;
+		return 0;
+	}
+	t = calloc(ports.count + 1, sizeof(*t));
+	if (!t) {
+		rdc_ports_free(&ports);
+		return RDC_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < ports.count; i++) {
+		rdc_strlcpy(t[i].device, ports.ports[i].device, sizeof(t[i].device));
+		t[i].port = ports.ports[i].port;
+		if (ports.ports[i].has_netdev)
+			rdc_strlcpy(t[i].netdev, ports.ports[i].netdev.name, sizeof(t[i].netdev));
+	}
+	*out = t;
+	*count = ports.count;
+	rdc_ports_free(&ports);
+	rc = 0;
+	return rc;
+}
+
+/* "eth-mac" -> "eth_mac": JSON keys are snake_case. */
+static void group_key(const char *group, char *key, size_t size)
+{
+	size_t i;
+
+	for (i = 0; group[i] && i + 1 < size; i++)
+		key[i] = group[i] == '-' ? '_' : group[i];
+	key[i] = '\0';
+}
+
+static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
+{
+	if (t->device[0]) {
+		rdc_out_str(o, RDC_OUT_ANY, "device", "%s", t->device);
+		rdc_out_u64(o, RDC_OUT_ANY, "port", "/%" PRIu64 " ", t->port);
+	} else {
+		rdc_out_null(o, "device", NULL);
+		rdc_out_null(o, "port", NULL);
+	}
+	port_out_opt_str(o, "netdev", "%s", t->netdev);
+	port_out_opt_str(o, "netdev_stats_error", NULL, t->netdev_error);
+	rdc_out_nl(o);
+}
+
+/* Counters grouped by source: "counters": {"ib": {...}, "hw": {...}, ...}. */
+static void stats_emit_totals(struct rdc_out *o, const struct stats_target *t)
+{
+	const char *group = NULL;
+	char key[16];
+
+	rdc_out_obj_open(o, "counters");
+	for (size_t i = 0; i < t->now.count; i++) {
+		const struct rdc_counter *c = &t->now.items[i];
+
+		if (!group || strcmp(group, c->group)) {
+			if (group)
+				rdc_out_obj_close(o);
+			group = c->group;
+			group_key(group, key, sizeof(key));
+			rdc_out_obj_open(o, key);
+		}
+		rdc_out_text(o, "  %-8s", c->group);
+		rdc_out_u64(o, RDC_OUT_ANY, c->name, NULL, c->value);
+		rdc_out_text(o, " %-40s %" PRIu64 "\n", c->name, c->value);
+	}
+	if (group)
+		rdc_out_obj_close(o);
+	rdc_out_obj_close(o);
+}
+
+static uint64_t counter_delta(const struct rdc_counter_set *prev, const struct rdc_counter *c)
+{
+	const struct rdc_counter *old = rdc_counters_find(prev, c->group, c->name);
+
+	/* A counter that went backwards was reset (driver reload): count from zero. */
+	if (!old || c->value < old->value)
+		return old ? c->value : 0;
+	return c->value - old->value;
+}
+
+/* Headline rates: RDMA bytes from the IB counters where the port has them, else the netdev's. */
+static void stats_emit_headline(struct rdc_out *o, const struct stats_target *t, double secs)
+{
+	static const struct {
+		const char *group, *rx_bytes, *tx_bytes, *rx_pkts, *tx_pkts;
+	} sources[] = {
+		{ "ib", "port_rcv_bytes", "port_xmit_bytes", "port_rcv_packets", "port_xmit_packets" },
+		{ "netdev", "rx_bytes", "tx_bytes", "rx_packets", "tx_packets" },
+	};
+
+	for (size_t s = 0; s < RDC_ARRAY_SIZE(sources); s++) {
+		const struct rdc_counter *rb, *tb, *rp, *tp;
+
+		rb = rdc_counters_find(&t->now, sources[s].group, sources[s].rx_bytes);
+		tb = rdc_counters_find(&t->now, sources[s].group, sources[s].tx_bytes);
+		rp = rdc_counters_find(&t->now, sources[s].group, sources[s].rx_pkts);
+		tp = rdc_counters_find(&t->now, sources[s].group, sources[s].tx_pkts);
+		if (!rb || !tb || !rp || !tp)
+			continue;
+		rdc_out_obj_open(o, "rates");
+		rdc_out_str(o, RDC_OUT_ANY, "source", "  %-6s", sources[s].group);
+		rdc_out_f64(o, RDC_OUT_ANY, "rx_gbps", " rx %8.3f Gb/s",
+			    (double)counter_delta(&t->prev, rb) * 8 / secs / 1e9);
+		rdc_out_f64(o, RDC_OUT_ANY, "rx_pps", " %12.0f pps",
+			    (double)counter_delta(&t->prev, rp) / secs);
+		rdc_out_f64(o, RDC_OUT_ANY, "tx_gbps", "   tx %8.3f Gb/s",
+			    (double)counter_delta(&t->prev, tb) * 8 / secs / 1e9);
+		rdc_out_f64(o, RDC_OUT_ANY, "tx_pps", " %12.0f pps\n",
+			    (double)counter_delta(&t->prev, tp) / secs);
+		rdc_out_obj_close(o);
+		return;
+	}
+	rdc_out_null(o, "rates", NULL);
+}
+
+/* Per counter: raw value, delta and rate; text shows only what moved (like mlnx_perf). */
+static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, double secs)
+{
+	const char *group = NULL;
+	char key[16];
+
+	stats_emit_headline(o, t, secs);
+	rdc_out_obj_open(o, "counters");
+	for (size_t i = 0; i < t->now.count; i++) {
+		const struct rdc_counter *c = &t->now.items[i];
+		uint64_t d = counter_delta(&t->prev, c);
+		double rate = (double)d / secs;
+
+		if (!group || strcmp(group, c->group)) {
+			if (group)
+				rdc_out_obj_close(o);
+			group = c->group;
+			group_key(group, key, sizeof(key));
+			rdc_out_obj_open(o, key);
+		}
+		rdc_out_obj_open(o, c->name);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, c->value);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "delta", NULL, d);
+		rdc_out_f64(o, RDC_OUT_MACHINE, "per_second", NULL, rate);
+		rdc_out_obj_close(o);
+		if (d == 0)
+			continue;
+		rdc_out_text(o, "    %-8s %-40s %16.0f /s", c->group, c->name, rate);
+		if (strstr(c->name, "bytes") || strstr(c->name, "Octets"))
+			rdc_out_text(o, "  (%.3f Gb/s)", rate * 8 / 1e9);
+		rdc_out_nl(o);
+	}
+	if (group)
+		rdc_out_obj_close(o);
+	rdc_out_obj_close(o);
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_seconds(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs,
+			       .tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int port_stats_run(struct rdc_ctx *ctx, int argc, char **argv)
+{
+	const struct rdc_action *act = &port_actions[2];
+	struct stats_target *targets = NULL;
+	struct rdc_err err = { 0 };
+	struct rdc_args args;
+	double interval = 0, t0, t1;
+	uint32_t count = 0;
+	size_t n = 0;
+	int rc;
+
+	rc = rdc_args_parse(ctx, act, argc, argv, &args);
+	if (rc)
+		return rc;
+	if (args.given[rdc_param_index(act, "interval")]) {
+		rc = rdc_arg_seconds(ctx, "interval", args.value[rdc_param_index(act, "interval")],
+				     &interval);
+		if (rc)
+			return rc;
+	}
+	if (args.given[rdc_param_index(act, "count")]) {
+		if (!interval)
+			return rdc_usage_error(ctx, "stats: 'count' needs 'interval'");
+		rc = rdc_arg_u32(ctx, "count", args.value[rdc_param_index(act, "count")], 1,
+				 UINT32_MAX, &count);
+		if (rc)
+			return rc;
+	}
+	rc = stats_targets(ctx, args.object, &targets, &n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = stats_sample(&targets[i], &err);
+	if (rc) {
+		rc = rdc_fail(ctx, &err);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (targets[i].netdev_error[0])
+			log_info("port: %s: no ethtool statistics (%s)", targets[i].netdev,
+				 targets[i].netdev_error);
+	if (!interval) {
+		rdc_out_begin(ctx->out);
+		rdc_out_arr_open(ctx->out, "stats");
+		for (size_t i = 0; i < n; i++) {
+			rdc_out_obj_open(ctx->out, NULL);
+			stats_emit_ident(ctx->out, &targets[i]);
+			stats_emit_totals(ctx->out, &targets[i]);
+			rdc_out_obj_close(ctx->out);
+		}
+		rdc_out_arr_close(ctx->out);
+		rdc_out_end(ctx->out);
+		goto out;
+	}
+	/* One document per interval, so a reader of a stream sees each as it comes. */
+	t0 = mono_now();
+	for (uint32_t sample = 1; !count || sample <= count; sample++) {
+		sleep_seconds(interval);
+		t1 = mono_now();
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = stats_sample(&targets[i], &err);
+		if (rc) {
+			rc = rdc_fail(ctx, &err);
+			goto out;
+		}
+		rdc_out_begin(ctx->out);
+		rdc_out_u64(ctx->out, RDC_OUT_ANY, "sample", "sample %" PRIu64, sample);
+		rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", " over %.3f s\n", t1 - t0);
+		rdc_out_arr_open(ctx->out, "stats");
+		for (size_t i = 0; i < n; i++) {
+			rdc_out_obj_open(ctx->out, NULL);
+			stats_emit_ident(ctx->out, &targets[i]);
+			stats_emit_rates(ctx->out, &targets[i], t1 - t0);
+			rdc_out_obj_close(ctx->out);
+		}
+		rdc_out_arr_close(ctx->out);
+		rdc_out_end(ctx->out);
+		t0 = t1;
+	}
+out:
+	for (size_t i = 0; i < n; i++) {
+		rdc_counters_free(&targets[i].now);
+		rdc_counters_free(&targets[i].prev);
+	}
+	free(targets);
+	return rc;
+}
