@@ -14,7 +14,6 @@
 #include "nl.h"
 #include "util.h"
 
-const struct rdc_cmd *const rdc_cmds[] = { &rdc_cmd_port, NULL };
 
 enum {
 	OPT_YAML = 0x100,
@@ -201,14 +200,6 @@ found:
 		return RDC_EXIT_FAIL;
 	}
 	return act->run(ctx, argc, argv);
-}
-
-const struct rdc_cmd *rdc_cmd_find(const char *name)
-{
-	for (size_t i = 0; rdc_cmds[i]; i++)
-		if (!strcmp(rdc_cmds[i]->name, name))
-			return rdc_cmds[i];
-	return NULL;
 }
 
 static int unknown_verb(struct rdc_ctx *ctx, const char *word)
