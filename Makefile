@@ -49,7 +49,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_SRC := $(wildcard man/*.scd)
 MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 
-.PHONY: all clean check check-unit check-cli check-netns check-lab install uninstall man \
+.PHONY: asan-check all clean check check-unit check-cli check-netns check-lab install uninstall man \
 	asan lint format-check help deps bench
 
 all: rdmactl man
@@ -99,7 +99,7 @@ asan:
 	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 		LDFLAGS='-fsanitize=address,undefined' RDMACTL_BIN=build-asan/rdmactl asan-check
 
-asan-check: $(UNIT_BIN) man
+asan-check: $(UNIT_BIN) $(LIB_OBJ) $(CMD_OBJ) man
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $(BUILD)/rdmactl $(LIB_OBJ) $(CMD_OBJ) $(LDLIBS)
 	$(Q)RDMACTL=$(CURDIR)/$(BUILD)/rdmactl UNIT_DIR=$(BUILD)/tests tests/run unit cli netns
 

@@ -1,0 +1,163 @@
+#!/usr/bin/env bats
+# exit codes and messages for bad input: usage errors exit 2, failures exit 1
+load ../helpers
+
+@test "no verb prints help and exits 2" {
+	run "$RDMACTL"
+	assert_failure 2
+	assert_output --partial "usage: rdmactl"
+}
+
+@test "unknown verb: exit 2 with a hint" {
+	run "$RDMACTL" prot
+	assert_failure 2
+	assert_output --partial "unknown verb 'prot'; did you mean 'port'?"
+	run "$RDMACTL" frobnicate
+	assert_failure 2
+	assert_output --partial "unknown verb 'frobnicate'"
+}
+
+@test "unknown action, keyword or option: exit 2" {
+	run rd cx6dx port shwo
+	assert_failure 2
+	assert_output --partial "unknown action 'shwo'; did you mean 'show'?"
+	run rd cx6dx port stats mlx5_0 intervall 1
+	assert_failure 2
+	assert_output --partial "unknown keyword 'intervall'; did you mean 'interval'?"
+	run "$RDMACTL" --bogus port
+	assert_failure 2
+	assert_output --partial "unknown or incomplete option '--bogus'"
+	run "$RDMACTL" -Z port
+	assert_failure 2
+	assert_output --partial "unknown option '-Z'"
+	run rd cx6dx port gids mlx5_0 mlx5_1
+	assert_failure 2
+	assert_output --partial "unexpected argument 'mlx5_1'"
+}
+
+@test "bad values: exit 2 and name the value" {
+	run rd cx6dx port stats interval 0
+	assert_failure 2
+	assert_output --partial "'interval 0': must be more than 0 seconds"
+	run rd cx6dx port stats interval x
+	assert_failure 2
+	run rd cx6dx port stats count 3
+	assert_failure 2
+	assert_output --partial "'count' needs 'interval'"
+	run rd cx6dx port stats interval
+	assert_failure 2
+	assert_output --partial "'interval' needs a value SEC"
+	run rd cx6dx port stats interval 1 interval 2
+	assert_failure 2
+	assert_output --partial "given twice"
+	run "$RDMACTL" --color=sometimes port
+	assert_failure 2
+	run "$RDMACTL" -j --yaml port
+	assert_failure 2
+}
+
+@test "unknown device, port or netdev: exit 1 with a message" {
+	run rd cx6dx port mlx5_9
+	assert_failure 1
+	assert_output "rdmactl: port: no RDMA device or network interface 'mlx5_9': No such device"
+	run rd cx6dx port mlx5_0/2
+	assert_failure 1
+	assert_output --partial "RDMA device 'mlx5_0' has no port 2"
+	run rd cx6dx port gids lo
+	assert_failure 1
+	assert_output --partial "network interface 'lo' has no RDMA port"
+	run rd cx6dx port 'mlx5_0/x'
+	assert_failure 1
+	assert_output --partial "is not DEV, DEV/PORT or a netdev name"
+}
+
+@test "missing or unusable --root: exit 1 with the path" {
+	run "$RDMACTL" --root /nonexistent/dir port
+	assert_failure 1
+	assert_output "rdmactl: port: cannot use root '/nonexistent/dir': No such file or directory"
+	run "$RDMACTL" --root "$HOSTS/README.md" port
+	assert_failure 1
+	assert_output --partial "Not a directory"
+	mkdir -p "$BATS_TEST_TMPDIR/locked"
+	chmod 000 "$BATS_TEST_TMPDIR/locked"
+	if [ "$(id -u)" -ne 0 ]; then
+		run "$RDMACTL" --root "$BATS_TEST_TMPDIR/locked" port
+		assert_failure 1
+		assert_output --partial "Permission denied"
+	fi
+	chmod 755 "$BATS_TEST_TMPDIR/locked"
+}
+
+@test "an empty root has no RDMA devices: empty list, exit 0" {
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -j port
+	assert_success
+	[ "$output" = '{"schema":1,"ports":[]}' ]
+}
+
+@test "writes under --root and --replay are refused, nothing read or sent" {
+	run rd cx6dx port set ens1f0np0 mtu 1500
+	assert_failure 1
+	assert_output --partial "writes are refused under --root"
+	run rd cx6dx --dry-run port set ens1f0np0 mtu 1500
+	assert_failure 1
+	printf '# rdmactl kernel recording v1\n' >"$BATS_TEST_TMPDIR/empty.rec"
+	run "$RDMACTL" --replay "$BATS_TEST_TMPDIR/empty.rec" port set lo up
+	assert_failure 1
+	assert_output --partial "writes are refused"
+}
+
+@test "port set: argument errors exit 2 before touching anything" {
+	run "$RDMACTL" port set
+	assert_failure 2
+	assert_output --partial "missing argument"
+	run "$RDMACTL" port set lo
+	assert_failure 2
+	assert_output --partial "nothing to set"
+	run "$RDMACTL" port set lo up down
+	assert_failure 2
+	assert_output --partial "'up' and 'down' exclude each other"
+	run "$RDMACTL" port set lo mtu 67
+	assert_failure 2
+	assert_output --partial "out of range 68-65535"
+	run "$RDMACTL" port set lo mtu 9k
+	assert_failure 2
+	assert_output --partial "not a number"
+}
+
+@test "a malformed recording is rejected with its line number" {
+	printf 'not a recording\n' >"$BATS_TEST_TMPDIR/bad.rec"
+	run "$RDMACTL" --replay "$BATS_TEST_TMPDIR/bad.rec" port
+	assert_failure 1
+	assert_output --partial "is not an rdmactl kernel recording"
+	printf '# rdmactl kernel recording v1\n> nl 0 zz\n' >"$BATS_TEST_TMPDIR/bad2.rec"
+	run "$RDMACTL" --replay "$BATS_TEST_TMPDIR/bad2.rec" port
+	assert_failure 1
+	assert_output --partial "line 2"
+	printf '# rdmactl kernel recording v1\n> nl 99 00\n' >"$BATS_TEST_TMPDIR/bad3.rec"
+	run "$RDMACTL" --replay "$BATS_TEST_TMPDIR/bad3.rec" port
+	assert_failure 1
+	run "$RDMACTL" --replay /nonexistent.rec port
+	assert_failure 1
+	assert_output --partial "cannot open recording '/nonexistent.rec'"
+}
+
+@test "help and version exit 0" {
+	run "$RDMACTL" --version
+	assert_success
+	assert_output --regexp '^rdmactl [0-9]+\.[0-9]+\.[0-9]+$'
+	run "$RDMACTL" help port
+	assert_success
+	assert_output --partial "rdmactl port set NETDEV | DEV[/PORT]"
+	run "$RDMACTL" port help
+	assert_success
+	run "$RDMACTL" port --help
+	assert_success
+	run "$RDMACTL" help nosuch
+	assert_failure 2
+}
+
+@test "a closed stdout is an error, not silent success" {
+	run bash -c "'$RDMACTL' --root '$HOSTS/cx6dx' port gids >/dev/full"
+	assert_failure 1
+	assert_output --partial "cannot write output"
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# port show on every fixture host, in text, JSON and YAML
+load ../helpers
+
+HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
+
+@test "port show: JSON and YAML of every fixture parse and agree" {
+	for h in $HOSTNAMES; do
+		run --separate-stderr rd "$h" -j port
+		assert_success
+		echo "$output" | json_valid
+		json=$(echo "$output" | jq -S .)
+		run --separate-stderr rd "$h" --yaml port
+		assert_success
+		yaml=$(echo "$output" | yaml_to_json | jq -S .)
+		[ "$json" = "$yaml" ] || { echo "JSON and YAML differ for $h"; false; }
+		[ "$(echo "$json" | jq .schema)" = 1 ]
+	done
+}
+
+@test "port show: every port object has the documented keys" {
+	for h in $HOSTNAMES; do
+		run --separate-stderr rd "$h" -j port
+		assert_success
+		for key in device port link_layer state phys_state rate_gbps netdev netdev_mtu \
+			active_mtu fw_ver pci numa_node; do
+			n=$(echo "$output" | jq "[.ports[] | has(\"$key\")] | all")
+			[ "$n" = true ] || { echo "$h: key $key missing"; false; }
+		done
+	done
+}
+
+@test "port show: cx6dx has two ACTIVE 100G RoCE ports with their netdevs" {
+	run --separate-stderr rd cx6dx -j port
+	assert_success
+	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .port, .state, .phys_state, .rate_gbps, .netdev, .netdev_mtu, .active_mtu]]')" = \
+	  '[["mlx5_0",1,"ACTIVE","LINK_UP",100,"ens1f0np0",9000,4096],["mlx5_1",1,"ACTIVE","LINK_UP",100,"ens1f1np1",9000,4096]]' ]
+	[ "$(echo "$output" | jq -r '.ports[0] | [.fw_ver, .pci, .numa_node, .driver, .link_layer, .rate_lanes] | @tsv')" = \
+	  "$(printf '22.39.1002\t0000:3b:00.0\t0\tmlx5_core\tEthernet\t2X HDR')" ]
+	[ "$(echo "$output" | jq '.ports[0].pcie.degraded')" = false ]
+}
+
+@test "port show: text names the ports, netdevs and MTUs" {
+	run rd cx6dx port
+	assert_success
+	assert_line --partial "mlx5_0/1  Ethernet  ACTIVE LINK_UP  100 Gb/s (2X HDR)"
+	assert_line --partial "netdev ens1f0np0 up  mtu 9000  active_mtu 4096"
+	assert_line --partial "pci 0000:3b:00.1  numa 0  pcie 16.0 GT/s x16 (max 16.0 GT/s x16)"
+}
+
+@test "port show: RoCE LAG reports the bond master and its slaves" {
+	run --separate-stderr rd cx6dx-lag -j port
+	assert_success
+	[ "$(echo "$output" | jq -c '.ports | length')" = 1 ]
+	[ "$(echo "$output" | jq -c '.ports[0] | [.device, .netdev, .bond.mode, .bond.slaves]')" = \
+	  '["mlx5_bond_0","bond0","802.3ad",["ens1f0np0","ens1f1np1"]]' ]
+}
+
+@test "port show: a bond slave name selects the LAG port" {
+	run --separate-stderr rd cx6dx-lag -j port ens1f1np1
+	assert_success
+	[ "$(echo "$output" | jq -r '.ports[0].device')" = mlx5_bond_0 ]
+}
+
+@test "port show: InfiniBand port has lid, no derived active MTU, IPoIB netdev" {
+	run --separate-stderr rd ib-hdr -j port
+	assert_success
+	[ "$(echo "$output" | jq -c '.ports[0] | [.link_layer, .rate_gbps, .lid, .sm_lid, .active_mtu, .netdev, .numa_node]')" = \
+	  '["InfiniBand",200,26,1,null,"ib0",1]' ]
+}
+
+@test "port show: rxe ports have no PCI device and use the rxe header size" {
+	run --separate-stderr rd rxe -j port
+	assert_success
+	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .driver, .pci, .numa_node, .netdev, .netdev_mtu, .active_mtu, .active_mtu_limited]]')" = \
+	  '[["rxe0","rdma_rxe",null,null,"eth0",1500,1024,true],["rxe1","rdma_rxe",null,null,"eth1",1500,1024,true]]' ]
+	run rd rxe port rxe0
+	assert_output --partial "4176 gives 4096"
+}
+
+@test "port show: degraded host flags PCIe, the down port and the wasted MTU" {
+	run --separate-stderr rd degraded -j port
+	assert_success
+	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .state, .phys_state, .netdev_operstate, .netdev_mtu, .active_mtu, .active_mtu_limited, .pcie.degraded, .pcie.current_width, .pcie.max_width]]')" = \
+	  '[["mlx5_0","ACTIVE","LINK_UP","up",1500,1024,true,true,8,16],["mlx5_1","DOWN","DISABLED","down",9000,4096,false,true,8,16]]' ]
+	run rd degraded port
+	assert_output --partial "DEGRADED"
+	assert_output --partial "netdev MTU 1500 limits RDMA MTU; 4192 gives 4096"
+}
+
+@test "port show: DEV, DEV/PORT and NETDEV select ports" {
+	run --separate-stderr rd cx6dx -j port mlx5_1
+	[ "$(echo "$output" | jq -c '[.ports[].device]')" = '["mlx5_1"]' ]
+	run --separate-stderr rd cx6dx -j port show mlx5_0/1
+	[ "$(echo "$output" | jq -c '[.ports[].device]')" = '["mlx5_0"]' ]
+	run --separate-stderr rd cx6dx -j port ens1f1np1
+	[ "$(echo "$output" | jq -c '[.ports[].device]')" = '["mlx5_1"]' ]
+}
+
+@test "port show: busybox link rdmactl-port runs the port verb" {
+	ln -sf "$RDMACTL" "$BATS_TEST_TMPDIR/rdmactl-port"
+	run --separate-stderr "$BATS_TEST_TMPDIR/rdmactl-port" --root "$HOSTS/cx6dx" -j show mlx5_0
+	assert_success
+	[ "$(echo "$output" | jq -r '.ports[0].device')" = mlx5_0 ]
+}
+
+@test "port show: --pretty JSON is the same document" {
+	a=$(rd cx6dx -j port | jq -S .)
+	b=$(rd cx6dx -j --pretty port | jq -S .)
+	[ "$a" = "$b" ]
+	[ "$(rd cx6dx -j --pretty port | wc -l)" -gt 10 ]
+}
+
+@test "port show: colour only when asked, never in JSON" {
+	run rd cx6dx --color=always port
+	assert_output --partial $'\033[32mACTIVE'
+	run rd cx6dx port
+	refute_output --partial $'\033['
+	run rd cx6dx --color=always -j port
+	refute_output --partial $'\033['
+	NO_COLOR= run rd cx6dx --color=never port
+	refute_output --partial $'\033['
+}

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# helpers.bash - shared setup for the bats tiers
+bats_require_minimum_version 1.5.0
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+RDMACTL=${RDMACTL:-$TOP/rdmactl}
+HOSTS=$TOP/testdata/hosts
+export NO_COLOR=1
+
+# rdmactl on a fixture host: rd HOST ARGS...
+rd() {
+	local host=$1
+	shift
+	"$RDMACTL" --root "$HOSTS/$host" "$@"
+}
+
+# Parse stdin with a real JSON parser; fails on anything but one JSON document.
+json_valid() {
+	python3 -c 'import json,sys; json.load(sys.stdin)'
+}
+
+# Parse stdin with a real YAML parser (safe loader) and print it back as JSON.
+yaml_to_json() {
+	python3 -c 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'
+}

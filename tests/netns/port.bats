@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# The real kernel: rtnetlink and ethtool on veth pairs in a private network namespace.
+load ../helpers
+
+setup() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	unshare -nm true 2>/dev/null || skip "needs unshare -n -m"
+}
+
+# Run a script in a fresh network and mount namespace with its own sysfs and a veth pair.
+in_netns() {
+	unshare -nm bash -euc '
+		mount -t sysfs sysfs /sys
+		ip link add veth0 type veth peer name veth1
+		'"$1" _ "$RDMACTL"
+}
+
+@test "netns: port set mtu and up, read back by ip and by rdmactl" {
+	run in_netns '
+		rd=$1
+		$rd port set veth0 mtu 9000 up
+		ip -o link show veth0
+		$rd -j port set veth0 mtu 9000 up'
+	assert_success
+	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up"
+	assert_line --index 1 --regexp 'veth0@veth1: <.*UP.*> mtu 9000 '
+	[ "$(echo "${lines[2]}" | jq -c '[.changed, .before.mtu, .after.mtu, .after.admin_up]')" = '[false,9000,9000,true]' ]
+}
+
+@test "netns: port set down, then JSON reports before and after" {
+	run in_netns '
+		rd=$1
+		ip link set veth0 up mtu 4000
+		$rd -j port set veth0 down mtu 1500
+		ip -o link show veth0'
+	assert_success
+	[ "$(echo "${lines[0]}" | jq -c '[.schema, .netdev, .changed, .dry_run, .before.mtu, .before.admin_up, .after.mtu, .after.admin_up]')" = \
+	  '[1,"veth0",true,false,4000,true,1500,false]' ]
+	refute_line --index 1 --regexp '<[^>]*\bUP\b'
+	assert_line --index 1 --partial "mtu 1500"
+}
+
+@test "netns: nothing differs, nothing is sent (only the read is recorded)" {
+	run in_netns '
+		rd=$1
+		ip link set veth0 mtu 2000
+		$rd --record /tmp/set.rec port set veth0 mtu 2000 down
+		# RTM_GETLINK is type 18 (12 00 little endian), RTM_NEWLINK 16 (10 00).
+		grep -cE "^> nl 0 .{8}1200" /tmp/set.rec
+		grep -cE "^> nl 0 .{8}1000" /tmp/set.rec || true'
+	assert_success
+	assert_line --index 0 --partial "already mtu 2000, down (nothing sent)"
+	assert_line --index 1 1
+	assert_line --index 2 0
+}
+
+@test "netns: --dry-run prints the change and sends nothing" {
+	run in_netns '
+		rd=$1
+		$rd --dry-run port set veth0 mtu 9000 up
+		$rd -j port set --dry-run veth0 mtu 9000
+		ip -o link show veth0'
+	assert_success
+	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up (dry run: nothing sent)"
+	[ "$(echo "${lines[1]}" | jq -c '[.changed, .dry_run, .after.mtu]')" = '[true,true,9000]' ]
+	assert_line --index 2 --partial "mtu 1500"
+}
+
+@test "netns: without CAP_NET_ADMIN the error says so and nothing changes" {
+	run in_netns '
+		rd=$1
+		setpriv --reuid=65534 --regid=65534 --clear-groups $rd port set veth0 mtu 1400 && exit 9
+		echo "rc=$?"
+		ip -o link show veth0'
+	assert_success
+	assert_line --index 0 "rdmactl: port: cannot change 'veth0': Operation not permitted (needs CAP_NET_ADMIN: run as root)"
+	assert_line --index 1 "rc=1"
+	assert_line --index 2 --partial "mtu 1500"
+}
+
+@test "netns: port set on an unknown interface exits 1" {
+	run in_netns '$1 port set nosuch0 mtu 1500 || echo "rc=$?"'
+	assert_output --partial "no RDMA device or network interface 'nosuch0'"
+	assert_output --partial "rc=1"
+}
+
+@test "netns: ethtool statistics of a veth (driver strings) in text, JSON and YAML" {
+	run in_netns '
+		rd=$1
+		$rd -j port stats veth0
+		$rd --yaml port stats veth0 | python3 -c "import sys,yaml,json; print(json.dumps(yaml.safe_load(sys.stdin)))"
+		$rd port stats veth1'
+	assert_success
+	[ "$(echo "${lines[0]}" | jq -c '.stats[0] | [.device, .netdev, (.counters.driver | has("peer_ifindex")), (.counters.netdev | has("rx_bytes"))]')" = \
+	  '[null,"veth0",true,true]' ]
+	[ "$(echo "${lines[0]}" | jq -S .)" = "$(echo "${lines[1]}" | jq -S .)" ]
+	assert_output --regexp "driver +peer_ifindex +[0-9]+"
+}
+
+@test "netns: stats interval reports traffic as rates, one document per sample" {
+	run in_netns '
+		rd=$1
+		ip netns add peer
+		ip link set veth1 netns peer
+		ip addr add 198.18.200.1/24 dev veth0
+		ip link set veth0 up
+		ip -n peer addr add 198.18.200.2/24 dev veth1
+		ip -n peer link set veth1 up
+		# UDP to the peer through bash itself: no ping needed.
+		(for i in $(seq 40); do echo x >/dev/udp/198.18.200.2/9; sleep 0.02; done) &
+		$rd -j port stats veth0 interval 0.4 count 2
+		wait
+		ip netns del peer'
+	assert_success
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(echo "${lines[0]}" | jq -c '[.sample, (.interval_s > 0.3), .stats[0].rates.source]')" = '[1,true,"netdev"]' ]
+	[ "$(echo "${lines[1]}" | jq '.sample')" = 2 ]
+	# Datagrams went out during the window: packets per second and the delta are positive.
+	[ "$(printf '%s\n' "${lines[@]}" | jq -s 'map(.stats[0].rates.tx_pps) | add > 10')" = true ]
+	[ "$(printf '%s\n' "${lines[@]}" | jq -s 'map(.stats[0].counters.netdev.tx_packets.delta) | add')" -gt 0 ]
+}
+
+@test "netns: a recording replays to the same answer, and bundles refuse writes" {
+	run in_netns '
+		rd=$1
+		$rd --record /tmp/s.rec -j port stats veth0 >/tmp/live.json
+		$rd --replay /tmp/s.rec -j port stats veth0 >/tmp/replay.json
+		jq -S .stats[0].counters.driver /tmp/live.json >/tmp/a
+		jq -S .stats[0].counters.driver /tmp/replay.json >/tmp/b
+		cmp /tmp/a /tmp/b && echo same
+		grep -c "^> ioctl ethtool veth0" /tmp/s.rec'
+	assert_success
+	assert_line --index 0 same
+	assert_line --index 1 3
+}
