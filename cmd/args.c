@@ -117,7 +117,8 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 			const struct rdc_param *param = &act->params[p];
 
 			if (args->given[p])
-				return rdc_usage_error(ctx, "%s: '%s' given twice", act->name, word);
+				return rdc_usage_error(ctx, "%s: '%s' given twice", act->name,
+						       word);
 			args->given[p] = true;
 			if (!param->metavar)
 				continue;
@@ -144,7 +145,8 @@ int rdc_arg_u32(struct rdc_ctx *ctx, const char *keyword, const char *value, uin
 	int rc = rdc_parse_u32_range(value, min, max, out);
 
 	if (rc == -ERANGE)
-		return rdc_usage_error(ctx, "'%s %s': out of range %u-%u", keyword, value, min, max);
+		return rdc_usage_error(ctx, "'%s %s': out of range %u-%u", keyword, value, min,
+				       max);
 	if (rc)
 		return rdc_usage_error(ctx, "'%s %s': not a number", keyword, value);
 	return 0;

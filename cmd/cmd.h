@@ -11,8 +11,8 @@
 enum rdc_exit { RDC_EXIT_OK = 0, RDC_EXIT_FAIL = 1, RDC_EXIT_USAGE = 2 };
 
 struct rdc_ctx {
-	const char *prog;	/* "rdmactl" */
-	const char *verb;	/* "port" */
+	const char *prog; /* "rdmactl" */
+	const char *verb; /* "port" */
 	enum rdc_out_format format;
 	bool pretty;
 	bool color;
@@ -23,27 +23,27 @@ struct rdc_ctx {
 /* What a positional argument or a keyword's value names, for completion. */
 enum rdc_complete {
 	RDC_COMPLETE_NONE,
-	RDC_COMPLETE_PORT,	/* DEV, DEV/PORT or NETDEV */
+	RDC_COMPLETE_PORT, /* DEV, DEV/PORT or NETDEV */
 	RDC_COMPLETE_NUMBER,
 };
 
 /* A keyword of an action: "mtu N", "up", "interval SEC". */
 struct rdc_param {
 	const char *name;
-	const char *metavar;	/* NULL: a word on its own */
+	const char *metavar; /* NULL: a word on its own */
 	const char *help;
 	const char *const *suggest; /* completion candidates for the value, NULL-terminated */
 };
 
-#define RDC_ACT_MUTATES 0x1	/* changes the system: refused under --root */
+#define RDC_ACT_MUTATES 0x1 /* changes the system: refused under --root */
 
 struct rdc_action {
 	const char *name;
-	const char *synopsis;	/* arguments, for help: "[DEV[/PORT] | NETDEV]" */
+	const char *synopsis; /* arguments, for help: "[DEV[/PORT] | NETDEV]" */
 	const char *help;
 	int (*run)(struct rdc_ctx *ctx, int argc, char **argv);
 	const struct rdc_param *params; /* terminated by { NULL } */
-	enum rdc_complete object; /* the positional argument, if any */
+	enum rdc_complete object;	/* the positional argument, if any */
 	bool object_required;
 	unsigned int flags;
 };
@@ -65,8 +65,8 @@ extern const struct rdc_cmd *const rdc_cmds[];
 
 /* An action's arguments after the keyword walk. */
 struct rdc_args {
-	const char *object;			/* the positional argument or NULL */
-	const char *value[RDC_MAX_PARAMS];	/* by index into the action's params */
+	const char *object;		   /* the positional argument or NULL */
+	const char *value[RDC_MAX_PARAMS]; /* by index into the action's params */
 	bool given[RDC_MAX_PARAMS];
 };
 

@@ -14,8 +14,9 @@
  */
 
 static const char *const global_flags[] = {
-	"--json", "--yaml", "--pretty", "--root", "--replay", "--record", "--dry-run", "--verbose",
-	"--quiet", "--color=", "--version", "--help", "-j", "-p", "-v", "-q", "-V", "-h", NULL,
+	"--json",    "--yaml",	"--pretty", "--root",	 "--replay", "--record", "--dry-run",
+	"--verbose", "--quiet", "--color=", "--version", "--help",   "-j",	 "-p",
+	"-v",	     "-q",	"-V",	    "-h",	 NULL,
 };
 
 /* Global options that take the next word as their value. */

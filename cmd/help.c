@@ -23,7 +23,8 @@ void rdc_help_main(struct rdc_ctx *ctx)
 	       "      --color[=WHEN]  auto, always or never (NO_COLOR is honoured)\n"
 	       "  -V, --version       print the version\n"
 	       "  -h, --help          this help\n\n"
-	       "'%s help VERB' describes a verb. Exit status: 0 success, 1 failure, 2 usage error.\n",
+	       "'%s help VERB' describes a verb. Exit status: 0 success, 1 failure, 2 usage "
+	       "error.\n",
 	       ctx->prog);
 }
 

@@ -14,7 +14,6 @@
 #include "nl.h"
 #include "util.h"
 
-
 enum {
 	OPT_YAML = 0x100,
 	OPT_ROOT,
@@ -25,19 +24,19 @@ enum {
 };
 
 static const struct option main_options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "yaml", no_argument, NULL, OPT_YAML },
-	{ "pretty", no_argument, NULL, 'p' },
-	{ "root", required_argument, NULL, OPT_ROOT },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "color", optional_argument, NULL, OPT_COLOR },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "record", required_argument, NULL, OPT_RECORD },
-	{ "replay", required_argument, NULL, OPT_REPLAY },
-	{ "version", no_argument, NULL, 'V' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+	{"json", no_argument, NULL, 'j'},
+	{"yaml", no_argument, NULL, OPT_YAML},
+	{"pretty", no_argument, NULL, 'p'},
+	{"root", required_argument, NULL, OPT_ROOT},
+	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"color", optional_argument, NULL, OPT_COLOR},
+	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	{"record", required_argument, NULL, OPT_RECORD},
+	{"replay", required_argument, NULL, OPT_REPLAY},
+	{"version", no_argument, NULL, 'V'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
 };
 
 struct main_opts {
@@ -99,7 +98,8 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 			mo->color = optarg ? optarg : "always";
 			if (strcmp(mo->color, "auto") && strcmp(mo->color, "always") &&
 			    strcmp(mo->color, "never"))
-				return rdc_usage_error(ctx, "--color: '%s' is not auto, always or never",
+				return rdc_usage_error(ctx,
+						       "--color: '%s' is not auto, always or never",
 						       mo->color);
 			break;
 		case OPT_DRY_RUN:
@@ -129,7 +129,8 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 	if (mo->quiet && mo->verbose)
 		return rdc_usage_error(ctx, "-q and -v exclude each other");
 	if (mo->record && (mo->replay || mo->root))
-		return rdc_usage_error(ctx, "--record records the live kernel: not with --root or --replay");
+		return rdc_usage_error(
+			ctx, "--record records the live kernel: not with --root or --replay");
 	ctx->format = json ? RDC_FMT_JSON : yaml ? RDC_FMT_YAML : RDC_FMT_TEXT;
 	return 0;
 }
@@ -137,7 +138,7 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 /* Choose the file root and the kernel transport; --root replays DIR/kernel.rec if present. */
 static int setup_seams(struct rdc_ctx *ctx, const struct main_opts *mo)
 {
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 	char rec[4096];
 	int rc;
 
@@ -167,8 +168,8 @@ static int run_verb(struct rdc_ctx *ctx, const struct rdc_cmd *cmd, int argc, ch
 	size_t n = 0;
 
 	ctx->verb = cmd->name;
-	if (argc > 0 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help") ||
-			 !strcmp(argv[0], "-h"))) {
+	if (argc > 0 &&
+	    (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
 		rdc_help_cmd(ctx, cmd);
 		return RDC_EXIT_OK;
 	}
@@ -218,8 +219,8 @@ static int unknown_verb(struct rdc_ctx *ctx, const char *word)
 
 int main(int argc, char **argv)
 {
-	struct rdc_ctx ctx = { .prog = "rdmactl" };
-	struct main_opts mo = { .color = "auto" };
+	struct rdc_ctx ctx = {.prog = "rdmactl"};
+	struct main_opts mo = {.color = "auto"};
 	const struct rdc_cmd *cmd = NULL;
 	const char *base = strrchr(argv[0], '/');
 	int rc, out_rc;

@@ -9,34 +9,37 @@
 #include "port.h"
 
 static const struct rdc_param port_stats_params[] = {
-	{ .name = "interval", .metavar = "SEC",
-	  .help = "sample every SEC seconds and print rates per second" },
-	{ .name = "count", .metavar = "N", .help = "stop after N samples (with interval)" },
-	{ .name = NULL },
+	{.name = "interval",
+	 .metavar = "SEC",
+	 .help = "sample every SEC seconds and print rates per second"},
+	{.name = "count", .metavar = "N", .help = "stop after N samples (with interval)"},
+	{.name = NULL},
 };
 
-static const char *const mtu_suggest[] = { "1500", "4200", "9000", NULL };
+static const char *const mtu_suggest[] = {"1500", "4200", "9000", NULL};
 
 static const struct rdc_param port_set_params[] = {
-	{ .name = "mtu", .metavar = "N", .help = "set the netdev MTU in bytes (68-65535)",
-	  .suggest = mtu_suggest },
-	{ .name = "up", .help = "bring the netdev up" },
-	{ .name = "down", .help = "take the netdev down" },
-	{ .name = NULL },
+	{.name = "mtu",
+	 .metavar = "N",
+	 .help = "set the netdev MTU in bytes (68-65535)",
+	 .suggest = mtu_suggest},
+	{.name = "up", .help = "bring the netdev up"},
+	{.name = "down", .help = "take the netdev down"},
+	{.name = NULL},
 };
 
 const struct rdc_action port_actions[] = {
-	{ "show", "[DEV[/PORT] | NETDEV]", "RDMA ports with their netdev, MTUs, rate, PCIe and NUMA",
-	  port_show_run, NULL, RDC_COMPLETE_PORT, false, 0 },
-	{ "gids", "[DEV[/PORT] | NETDEV]", "GID tables: index, GID, IP, type, netdev, which to use",
-	  port_gids_run, NULL, RDC_COMPLETE_PORT, false, 0 },
-	{ "stats", "[DEV[/PORT] | NETDEV] [interval SEC [count N]]",
-	  "port counters, hw_counters and netdev statistics; rates with interval", port_stats_run,
-	  port_stats_params, RDC_COMPLETE_PORT, false, 0 },
-	{ "set", "NETDEV | DEV[/PORT] { mtu N | up | down }...",
-	  "change the port's netdev over rtnetlink (only what differs; verified)", port_set_run,
-	  port_set_params, RDC_COMPLETE_PORT, true, RDC_ACT_MUTATES },
-	{ .name = NULL },
+	{"show", "[DEV[/PORT] | NETDEV]", "RDMA ports with their netdev, MTUs, rate, PCIe and NUMA",
+	 port_show_run, NULL, RDC_COMPLETE_PORT, false, 0},
+	{"gids", "[DEV[/PORT] | NETDEV]", "GID tables: index, GID, IP, type, netdev, which to use",
+	 port_gids_run, NULL, RDC_COMPLETE_PORT, false, 0},
+	{"stats", "[DEV[/PORT] | NETDEV] [interval SEC [count N]]",
+	 "port counters, hw_counters and netdev statistics; rates with interval", port_stats_run,
+	 port_stats_params, RDC_COMPLETE_PORT, false, 0},
+	{"set", "NETDEV | DEV[/PORT] { mtu N | up | down }...",
+	 "change the port's netdev over rtnetlink (only what differs; verified)", port_set_run,
+	 port_set_params, RDC_COMPLETE_PORT, true, RDC_ACT_MUTATES},
+	{.name = NULL},
 };
 
 const struct rdc_cmd rdc_cmd_port = {
@@ -47,7 +50,7 @@ const struct rdc_cmd rdc_cmd_port = {
 
 int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *ports)
 {
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 
 	if (rdc_ports_read(ports, &err))
 		return rdc_fail(ctx, &err);
@@ -99,7 +102,8 @@ static void show_netdev(struct rdc_out *o, const struct rdc_port *p)
 		rdc_out_bool(o, RDC_OUT_MACHINE, "active_mtu_limited", NULL, p->active_mtu_limited);
 		if (p->active_mtu_limited)
 			rdc_out_text_color(o, RDC_COLOR_YELLOW,
-					   " (netdev MTU %" PRId64 " limits RDMA MTU; %d gives 4096)",
+					   " (netdev MTU %" PRId64
+					   " limits RDMA MTU; %d gives 4096)",
 					   nd->mtu, p->mtu_for_4096);
 	} else {
 		rdc_out_null(o, "active_mtu", NULL);

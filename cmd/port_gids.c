@@ -40,7 +40,7 @@ int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv)
 	const struct rdc_action *act = &port_actions[1];
 	struct rdc_port_list ports;
 	struct rdc_args args;
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 	struct rdc_gid **tables;
 	size_t *counts, total = 0, recommended = 0;
 	int rc;
@@ -52,7 +52,7 @@ int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	/* Read every table before printing, so a failure prints no half document. */
-	tables = calloc(ports.count + 1, sizeof(*tables));
+	tables = calloc(ports.count + 1, sizeof(struct rdc_gid *));
 	counts = calloc(ports.count + 1, sizeof(*counts));
 	if (!tables || !counts) {
 		rdc_err_set(&err, ENOMEM, "cannot read GID tables");
@@ -62,8 +62,9 @@ int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv)
 	for (size_t i = 0; i < ports.count; i++) {
 		const struct rdc_port *p = &ports.ports[i];
 
-		rc = rdc_gid_table_read(p->device, p->port, strcmp(p->link_layer, "InfiniBand") != 0,
-					&tables[i], &counts[i], &err);
+		rc = rdc_gid_table_read(p->device, p->port,
+					strcmp(p->link_layer, "InfiniBand") != 0, &tables[i],
+					&counts[i], &err);
 		if (rc) {
 			rc = rdc_fail(ctx, &err);
 			goto out;
@@ -71,8 +72,8 @@ int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv)
 		total += counts[i];
 	}
 	rdc_out_begin(ctx->out);
-	rdc_out_text(ctx->out, "%-12s %-4s %-5s %-39s %-25s %-8s %s\n", "DEV", "PORT", "INDEX", "GID",
-		     "IP", "TYPE", "NETDEV");
+	rdc_out_text(ctx->out, "%-12s %-4s %-5s %-39s %-25s %-8s %s\n", "DEV", "PORT", "INDEX",
+		     "GID", "IP", "TYPE", "NETDEV");
 	rdc_out_arr_open(ctx->out, "gids");
 	for (size_t i = 0; i < ports.count; i++) {
 		for (size_t k = 0; k < counts[i]; k++) {

@@ -14,7 +14,7 @@
 static int set_resolve_netdev(struct rdc_ctx *ctx, const char *object, char *ifname, size_t size)
 {
 	struct rdc_port_list ports;
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 	int rc;
 
 	if (rdc_netdev_exists(object))
@@ -74,10 +74,10 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 int port_set_run(struct rdc_ctx *ctx, int argc, char **argv)
 {
 	const struct rdc_action *act = &port_actions[3];
-	struct rdc_link_change change = { .mtu = -1, .admin_up = -1 };
+	struct rdc_link_change change = {.mtu = -1, .admin_up = -1};
 	bool mtu_given;
 	struct rdc_link before, want, after;
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 	char ifname[IF_NAMESIZE];
 	struct rdc_args args;
 	bool up, down;
@@ -94,7 +94,8 @@ int port_set_run(struct rdc_ctx *ctx, int argc, char **argv)
 	mtu_given = args.given[rdc_param_index(act, "mtu")];
 	if (mtu_given) {
 		/* 68 is the IPv4 minimum; the driver's own limits are checked by the kernel. */
-		rc = rdc_arg_u32(ctx, "mtu", args.value[rdc_param_index(act, "mtu")], 68, 65535, &mtu);
+		rc = rdc_arg_u32(ctx, "mtu", args.value[rdc_param_index(act, "mtu")], 68, 65535,
+				 &mtu);
 		if (rc)
 			return rc;
 	}
@@ -133,10 +134,10 @@ int port_set_run(struct rdc_ctx *ctx, int argc, char **argv)
 			.mtu = after.mtu != before.mtu ? (int64_t)before.mtu : -1,
 			.admin_up = after.admin_up != before.admin_up ? before.admin_up : -1,
 		};
-		struct rdc_err undo_err = { 0 };
+		struct rdc_err undo_err = {0};
 
-		rdc_err_set(&err, EIO, "'%s' reads mtu %u %s after the change, not mtu %u %s", ifname,
-			    after.mtu, after.admin_up ? "up" : "down", want.mtu,
+		rdc_err_set(&err, EIO, "'%s' reads mtu %u %s after the change, not mtu %u %s",
+			    ifname, after.mtu, after.admin_up ? "up" : "down", want.mtu,
 			    want.admin_up ? "up" : "down");
 		if ((undo.mtu >= 0 || undo.admin_up >= 0) && rdc_link_set(&after, &undo, &undo_err))
 			rdc_err_detail(&err, "restoring the old state failed too");

@@ -19,20 +19,20 @@
 struct stats_target {
 	char device[RDC_IBDEV_NAME]; /* "" for a netdev without RDMA port */
 	unsigned int port;
-	char netdev[IF_NAMESIZE];    /* "" when the port has none */
+	char netdev[IF_NAMESIZE]; /* "" when the port has none */
 	struct rdc_counter_set now, prev;
-	char netdev_error[320];	     /* why ethtool statistics are missing, or "" */
+	char netdev_error[320]; /* why ethtool statistics are missing, or "" */
 };
 
 /* Interface counters every netdev has in sysfs (statistics/), bytes and packets. */
 static const char *const netdev_sysfs_stats[] = {
-	"rx_bytes", "tx_bytes", "rx_packets", "tx_packets", "rx_errors",
+	"rx_bytes",  "tx_bytes",   "rx_packets", "tx_packets",	  "rx_errors",
 	"tx_errors", "rx_dropped", "tx_dropped", "rx_crc_errors", "rx_missed_errors",
 };
 
 static int stats_sample(struct stats_target *t, struct rdc_err *err)
 {
-	struct rdc_err nerr = { 0 };
+	struct rdc_err nerr = {0};
 	int rc;
 
 	rdc_counters_free(&t->prev);
@@ -72,7 +72,7 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 			 size_t *count)
 {
 	struct rdc_port_list ports;
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 	struct stats_target *t;
 	int rc;
 
@@ -177,8 +177,9 @@ static void stats_emit_headline(struct rdc_out *o, const struct stats_target *t,
 	static const struct {
 		const char *group, *rx_bytes, *tx_bytes, *rx_pkts, *tx_pkts;
 	} sources[] = {
-		{ "ib", "port_rcv_bytes", "port_xmit_bytes", "port_rcv_packets", "port_xmit_packets" },
-		{ "netdev", "rx_bytes", "tx_bytes", "rx_packets", "tx_packets" },
+		{"ib", "port_rcv_bytes", "port_xmit_bytes", "port_rcv_packets",
+		 "port_xmit_packets"},
+		{"netdev", "rx_bytes", "tx_bytes", "rx_packets", "tx_packets"},
 	};
 
 	for (size_t s = 0; s < RDC_ARRAY_SIZE(sources); s++) {
@@ -253,8 +254,8 @@ static double mono_now(void)
 
 static void sleep_seconds(double secs)
 {
-	struct timespec ts = { .tv_sec = (time_t)secs,
-			       .tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9) };
+	struct timespec ts = {.tv_sec = (time_t)secs,
+			      .tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9)};
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
@@ -264,7 +265,7 @@ int port_stats_run(struct rdc_ctx *ctx, int argc, char **argv)
 {
 	const struct rdc_action *act = &port_actions[2];
 	struct stats_target *targets = NULL;
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 	struct rdc_args args;
 	double interval = 0, t0, t1;
 	uint32_t count = 0;

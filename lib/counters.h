@@ -8,7 +8,7 @@
 #include "err.h"
 
 struct rdc_counter {
-	char group[16];		/* "ib", "hw", "driver", "eth-mac", "pause", ... */
+	char group[16]; /* "ib", "hw", "driver", "eth-mac", "pause", ... */
 	char name[64];
 	uint64_t value;
 };

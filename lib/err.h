@@ -10,9 +10,9 @@
  * exactly one line from it; lib/ never prints.
  */
 struct rdc_err {
-	int code;		/* positive errno, 0 when unset */
-	char msg[256];		/* "cannot read 'ports/1/state'" */
-	char detail[256];	/* kernel extack text or a hint, may be empty */
+	int code;	  /* positive errno, 0 when unset */
+	char msg[256];	  /* "cannot read 'ports/1/state'" */
+	char detail[256]; /* kernel extack text or a hint, may be empty */
 };
 
 #define RDC_PRINTF(a, b) __attribute__((format(printf, a, b)))

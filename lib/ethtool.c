@@ -21,7 +21,7 @@ int rdc_ethtool_driver_stats(const char *ifname, struct rdc_counter_set *set, st
 	struct {
 		struct ethtool_sset_info hdr;
 		uint32_t len;
-	} sset = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_STATS } };
+	} sset = {.hdr = {.cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_STATS}};
 	struct ethtool_gstrings *strings = NULL;
 	struct ethtool_stats *stats = NULL;
 	uint32_t n;
@@ -86,7 +86,7 @@ out:
  * (ETHTOOL_A_STATS_ETH_MAC_2_TX_PKT = 0, ...): the IEEE 802.3 managed object
  * names that `ethtool -S --groups` prints.
  */
-static const char *const std_phy_names[] = { "SymbolErrorDuringCarrier" };
+static const char *const std_phy_names[] = {"SymbolErrorDuringCarrier"};
 static const char *const std_mac_names[] = {
 	"FramesTransmittedOK",
 	"SingleCollisionFrames",
@@ -128,10 +128,10 @@ static const struct {
 	const char *const *names;
 	size_t count;
 } std_groups[] = {
-	[ETHTOOL_STATS_ETH_PHY] = { "eth-phy", std_phy_names, RDC_ARRAY_SIZE(std_phy_names) },
-	[ETHTOOL_STATS_ETH_MAC] = { "eth-mac", std_mac_names, RDC_ARRAY_SIZE(std_mac_names) },
-	[ETHTOOL_STATS_ETH_CTRL] = { "eth-ctrl", std_ctrl_names, RDC_ARRAY_SIZE(std_ctrl_names) },
-	[ETHTOOL_STATS_RMON] = { "rmon", std_rmon_names, RDC_ARRAY_SIZE(std_rmon_names) },
+	[ETHTOOL_STATS_ETH_PHY] = {"eth-phy", std_phy_names, RDC_ARRAY_SIZE(std_phy_names)},
+	[ETHTOOL_STATS_ETH_MAC] = {"eth-mac", std_mac_names, RDC_ARRAY_SIZE(std_mac_names)},
+	[ETHTOOL_STATS_ETH_CTRL] = {"eth-ctrl", std_ctrl_names, RDC_ARRAY_SIZE(std_ctrl_names)},
+	[ETHTOOL_STATS_RMON] = {"rmon", std_rmon_names, RDC_ARRAY_SIZE(std_rmon_names)},
 };
 
 struct std_parse {
@@ -145,17 +145,17 @@ static void std_parse_group(const struct nlattr *grp, struct std_parse *sp)
 	const struct nlattr *a, *stat;
 	int64_t id = -1;
 
-	mnl_attr_for_each_nested(a, grp) {
+	mnl_attr_for_each_nested (a, grp) {
 		if (mnl_attr_get_type(a) == ETHTOOL_A_STATS_GRP_ID &&
 		    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
 			id = mnl_attr_get_u32(a);
 	}
 	if (id < 0 || (size_t)id >= RDC_ARRAY_SIZE(std_groups) || !std_groups[id].group)
 		return;
-	mnl_attr_for_each_nested(a, grp) {
+	mnl_attr_for_each_nested (a, grp) {
 		if (mnl_attr_get_type(a) != ETHTOOL_A_STATS_GRP_STAT)
 			continue;
-		mnl_attr_for_each_nested(stat, a) {
+		mnl_attr_for_each_nested (stat, a) {
 			uint16_t idx = mnl_attr_get_type(stat);
 
 			if (mnl_attr_validate(stat, MNL_TYPE_U64) < 0 ||
@@ -174,7 +174,7 @@ static int std_stats_cb(const struct nlmsghdr *nlh, void *arg)
 	struct std_parse *sp = arg;
 	const struct nlattr *attr;
 
-	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+	mnl_attr_for_each (attr, nlh, GENL_HDRLEN) {
 		if (mnl_attr_get_type(attr) == ETHTOOL_A_STATS_GRP)
 			std_parse_group(attr, sp);
 	}
@@ -186,10 +186,10 @@ static int pause_stats_cb(const struct nlmsghdr *nlh, void *arg)
 	struct std_parse *sp = arg;
 	const struct nlattr *attr, *s;
 
-	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+	mnl_attr_for_each (attr, nlh, GENL_HDRLEN) {
 		if (mnl_attr_get_type(attr) != ETHTOOL_A_PAUSE_STATS)
 			continue;
-		mnl_attr_for_each_nested(s, attr) {
+		mnl_attr_for_each_nested (s, attr) {
 			const char *name = NULL;
 
 			if (mnl_attr_get_type(s) == ETHTOOL_A_PAUSE_STAT_TX_FRAMES)
@@ -197,14 +197,15 @@ static int pause_stats_cb(const struct nlmsghdr *nlh, void *arg)
 			else if (mnl_attr_get_type(s) == ETHTOOL_A_PAUSE_STAT_RX_FRAMES)
 				name = "rx_frames";
 			if (name && mnl_attr_validate(s, MNL_TYPE_U64) == 0 && !sp->rc)
-				sp->rc = rdc_counters_add(sp->set, "pause", name, mnl_attr_get_u64(s));
+				sp->rc = rdc_counters_add(sp->set, "pause", name,
+							  mnl_attr_get_u64(s));
 		}
 	}
 	return sp->rc;
 }
 
-static struct nlmsghdr *ethnl_request(char buf[static 512], uint16_t family, uint8_t cmd, uint16_t hdr_attr,
-				      const char *ifname, uint32_t flags)
+static struct nlmsghdr *ethnl_request(char buf[static 512], uint16_t family, uint8_t cmd,
+				      uint16_t hdr_attr, const char *ifname, uint32_t flags)
 {
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *genl;
@@ -229,7 +230,7 @@ static struct nlmsghdr *ethnl_request(char buf[static 512], uint16_t family, uin
 
 int rdc_ethtool_std_stats(const char *ifname, struct rdc_counter_set *set, struct rdc_err *err)
 {
-	struct std_parse sp = { .set = set };
+	struct std_parse sp = {.set = set};
 	char buf[512];
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;

@@ -15,7 +15,7 @@
 #include "fs.h"
 #include "util.h"
 
-static char fs_root[PATH_MAX];	/* resolved root, "" for the live system */
+static char fs_root[PATH_MAX]; /* resolved root, "" for the live system */
 
 int rdc_fs_set_root(const char *dir, struct rdc_err *err)
 {
@@ -59,15 +59,18 @@ static int fs_vpath(char *out, size_t size, char *kpath, size_t ksize, const cha
 	return 0;
 }
 
-#define FS_PATH(path, kpath, fmt)                                                      \
-	char path[PATH_MAX], kpath[PATH_MAX];                                          \
-	int path_rc;                                                                   \
-	{                                                                              \
-		va_list ap;                                                            \
-		va_start(ap, fmt);                                                     \
-		path_rc = fs_vpath(path, sizeof(path), kpath, sizeof(kpath), fmt, ap); \
-		va_end(ap);                                                            \
+/* Declares the buffers it names, so its arguments cannot be parenthesized. */
+/* NOLINTBEGIN(bugprone-macro-parentheses) */
+#define FS_PATH(path, kpath, fmt)                                                                  \
+	char path[PATH_MAX], kpath[PATH_MAX];                                                      \
+	int path_rc;                                                                               \
+	{                                                                                          \
+		va_list ap;                                                                        \
+		va_start(ap, fmt);                                                                 \
+		path_rc = fs_vpath(path, sizeof(path), kpath, sizeof(kpath), fmt, ap);             \
+		va_end(ap);                                                                        \
 	}
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 static int fs_read_path(const char *path, const char *kpath, char *buf, size_t size,
 			struct rdc_err *err)

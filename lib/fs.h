@@ -26,8 +26,7 @@ const char *rdc_fs_root(void);
  * Read a whole small attribute file into @buf (NUL-terminated, one trailing
  * newline removed).  Returns the length or -errno.
  */
-int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...)
-	RDC_PRINTF(4, 5);
+int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(4, 5);
 /* Read a decimal or 0x-prefixed unsigned number. */
 int rdc_fs_read_u64(uint64_t *val, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);
 /* Read a signed decimal number ("-1" is a valid numa_node). */

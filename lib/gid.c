@@ -2,6 +2,7 @@
 /* gid.c - GID table entries */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,9 @@ int rdc_gid_parse(const char *text, uint8_t raw[16])
 
 void rdc_gid_format(const uint8_t raw[16], char text[40])
 {
-	for (int g = 0; g < 8; g++)
-		snprintf(text + 5 * g, 6, "%02x%02x%s", raw[2 * g], raw[2 * g + 1], g < 7 ? ":" : "");
+	for (size_t g = 0; g < 8; g++)
+		snprintf(text + 5 * g, 6, "%02x%02x%s", raw[2 * g], raw[2 * g + 1],
+			 g < 7 ? ":" : "");
 }
 
 bool rdc_gid_is_zero(const uint8_t raw[16])
@@ -51,14 +53,14 @@ bool rdc_gid_is_zero(const uint8_t raw[16])
 
 bool rdc_gid_is_bare_link_local(const uint8_t raw[16])
 {
-	static const uint8_t bare[16] = { 0xfe, 0x80 };
+	static const uint8_t bare[16] = {0xfe, 0x80};
 
 	return !memcmp(raw, bare, 16);
 }
 
 void rdc_gid_derive_ip(struct rdc_gid *gid)
 {
-	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const uint8_t v4mapped[12] = {[10] = 0xff, [11] = 0xff};
 
 	gid->link_local = gid->raw[0] == 0xfe && (gid->raw[1] & 0xc0) == 0x80;
 	if (!memcmp(gid->raw, v4mapped, sizeof(v4mapped))) {
@@ -124,7 +126,7 @@ int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < slots.count; i++) {
-		struct rdc_gid gid = { 0 };
+		struct rdc_gid gid = {0};
 		uint64_t index;
 
 		if (rdc_parse_u64(slots.names[i], 10, &index) || index > UINT32_MAX)
@@ -134,8 +136,8 @@ int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct
 				dev, port, slots.names[i]) < 0)
 			continue;
 		if (rdc_gid_parse(buf, gid.raw) < 0) {
-			rc = rdc_err_set(err, EINVAL, "GID %s of '%s/%u' reads '%s'", slots.names[i],
-					 dev, port, buf);
+			rc = rdc_err_set(err, EINVAL, "GID %s of '%s/%u' reads '%s'",
+					 slots.names[i], dev, port, buf);
 			goto err_free;
 		}
 		if (rdc_gid_is_zero(gid.raw) || rdc_gid_is_bare_link_local(gid.raw))
@@ -157,7 +159,8 @@ int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct
 			cap = cap ? cap * 2 : 16;
 			grown = realloc(out, cap * sizeof(*out));
 			if (!grown) {
-				rc = rdc_err_set(err, ENOMEM, "cannot read GIDs of '%s/%u'", dev, port);
+				rc = rdc_err_set(err, ENOMEM, "cannot read GIDs of '%s/%u'", dev,
+						 port);
 				goto err_free;
 			}
 			out = grown;

@@ -14,13 +14,13 @@ enum rdc_gid_type { RDC_GID_UNKNOWN, RDC_GID_IB, RDC_GID_ROCE_V1, RDC_GID_ROCE_V
 struct rdc_gid {
 	unsigned int index;
 	uint8_t raw[16];
-	char text[40];		 /* as sysfs prints it: 8 groups of 4 hex digits */
+	char text[40]; /* as sysfs prints it: 8 groups of 4 hex digits */
 	enum rdc_gid_type type;
 	char netdev[IF_NAMESIZE]; /* empty when the entry has none (InfiniBand) */
-	int family;		 /* AF_INET, AF_INET6, or 0 when it carries no IP */
+	int family;		  /* AF_INET, AF_INET6, or 0 when it carries no IP */
 	char ip[INET6_ADDRSTRLEN];
-	bool link_local;	 /* fe80::/10 */
-	bool recommended;	 /* the entry a RoCEv2 application should use for this IP */
+	bool link_local;  /* fe80::/10 */
+	bool recommended; /* the entry a RoCEv2 application should use for this IP */
 };
 
 /*

@@ -19,8 +19,14 @@ static const char *const port_state_names[] = {
 
 /* Physical states (IB spec PortPhysicalState numbers); the kernel prints CamelCase. */
 static const char *const phys_state_names[] = {
-	"NOP",	   "SLEEP",   "POLLING",	     "DISABLED",
-	"PORT_CONFIGURATION_TRAINING", "LINK_UP", "LINK_ERROR_RECOVERY", "PHY_TEST",
+	"NOP",
+	"SLEEP",
+	"POLLING",
+	"DISABLED",
+	"PORT_CONFIGURATION_TRAINING",
+	"LINK_UP",
+	"LINK_ERROR_RECOVERY",
+	"PHY_TEST",
 };
 
 /*
@@ -48,7 +54,8 @@ static int state_parse(const char *text, const char *const *names, size_t nnames
 		size_t i;
 
 		for (i = 0; colon[2 + i] && i + 1 < size; i++)
-			name[i] = colon[2 + i] == ' ' ? '_' : (char)toupper((unsigned char)colon[2 + i]);
+			name[i] = colon[2 + i] == ' ' ? '_'
+						      : (char)toupper((unsigned char)colon[2 + i]);
 		name[i] = '\0';
 	}
 	return 0;

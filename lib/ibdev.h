@@ -20,29 +20,29 @@ struct rdc_port {
 	char fw_ver[64];
 	char board_id[64];
 	char hca_type[64];
-	char node_type[32];	/* "CA", "RNIC", ... */
-	char driver[64];	/* "mlx5_core", "rdma_rxe", "siw" */
+	char node_type[32]; /* "CA", "RNIC", ... */
+	char driver[64];    /* "mlx5_core", "rdma_rxe", "siw" */
 	bool has_pci;
 	struct rdc_pci pci;
 
 	/* the port */
 	unsigned int port;
-	char link_layer[16];	/* "Ethernet", "InfiniBand" */
-	int state;		/* IB port state number, -1 unknown */
-	char state_name[24];	/* "ACTIVE", "DOWN", ... as `rdma link` prints */
+	char link_layer[16]; /* "Ethernet", "InfiniBand" */
+	int state;	     /* IB port state number, -1 unknown */
+	char state_name[24]; /* "ACTIVE", "DOWN", ... as `rdma link` prints */
 	int phys_state;
 	char phys_state_name[32]; /* "LINK_UP", "POLLING", ... */
-	double rate_gbps;	/* 0 when unknown */
-	char rate_lanes[24];	/* "4X EDR" */
-	int64_t lid;		/* InfiniBand only, -1 otherwise */
+	double rate_gbps;	  /* 0 when unknown */
+	char rate_lanes[24];	  /* "4X EDR" */
+	int64_t lid;		  /* InfiniBand only, -1 otherwise */
 	int64_t sm_lid;
 
 	/* the port's netdev (a bond master under RoCE LAG) */
 	bool has_netdev;
 	struct rdc_netdev netdev;
-	int active_mtu;		/* bytes, 0 when it cannot be derived */
+	int active_mtu;		 /* bytes, 0 when it cannot be derived */
 	bool active_mtu_limited; /* the netdev MTU keeps the RDMA MTU below 4096 */
-	int mtu_for_4096;	/* netdev MTU that would give 4096 */
+	int mtu_for_4096;	 /* netdev MTU that would give 4096 */
 };
 
 struct rdc_port_list {

@@ -44,7 +44,8 @@ int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err
 	rdc_strlcpy(nd->name, name, sizeof(nd->name));
 	nd->mtu = rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/mtu", name) ? -1 : v;
 	/* speed reads EINVAL while the link is down, and -1 on some virtual devices. */
-	nd->speed_mbps = rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/speed", name) || v < 0 ? -1 : v;
+	nd->speed_mbps =
+		rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/speed", name) || v < 0 ? -1 : v;
 	if (rdc_fs_read(nd->operstate, sizeof(nd->operstate), NULL, "/sys/class/net/%s/operstate",
 			name) < 0)
 		rdc_strlcpy(nd->operstate, "unknown", sizeof(nd->operstate));

@@ -12,11 +12,11 @@
 
 struct rdc_netdev {
 	char name[IF_NAMESIZE];
-	int64_t mtu;		/* bytes, -1 when unreadable */
-	char operstate[24];	/* "up", "down", "lowerlayerdown", ... or "unknown" */
-	int64_t speed_mbps;	/* -1 when unknown (link down, virtual) */
+	int64_t mtu;	    /* bytes, -1 when unreadable */
+	char operstate[24]; /* "up", "down", "lowerlayerdown", ... or "unknown" */
+	int64_t speed_mbps; /* -1 when unknown (link down, virtual) */
 	bool is_bond;
-	char bond_mode[32];	/* "802.3ad", "active-backup" */
+	char bond_mode[32]; /* "802.3ad", "active-backup" */
 	unsigned int nslaves;
 	char slaves[RDC_BOND_MAX_SLAVES][IF_NAMESIZE];
 	char master[IF_NAMESIZE]; /* the bond this interface is enslaved to, or "" */

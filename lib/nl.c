@@ -57,7 +57,7 @@ static struct {
 	size_t nex;
 	struct nl_genl_cache genl[8];
 	size_t ngenl;
-} nl = { .mode = RDC_NL_LIVE };
+} nl = {.mode = RDC_NL_LIVE};
 
 enum rdc_nl_mode rdc_nl_mode(void)
 {
@@ -157,7 +157,8 @@ static int rec_load(const char *path, struct rdc_err *err)
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		if (lineno == 1 && strcmp(line, NL_REC_MAGIC)) {
-			rc = rdc_err_set(err, EINVAL, "'%s' is not an rdmactl kernel recording", path);
+			rc = rdc_err_set(err, EINVAL, "'%s' is not an rdmactl kernel recording",
+					 path);
 			break;
 		}
 		if (len == 0 || line[0] == '#')
@@ -207,37 +208,51 @@ static bool rec_match_nl(const struct nl_exchange *ex, int proto, const struct n
 
 	if (ex->is_ioctl || ex->proto != proto || ex->req_len != req->nlmsg_len)
 		return false;
-	return !memcmp(a, b, skip_from) &&
-	       !memcmp(a + skip_to, b + skip_to, ex->req_len - skip_to);
+	return !memcmp(a, b, skip_from) && !memcmp(a + skip_to, b + skip_to, ex->req_len - skip_to);
+}
+
+static bool rec_match_ioctl(const struct nl_exchange *ex, const char *ifname, const void *data,
+			    size_t len)
+{
+	return ex->is_ioctl && !strcmp(ex->ifname, ifname) && ex->req_len == len &&
+	       !memcmp(ex->req, data, len);
 }
 
 /*
- * The first unused matching exchange, else the last used one: a command that
- * samples twice (stats interval) consumes two recorded answers in order, and
- * repeats the last one if the recording has fewer.
+ * The first unused exchange that @match accepts, else the last used one: a
+ * command that samples twice (stats interval) consumes two recorded answers
+ * in order, and repeats the last one if the recording has fewer.
  */
-static struct nl_exchange *rec_find(int proto, const struct nlmsghdr *req, const char *ifname,
-				    const void *data, size_t len)
+static struct nl_exchange *rec_take(struct nl_exchange *ex, bool matched, struct nl_exchange **last)
 {
-	struct nl_exchange *last = NULL;
-
-	for (size_t i = 0; i < nl.nex; i++) {
-		struct nl_exchange *ex = &nl.ex[i];
-		bool match;
-
-		if (req)
-			match = rec_match_nl(ex, proto, req);
-		else
-			match = ex->is_ioctl && !strcmp(ex->ifname, ifname) && ex->req_len == len &&
-				!memcmp(ex->req, data, len);
-		if (!match)
-			continue;
-		if (!ex->used) {
-			ex->used = true;
-			return ex;
-		}
-		last = ex;
+	if (!matched)
+		return NULL;
+	if (!ex->used) {
+		ex->used = true;
+		return ex;
 	}
+	*last = ex;
+	return NULL;
+}
+
+static struct nl_exchange *rec_find_nl(int proto, const struct nlmsghdr *req)
+{
+	struct nl_exchange *last = NULL, *ex;
+
+	for (size_t i = 0; i < nl.nex; i++)
+		if ((ex = rec_take(&nl.ex[i], rec_match_nl(&nl.ex[i], proto, req), &last)))
+			return ex;
+	return last;
+}
+
+static struct nl_exchange *rec_find_ioctl(const char *ifname, const void *data, size_t len)
+{
+	struct nl_exchange *last = NULL, *ex;
+
+	for (size_t i = 0; i < nl.nex; i++)
+		if ((ex = rec_take(&nl.ex[i], rec_match_ioctl(&nl.ex[i], ifname, data, len),
+				   &last)))
+			return ex;
 	return last;
 }
 
@@ -246,6 +261,8 @@ static struct nl_exchange *rec_find(int proto, const struct nlmsghdr *req, const
 int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
 {
 	rdc_nl_close();
+	if ((mode == RDC_NL_REPLAY || mode == RDC_NL_RECORD) && !file)
+		return rdc_err_set(err, EINVAL, "no recording file given");
 	nl.mode = mode;
 	nl.seq = (uint32_t)time(NULL);
 	if (mode == RDC_NL_REPLAY)
@@ -317,7 +334,7 @@ static void nl_extack(const struct nlmsghdr *nlh, size_t offset, struct rdc_err 
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || offset > nlh->nlmsg_len)
 		return;
-	mnl_attr_for_each(attr, nlh, offset) {
+	mnl_attr_for_each (attr, nlh, offset) {
 		if (mnl_attr_get_type(attr) != NLMSGERR_ATTR_MSG)
 			continue;
 		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
@@ -331,8 +348,8 @@ struct nl_talk {
 	uint32_t seq;
 	rdc_nl_msg_cb cb;
 	void *arg;
-	int cb_rc;	/* first error a callback returned */
-	int kernel_rc;	/* -errno from NLMSG_ERROR or DONE */
+	int cb_rc;     /* first error a callback returned */
+	int kernel_rc; /* -errno from NLMSG_ERROR or DONE */
 	bool done;
 };
 
@@ -401,7 +418,7 @@ static int nl_talk_live(struct nl_talk *t, int proto, struct nlmsghdr *req, stru
 			fprintf(nl.rec, "! %d\n", -rc);
 		return rc;
 	}
-	buf = malloc(NL_RECV_BUF);
+	buf = calloc(1, NL_RECV_BUF);
 	if (!buf)
 		return rdc_err_set(err, ENOMEM, "cannot receive netlink reply");
 	while (!t->done) {
@@ -422,14 +439,14 @@ static int nl_talk_live(struct nl_talk *t, int proto, struct nlmsghdr *req, stru
 
 static int nl_talk_replay(struct nl_talk *t, int proto, struct nlmsghdr *req, struct rdc_err *err)
 {
-	struct nl_exchange *ex = rec_find(proto, req, NULL, NULL, 0);
+	struct nl_exchange *ex = rec_find_nl(proto, req);
 
 	if (!ex)
 		return rdc_err_set(err, ENODATA, "request not in the kernel recording");
 	if (ex->error)
 		return rdc_err_set(err, ex->error, "recorded request failed");
 	for (size_t i = 0; i < ex->nreplies && !t->done; i++) {
-		unsigned char *copy = malloc(ex->replies[i].len ? ex->replies[i].len : 1);
+		unsigned char *copy = calloc(1, ex->replies[i].len ? ex->replies[i].len : 1);
 		struct nlmsghdr *nlh;
 		int left = (int)ex->replies[i].len;
 
@@ -450,7 +467,7 @@ static int nl_talk_replay(struct nl_talk *t, int proto, struct nlmsghdr *req, st
 int rdc_nl_talk(int proto, struct nlmsghdr *req, unsigned int flags, rdc_nl_msg_cb cb, void *arg,
 		struct rdc_err *err)
 {
-	struct nl_talk t = { .cb = cb, .arg = arg };
+	struct nl_talk t = {.cb = cb, .arg = arg};
 	int rc;
 
 	if (proto < 0 || proto >= NL_MAX_PROTO)
@@ -523,14 +540,17 @@ int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned in
 	if (nl.mode == RDC_NL_OFF)
 		return rdc_err_set(err, ENODATA, "no kernel recording in the root directory");
 	if (nl.mode == RDC_NL_REPLAY) {
-		ex = rec_find(0, NULL, ifname, data, len);
+		ex = rec_find_ioctl(ifname, data, len);
 		if (!ex)
-			return rdc_err_set(err, ENODATA, "ethtool request on '%s' not in the kernel recording",
+			return rdc_err_set(err, ENODATA,
+					   "ethtool request on '%s' not in the kernel recording",
 					   ifname);
 		if (ex->error)
-			return rdc_err_set(err, ex->error, "ethtool request on '%s' failed", ifname);
+			return rdc_err_set(err, ex->error, "ethtool request on '%s' failed",
+					   ifname);
 		if (ex->nreplies != 1 || ex->replies[0].len != len)
-			return rdc_err_set(err, EPROTO, "bad recorded ethtool answer for '%s'", ifname);
+			return rdc_err_set(err, EPROTO, "bad recorded ethtool answer for '%s'",
+					   ifname);
 		memcpy(data, ex->replies[0].data, len);
 		return 0;
 	}
@@ -557,7 +577,7 @@ static int genl_family_cb(const struct nlmsghdr *nlh, void *arg)
 	const struct nlattr *attr;
 	uint16_t *id = arg;
 
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+	mnl_attr_for_each (attr, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(attr) != CTRL_ATTR_FAMILY_ID)
 			continue;
 		if (mnl_attr_validate(attr, MNL_TYPE_U16) < 0)

@@ -19,10 +19,8 @@ struct rdc_out {
 };
 
 static const char *const color_start[] = {
-	[RDC_COLOR_NONE] = "",
-	[RDC_COLOR_GREEN] = "\033[32m",
-	[RDC_COLOR_YELLOW] = "\033[33m",
-	[RDC_COLOR_RED] = "\033[31m",
+	[RDC_COLOR_NONE] = "",		 [RDC_COLOR_GREEN] = "\033[32m",
+	[RDC_COLOR_YELLOW] = "\033[33m", [RDC_COLOR_RED] = "\033[31m",
 	[RDC_COLOR_BOLD] = "\033[1m",
 };
 #define COLOR_RESET "\033[0m"
@@ -127,8 +125,8 @@ void rdc_out_arr_close(struct rdc_out *o)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
-void rdc_out_str_color(struct rdc_out *o, enum rdc_out_sink sink, const char *key,
-		       const char *fmt, const char *v, enum rdc_color color)
+void rdc_out_str_color(struct rdc_out *o, enum rdc_out_sink sink, const char *key, const char *fmt,
+		       const char *v, enum rdc_color color)
 {
 	if (out_machine(o, sink)) {
 		o->backend->scalar(o->state, key, v ? OUT_STRING : OUT_NULL, v);

@@ -56,8 +56,8 @@ void rdc_out_arr_close(struct rdc_out *o);
 /* @v NULL is emitted as null in JSON/YAML and skipped in text. */
 void rdc_out_str(struct rdc_out *o, enum rdc_out_sink sink, const char *key, const char *fmt,
 		 const char *v);
-void rdc_out_str_color(struct rdc_out *o, enum rdc_out_sink sink, const char *key,
-		       const char *fmt, const char *v, enum rdc_color color);
+void rdc_out_str_color(struct rdc_out *o, enum rdc_out_sink sink, const char *key, const char *fmt,
+		       const char *v, enum rdc_color color);
 void rdc_out_u64(struct rdc_out *o, enum rdc_out_sink sink, const char *key, const char *fmt,
 		 uint64_t v);
 void rdc_out_i64(struct rdc_out *o, enum rdc_out_sink sink, const char *key, const char *fmt,

@@ -47,8 +47,9 @@ int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
 		pci->cur_width = v;
 	if (!rdc_fs_read_i64(&v, NULL, "%s/max_link_width", devpath))
 		pci->max_width = v;
-	pci->degraded = pci->has_link &&
-			((pci->max_speed_gts > 0 && pci->cur_speed_gts < pci->max_speed_gts) ||
-			 (pci->max_width > 0 && pci->cur_width >= 0 && pci->cur_width < pci->max_width));
+	pci->degraded =
+		pci->has_link &&
+		((pci->max_speed_gts > 0 && pci->cur_speed_gts < pci->max_speed_gts) ||
+		 (pci->max_width > 0 && pci->cur_width >= 0 && pci->cur_width < pci->max_width));
 	return 0;
 }

@@ -8,15 +8,15 @@
 #include "err.h"
 
 struct rdc_pci {
-	char address[16];	/* "0000:3b:00.0" */
-	char driver[64];	/* "mlx5_core", "" when unbound */
-	int64_t numa_node;	/* -1 when the platform does not say */
-	double cur_speed_gts;	/* 0 when unreadable */
+	char address[16];     /* "0000:3b:00.0" */
+	char driver[64];      /* "mlx5_core", "" when unbound */
+	int64_t numa_node;    /* -1 when the platform does not say */
+	double cur_speed_gts; /* 0 when unreadable */
 	double max_speed_gts;
-	int64_t cur_width;	/* lanes; -1 when unreadable */
+	int64_t cur_width; /* lanes; -1 when unreadable */
 	int64_t max_width;
-	bool has_link;		/* the speed/width files exist */
-	bool degraded;		/* running below its capability */
+	bool has_link; /* the speed/width files exist */
+	bool degraded; /* running below its capability */
 };
 
 /*

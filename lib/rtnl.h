@@ -11,17 +11,17 @@
 struct rdc_link {
 	int ifindex;
 	char name[IF_NAMESIZE];
-	uint32_t mtu;		/* bytes */
-	uint32_t min_mtu;	/* 0 when the kernel does not say */
+	uint32_t mtu;	  /* bytes */
+	uint32_t min_mtu; /* 0 when the kernel does not say */
 	uint32_t max_mtu;
-	bool admin_up;		/* IFF_UP */
-	char operstate[24];	/* "up", "down", ... */
+	bool admin_up;	    /* IFF_UP */
+	char operstate[24]; /* "up", "down", ... */
 };
 
 /* What to change; fields left at their "keep" value are not sent. */
 struct rdc_link_change {
-	int64_t mtu;		/* -1: keep */
-	int admin_up;		/* -1: keep, 0: down, 1: up */
+	int64_t mtu;  /* -1: keep */
+	int admin_up; /* -1: keep, 0: down, 1: up */
 };
 
 int rdc_link_get(const char *ifname, struct rdc_link *link, struct rdc_err *err);

@@ -29,27 +29,27 @@ static void test_keyword_table(void **state)
 		const char *action;
 		const char *args;
 	} cases[] = {
-		{ 0, "show", "" },
-		{ 0, "show", "mlx5_0" },
-		{ 2, "show", "mlx5_0 mlx5_1" },
-		{ 2, "show", "--bogus" },
-		{ 0, "stats", "mlx5_0/1 interval 1 count 3" },
-		{ 0, "stats", "interval 1 mlx5_0" },
-		{ 2, "stats", "interval" },
-		{ 2, "stats", "interval 1 interval 2" },
-		{ 2, "stats", "intervall 1" },
-		{ 0, "set", "eth0 mtu 9000 up" },
-		{ 0, "set", "mtu 9000 eth0 --dry-run" },
-		{ 2, "set", "mtu 9000" },
-		{ 2, "set", "eth0 mtu" },
-		{ 2, "set", "eth0 up up" },
-		{ 2, "set", "eth0 eth1 up" },
-		{ 2, "set", "eth0 Up" },
-		{ 0, "gids", "ens1f0np0" },
+		{0, "show", ""},
+		{0, "show", "mlx5_0"},
+		{2, "show", "mlx5_0 mlx5_1"},
+		{2, "show", "--bogus"},
+		{0, "stats", "mlx5_0/1 interval 1 count 3"},
+		{0, "stats", "interval 1 mlx5_0"},
+		{2, "stats", "interval"},
+		{2, "stats", "interval 1 interval 2"},
+		{2, "stats", "intervall 1"},
+		{0, "set", "eth0 mtu 9000 up"},
+		{0, "set", "mtu 9000 eth0 --dry-run"},
+		{2, "set", "mtu 9000"},
+		{2, "set", "eth0 mtu"},
+		{2, "set", "eth0 up up"},
+		{2, "set", "eth0 eth1 up"},
+		{2, "set", "eth0 Up"},
+		{0, "gids", "ens1f0np0"},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
-		struct rdc_ctx ctx = { .prog = "rdmactl", .verb = "port" };
+		struct rdc_ctx ctx = {.prog = "rdmactl", .verb = "port"};
 		char copy[128], *argv[16], *tok, *save = NULL;
 		struct rdc_args args;
 		int argc = 0;
@@ -65,10 +65,10 @@ static void test_keyword_table(void **state)
 
 static void test_values_land_by_index(void **state)
 {
-	struct rdc_ctx ctx = { .prog = "rdmactl", .verb = "port" };
+	struct rdc_ctx ctx = {.prog = "rdmactl", .verb = "port"};
 	const struct rdc_action *set = action("set");
 	char w0[] = "up", w1[] = "eth0", w2[] = "mtu", w3[] = "4200", w4[] = "--dry-run";
-	char *argv[] = { w0, w1, w2, w3, w4 };
+	char *argv[] = {w0, w1, w2, w3, w4};
 	struct rdc_args args;
 
 	(void)state;
@@ -82,7 +82,7 @@ static void test_values_land_by_index(void **state)
 
 static void test_typed_values(void **state)
 {
-	struct rdc_ctx ctx = { .prog = "rdmactl", .verb = "port" };
+	struct rdc_ctx ctx = {.prog = "rdmactl", .verb = "port"};
 	uint32_t u;
 	double d;
 
@@ -98,7 +98,7 @@ static void test_typed_values(void **state)
 
 static void test_closest(void **state)
 {
-	const char *names[] = { "show", "gids", "stats", "set" };
+	const char *names[] = {"show", "gids", "stats", "set"};
 
 	(void)state;
 	assert_string_equal(rdc_closest("shwo", names, 4), "show");

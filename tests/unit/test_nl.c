@@ -86,7 +86,7 @@ static int mtu_cb(const struct nlmsghdr *nlh, void *arg)
 
 	s->calls++;
 	s->seq = nlh->nlmsg_seq;
-	mnl_attr_for_each(a, nlh, sizeof(struct ifinfomsg))
+	mnl_attr_for_each (a, nlh, sizeof(struct ifinfomsg))
 		if (mnl_attr_get_type(a) == IFLA_MTU)
 			s->mtu = mnl_attr_get_u32(a);
 	return 0;
@@ -149,7 +149,8 @@ static int setup_rec(void **state)
 	hexline(fp, "< ", rep, n);
 	/* an ethtool ioctl on eth0 */
 	fprintf(fp, "> ioctl ethtool eth0 01000000\n< 01000000aa\n");
-	fprintf(fp, "> ioctl ethtool eth1 02000000\n< 02000000\n> ioctl ethtool eth2 03000000\n! 95\n");
+	fprintf(fp,
+		"> ioctl ethtool eth1 02000000\n< 02000000\n> ioctl ethtool eth2 03000000\n! 95\n");
 	fclose(fp);
 	return rdc_nl_open(RDC_NL_REPLAY, rec_path, NULL);
 }
@@ -165,13 +166,14 @@ static int teardown_rec(void **state)
 static void test_replay_in_order_then_last(void **state)
 {
 	char req[256];
-	struct seen s = { 0 };
-	struct rdc_err err = { 0 };
+	struct seen s = {0};
+	struct rdc_err err = {0};
 
 	(void)state;
 	for (uint32_t want = 1500, i = 0; i < 3; i++, want = 9000) {
 		s.calls = 0;
-		assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), 0, mtu_cb, &s, &err), 0);
+		assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), 0, mtu_cb, &s, &err),
+				 0);
 		assert_int_equal(s.calls, 1);
 		assert_int_equal(s.mtu, want);
 		/* The recorded seq 777 became the request's own. */
@@ -182,7 +184,7 @@ static void test_replay_in_order_then_last(void **state)
 static void test_replay_kernel_error_with_extack(void **state)
 {
 	char req[256];
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 
 	(void)state;
 	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 3), 0, NULL, NULL, &err), -EPERM);
@@ -192,14 +194,13 @@ static void test_replay_kernel_error_with_extack(void **state)
 static void test_replay_missing_and_truncated(void **state)
 {
 	char req[256];
-	struct rdc_err err = { 0 };
-	struct seen s = { 0 };
+	struct rdc_err err = {0};
+	struct seen s = {0};
 
 	(void)state;
 	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 42), 0, NULL, NULL, &err),
 			 -ENODATA);
-	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 4), 0, mtu_cb, &s, &err),
-			 -EPROTO);
+	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 4), 0, mtu_cb, &s, &err), -EPROTO);
 	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 5), 0, NULL, NULL, &err),
 			 -ENOBUFS);
 	/* Same bytes on another protocol is another request. */
@@ -210,18 +211,20 @@ static void test_replay_missing_and_truncated(void **state)
 static void test_replay_refuses_writes(void **state)
 {
 	char req[256];
-	struct rdc_err err = { 0 };
-	unsigned char buf[4] = { 1 };
+	struct rdc_err err = {0};
+	unsigned char buf[4] = {1};
 
 	(void)state;
-	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), RDC_NL_WRITE, NULL, NULL, &err),
+	assert_int_equal(
+		rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), RDC_NL_WRITE, NULL, NULL, &err),
+		-EROFS);
+	assert_int_equal(rdc_nl_ethtool_ioctl("eth0", buf, sizeof(buf), RDC_NL_WRITE, &err),
 			 -EROFS);
-	assert_int_equal(rdc_nl_ethtool_ioctl("eth0", buf, sizeof(buf), RDC_NL_WRITE, &err), -EROFS);
 }
 
 static void test_replay_genl_family(void **state)
 {
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 	uint16_t id = 0;
 
 	(void)state;
@@ -236,8 +239,8 @@ static void test_replay_genl_family(void **state)
 
 static void test_replay_ioctl(void **state)
 {
-	unsigned char buf[4] = { 1, 0, 0, 0 };
-	struct rdc_err err = { 0 };
+	unsigned char buf[4] = {1, 0, 0, 0};
+	struct rdc_err err = {0};
 
 	(void)state;
 	/* eth0's recorded answer has a different length: refused, not truncated. */
@@ -247,21 +250,23 @@ static void test_replay_ioctl(void **state)
 	buf[0] = 3;
 	assert_int_equal(rdc_nl_ethtool_ioctl("eth2", buf, sizeof(buf), 0, &err), -EOPNOTSUPP);
 	assert_int_equal(rdc_nl_ethtool_ioctl("eth9", buf, sizeof(buf), 0, &err), -ENODATA);
-	assert_int_equal(rdc_nl_ethtool_ioctl("a very long interface name", buf, sizeof(buf), 0,
-					      &err),
-			 -EINVAL);
+	assert_int_equal(
+		rdc_nl_ethtool_ioctl("a very long interface name", buf, sizeof(buf), 0, &err),
+		-EINVAL);
 }
 
 static void test_off_mode(void **state)
 {
 	char req[256];
-	struct rdc_err err = { 0 };
+	struct rdc_err err = {0};
 
 	(void)state;
 	assert_int_equal(rdc_nl_open(RDC_NL_OFF, NULL, &err), 0);
-	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), 0, NULL, NULL, &err), -ENODATA);
-	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), RDC_NL_WRITE, NULL, NULL, &err),
-			 -EROFS);
+	assert_int_equal(rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), 0, NULL, NULL, &err),
+			 -ENODATA);
+	assert_int_equal(
+		rdc_nl_talk(NETLINK_ROUTE, getlink(req, 2), RDC_NL_WRITE, NULL, NULL, &err),
+		-EROFS);
 	rdc_nl_close();
 }
 
@@ -274,7 +279,8 @@ int main(void)
 						teardown_rec),
 		cmocka_unit_test_setup_teardown(test_replay_missing_and_truncated, setup_rec,
 						teardown_rec),
-		cmocka_unit_test_setup_teardown(test_replay_refuses_writes, setup_rec, teardown_rec),
+		cmocka_unit_test_setup_teardown(test_replay_refuses_writes, setup_rec,
+						teardown_rec),
 		cmocka_unit_test_setup_teardown(test_replay_genl_family, setup_rec, teardown_rec),
 		cmocka_unit_test_setup_teardown(test_replay_ioctl, setup_rec, teardown_rec),
 		cmocka_unit_test(test_off_mode),

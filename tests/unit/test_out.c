@@ -55,11 +55,12 @@ static void test_json(void **state)
 	char *s = render(RDC_FMT_JSON, false);
 
 	(void)state;
-	assert_string_equal(s, "{\"schema\":1,\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
-			       "\"quote\":\"a\\\"b\\\\c\\n\\t\\u0001\",\"looks_like_number\":\"4096\","
-			       "\"looks_like_bool\":\"on\",\"numa_node\":-1,\"rate_gbps\":2.5,"
-			       "\"nan\":null,\"degraded\":true,\"lid\":null,\"machine_only\":\"m\","
-			       "\"empty\":[]}]}\n");
+	assert_string_equal(s,
+			    "{\"schema\":1,\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
+			    "\"quote\":\"a\\\"b\\\\c\\n\\t\\u0001\",\"looks_like_number\":\"4096\","
+			    "\"looks_like_bool\":\"on\",\"numa_node\":-1,\"rate_gbps\":2.5,"
+			    "\"nan\":null,\"degraded\":true,\"lid\":null,\"machine_only\":\"m\","
+			    "\"empty\":[]}]}\n");
 	free(s);
 }
 
@@ -68,7 +69,8 @@ static void test_json_pretty(void **state)
 	char *s = render(RDC_FMT_JSON, true);
 
 	(void)state;
-	assert_non_null(strstr(s, "{\n  \"schema\": 1,\n  \"ports\": [\n    {\n      \"device\": \"mlx5_0\""));
+	assert_non_null(strstr(
+		s, "{\n  \"schema\": 1,\n  \"ports\": [\n    {\n      \"device\": \"mlx5_0\""));
 	assert_non_null(strstr(s, "\"empty\": []\n    }\n  ]\n}\n"));
 	free(s);
 }
@@ -96,7 +98,8 @@ static void test_text(void **state)
 	char *s = render(RDC_FMT_TEXT, false);
 
 	(void)state;
-	assert_string_equal(s, "mlx5_0/1 | a\"b\\c\n\t\x01 4096 on numa -1 2.5 nan degraded yes lid -\n");
+	assert_string_equal(
+		s, "mlx5_0/1 | a\"b\\c\n\t\x01 4096 on numa -1 2.5 nan degraded yes lid -\n");
 	free(s);
 }
 
@@ -155,8 +158,8 @@ static void test_color(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json),	       cmocka_unit_test(test_json_pretty),
-		cmocka_unit_test(test_yaml),	       cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json),	      cmocka_unit_test(test_json_pretty),
+		cmocka_unit_test(test_yaml),	      cmocka_unit_test(test_text),
 		cmocka_unit_test(test_two_documents), cmocka_unit_test(test_yaml_stream),
 		cmocka_unit_test(test_color),
 	};

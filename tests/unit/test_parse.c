@@ -23,17 +23,17 @@ static void test_port_state(void **state)
 		int rc, num;
 		const char *name;
 	} cases[] = {
-		{ "4: ACTIVE", 0, 4, "ACTIVE" },
-		{ "1: DOWN", 0, 1, "DOWN" },
-		{ "2: INIT", 0, 2, "INIT" },
-		{ "5: ACTIVE_DEFER", 0, 5, "ACTIVE_DEFER" },
-		{ "9: Future State", 0, 9, "FUTURE_STATE" },
-		{ "ACTIVE", -EINVAL, 0, NULL },
-		{ "4:ACTIVE", -EINVAL, 0, NULL },
-		{ "x: ACTIVE", -EINVAL, 0, NULL },
-		{ "4: ", -EINVAL, 0, NULL },
-		{ "", -EINVAL, 0, NULL },
-		{ "-1: DOWN", -EINVAL, 0, NULL },
+		{"4: ACTIVE", 0, 4, "ACTIVE"},
+		{"1: DOWN", 0, 1, "DOWN"},
+		{"2: INIT", 0, 2, "INIT"},
+		{"5: ACTIVE_DEFER", 0, 5, "ACTIVE_DEFER"},
+		{"9: Future State", 0, 9, "FUTURE_STATE"},
+		{"ACTIVE", -EINVAL, 0, NULL},
+		{"4:ACTIVE", -EINVAL, 0, NULL},
+		{"x: ACTIVE", -EINVAL, 0, NULL},
+		{"4: ", -EINVAL, 0, NULL},
+		{"", -EINVAL, 0, NULL},
+		{"-1: DOWN", -EINVAL, 0, NULL},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
@@ -55,19 +55,20 @@ static void test_phys_state(void **state)
 		const char *in;
 		const char *name;
 	} cases[] = {
-		{ "5: LinkUp", "LINK_UP" },
-		{ "2: Polling", "POLLING" },
-		{ "3: Disabled", "DISABLED" },
-		{ "1: Sleep", "SLEEP" },
-		{ "6: LinkErrorRecovery", "LINK_ERROR_RECOVERY" },
-		{ "7: Phy Test", "PHY_TEST" },
+		{"5: LinkUp", "LINK_UP"},
+		{"2: Polling", "POLLING"},
+		{"3: Disabled", "DISABLED"},
+		{"1: Sleep", "SLEEP"},
+		{"6: LinkErrorRecovery", "LINK_ERROR_RECOVERY"},
+		{"7: Phy Test", "PHY_TEST"},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
 		char name[32];
 		int num;
 
-		assert_int_equal(rdc_port_phys_state_parse(cases[i].in, &num, name, sizeof(name)), 0);
+		assert_int_equal(rdc_port_phys_state_parse(cases[i].in, &num, name, sizeof(name)),
+				 0);
 		assert_string_equal(name, cases[i].name);
 	}
 }
@@ -80,15 +81,15 @@ static void test_rate(void **state)
 		double gbps;
 		const char *lanes;
 	} cases[] = {
-		{ "100 Gb/sec (4X EDR)", 0, 100, "4X EDR" },
-		{ "200 Gb/sec (4X HDR)", 0, 200, "4X HDR" },
-		{ "2.5 Gb/sec (1X SDR)", 0, 2.5, "1X SDR" },
-		{ "25 Gb/sec (1X EDR)", 0, 25, "1X EDR" },
-		{ "10 Gb/sec (1X QDR)", 0, 10, "1X QDR" },
-		{ "40 Gb/sec", 0, 40, "" },
-		{ "fast", -EINVAL, 0, NULL },
-		{ "100 Mb/sec (1X)", -EINVAL, 0, NULL },
-		{ "", -EINVAL, 0, NULL },
+		{"100 Gb/sec (4X EDR)", 0, 100, "4X EDR"},
+		{"200 Gb/sec (4X HDR)", 0, 200, "4X HDR"},
+		{"2.5 Gb/sec (1X SDR)", 0, 2.5, "1X SDR"},
+		{"25 Gb/sec (1X EDR)", 0, 25, "1X EDR"},
+		{"10 Gb/sec (1X QDR)", 0, 10, "1X QDR"},
+		{"40 Gb/sec", 0, 40, ""},
+		{"fast", -EINVAL, 0, NULL},
+		{"100 Mb/sec (1X)", -EINVAL, 0, NULL},
+		{"", -EINVAL, 0, NULL},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
@@ -112,19 +113,19 @@ static void test_devport(void **state)
 		const char *dev;
 		unsigned int port;
 	} cases[] = {
-		{ "mlx5_0/1", 0, "mlx5_0", 1 },
-		{ "mlx5_0", 0, "mlx5_0", 0 },
-		{ "mlx5_bond_0/1", 0, "mlx5_bond_0", 1 },
-		{ "rxe0/255", 0, "rxe0", 255 },
-		{ "mlx5_0/", -EINVAL, NULL, 0 },
-		{ "mlx5_0/0", -EINVAL, NULL, 0 },
-		{ "mlx5_0/256", -EINVAL, NULL, 0 },
-		{ "mlx5_0/x", -EINVAL, NULL, 0 },
-		{ "/1", -EINVAL, NULL, 0 },
-		{ "a/1/2", -EINVAL, NULL, 0 },
-		{ "", -EINVAL, NULL, 0 },
-		{ "..", -EINVAL, NULL, 0 },
-		{ "mlx5_0/+1", -EINVAL, NULL, 0 },
+		{"mlx5_0/1", 0, "mlx5_0", 1},
+		{"mlx5_0", 0, "mlx5_0", 0},
+		{"mlx5_bond_0/1", 0, "mlx5_bond_0", 1},
+		{"rxe0/255", 0, "rxe0", 255},
+		{"mlx5_0/", -EINVAL, NULL, 0},
+		{"mlx5_0/0", -EINVAL, NULL, 0},
+		{"mlx5_0/256", -EINVAL, NULL, 0},
+		{"mlx5_0/x", -EINVAL, NULL, 0},
+		{"/1", -EINVAL, NULL, 0},
+		{"a/1/2", -EINVAL, NULL, 0},
+		{"", -EINVAL, NULL, 0},
+		{"..", -EINVAL, NULL, 0},
+		{"mlx5_0/+1", -EINVAL, NULL, 0},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
@@ -148,23 +149,23 @@ static void test_gid_parse_and_ip(void **state)
 		const char *ip;
 		bool link_local;
 	} cases[] = {
-		{ "0000:0000:0000:0000:0000:ffff:c0a8:0a0b", 0, AF_INET, "192.168.10.11", false },
-		{ "0000:0000:0000:0000:0000:ffff:c612:0101", 0, AF_INET, "198.18.1.1", false },
-		{ "fe80:0000:0000:0000:0e42:a1ff:fe65:8a10", 0, AF_INET6, "fe80::e42:a1ff:fe65:8a10",
-		  true },
-		{ "2001:0db8:0010:0000:0000:0000:0000:0011", 0, AF_INET6, "2001:db8:10::11", false },
-		{ "FE80:0000:0000:0000:0E42:A1FF:FE65:8A10", 0, AF_INET6, "fe80::e42:a1ff:fe65:8a10",
-		  true },
-		{ "fe80::1", -EINVAL, 0, NULL, false },
-		{ "0000:0000:0000:0000:0000:ffff:c0a8:0a0", -EINVAL, 0, NULL, false },
-		{ "0000:0000:0000:0000:0000:ffff:c0a8:0a0b:", -EINVAL, 0, NULL, false },
-		{ "0000-0000:0000:0000:0000:ffff:c0a8:0a0b", -EINVAL, 0, NULL, false },
-		{ "zzzz:0000:0000:0000:0000:ffff:c0a8:0a0b", -EINVAL, 0, NULL, false },
-		{ "", -EINVAL, 0, NULL, false },
+		{"0000:0000:0000:0000:0000:ffff:c0a8:0a0b", 0, AF_INET, "192.168.10.11", false},
+		{"0000:0000:0000:0000:0000:ffff:c612:0101", 0, AF_INET, "198.18.1.1", false},
+		{"fe80:0000:0000:0000:0e42:a1ff:fe65:8a10", 0, AF_INET6, "fe80::e42:a1ff:fe65:8a10",
+		 true},
+		{"2001:0db8:0010:0000:0000:0000:0000:0011", 0, AF_INET6, "2001:db8:10::11", false},
+		{"FE80:0000:0000:0000:0E42:A1FF:FE65:8A10", 0, AF_INET6, "fe80::e42:a1ff:fe65:8a10",
+		 true},
+		{"fe80::1", -EINVAL, 0, NULL, false},
+		{"0000:0000:0000:0000:0000:ffff:c0a8:0a0", -EINVAL, 0, NULL, false},
+		{"0000:0000:0000:0000:0000:ffff:c0a8:0a0b:", -EINVAL, 0, NULL, false},
+		{"0000-0000:0000:0000:0000:ffff:c0a8:0a0b", -EINVAL, 0, NULL, false},
+		{"zzzz:0000:0000:0000:0000:ffff:c0a8:0a0b", -EINVAL, 0, NULL, false},
+		{"", -EINVAL, 0, NULL, false},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
-		struct rdc_gid g = { 0 };
+		struct rdc_gid g = {0};
 		char back[40];
 
 		assert_int_equal(rdc_gid_parse(cases[i].in, g.raw), cases[i].rc);
@@ -200,14 +201,17 @@ static void test_gid_zero_and_types(void **state)
 
 static void test_gid_recommended(void **state)
 {
-	struct rdc_gid g[6] = { 0 };
+	struct rdc_gid g[6] = {0};
 	const char *text[] = {
-		"fe80:0000:0000:0000:0e42:a1ff:fe65:8a10", "fe80:0000:0000:0000:0e42:a1ff:fe65:8a10",
-		"0000:0000:0000:0000:0000:ffff:c0a8:0a0b", "0000:0000:0000:0000:0000:ffff:c0a8:0a0b",
-		"0000:0000:0000:0000:0000:ffff:c0a8:0a0b", "2001:0db8:0010:0000:0000:0000:0000:0011",
+		"fe80:0000:0000:0000:0e42:a1ff:fe65:8a10",
+		"fe80:0000:0000:0000:0e42:a1ff:fe65:8a10",
+		"0000:0000:0000:0000:0000:ffff:c0a8:0a0b",
+		"0000:0000:0000:0000:0000:ffff:c0a8:0a0b",
+		"0000:0000:0000:0000:0000:ffff:c0a8:0a0b",
+		"2001:0db8:0010:0000:0000:0000:0000:0011",
 	};
-	enum rdc_gid_type type[] = { RDC_GID_ROCE_V1, RDC_GID_ROCE_V2, RDC_GID_ROCE_V1,
-				     RDC_GID_ROCE_V2, RDC_GID_ROCE_V2, RDC_GID_ROCE_V1 };
+	enum rdc_gid_type type[] = {RDC_GID_ROCE_V1, RDC_GID_ROCE_V2, RDC_GID_ROCE_V1,
+				    RDC_GID_ROCE_V2, RDC_GID_ROCE_V2, RDC_GID_ROCE_V1};
 	(void)state;
 	for (int i = 0; i < 6; i++) {
 		assert_int_equal(rdc_gid_parse(text[i], g[i].raw), 0);
@@ -230,9 +234,9 @@ static void test_roce_mtu(void **state)
 		int64_t netdev;
 		int overhead, active;
 	} cases[] = {
-		{ 9000, 96, 4096 }, { 4200, 96, 4096 }, { 4192, 96, 4096 }, { 4191, 96, 2048 },
-		{ 1500, 96, 1024 }, { 1500, 80, 1024 }, { 1120, 96, 1024 }, { 1119, 96, 512 },
-		{ 352, 96, 256 },   { 351, 96, 0 },	{ 0, 96, 0 },	    { -1, 96, 0 },
+		{9000, 96, 4096}, {4200, 96, 4096}, {4192, 96, 4096}, {4191, 96, 2048},
+		{1500, 96, 1024}, {1500, 80, 1024}, {1120, 96, 1024}, {1119, 96, 512},
+		{352, 96, 256},	  {351, 96, 0},	    {0, 96, 0},	      {-1, 96, 0},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++)
@@ -247,9 +251,13 @@ static void test_pci_speed(void **state)
 		int rc;
 		double gts;
 	} cases[] = {
-		{ "16.0 GT/s PCIe", 0, 16.0 }, { "8 GT/s", 0, 8.0 },	 { "2.5 GT/s PCIe", 0, 2.5 },
-		{ "32.0 GT/s PCIe", 0, 32.0 }, { "Unknown", -EINVAL, 0 }, { "8 GT/s PCI", -EINVAL, 0 },
-		{ "", -EINVAL, 0 },
+		{"16.0 GT/s PCIe", 0, 16.0},
+		{"8 GT/s", 0, 8.0},
+		{"2.5 GT/s PCIe", 0, 2.5},
+		{"32.0 GT/s PCIe", 0, 32.0},
+		{"Unknown", -EINVAL, 0},
+		{"8 GT/s PCI", -EINVAL, 0},
+		{"", -EINVAL, 0},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
@@ -294,7 +302,7 @@ static void test_numbers(void **state)
 
 static void test_hex(void **state)
 {
-	unsigned char in[] = { 0x00, 0x7f, 0xab, 0xff }, out[4];
+	unsigned char in[] = {0x00, 0x7f, 0xab, 0xff}, out[4];
 	char hex[9];
 
 	(void)state;
@@ -310,11 +318,16 @@ static void test_hex(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_port_state),	 cmocka_unit_test(test_phys_state),
-		cmocka_unit_test(test_rate),		 cmocka_unit_test(test_devport),
-		cmocka_unit_test(test_gid_parse_and_ip), cmocka_unit_test(test_gid_zero_and_types),
-		cmocka_unit_test(test_gid_recommended),	 cmocka_unit_test(test_roce_mtu),
-		cmocka_unit_test(test_pci_speed),	 cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_port_state),
+		cmocka_unit_test(test_phys_state),
+		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_devport),
+		cmocka_unit_test(test_gid_parse_and_ip),
+		cmocka_unit_test(test_gid_zero_and_types),
+		cmocka_unit_test(test_gid_recommended),
+		cmocka_unit_test(test_roce_mtu),
+		cmocka_unit_test(test_pci_speed),
+		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_hex),
 	};
 
