@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# port stats on the fixtures: IB, hw, netdev and ethtool counters (replayed from kernel.rec)
+load ../helpers
+
+@test "port stats: every group from every source, JSON and YAML agree" {
+	run --separate-stderr rd cx6dx -j port stats mlx5_0
+	assert_success
+	echo "$output" | json_valid
+	[ "$(echo "$output" | jq -c '.stats[0].counters | keys_unsorted')" = \
+	  '["ib","hw","netdev","driver","eth_phy","eth_mac","eth_ctrl","rmon","pause"]' ]
+	[ "$(echo "$output" | jq -c '.stats[0] | [.device, .port, .netdev, .netdev_stats_error]')" = \
+	  '["mlx5_0",1,"ens1f0np0",null]' ]
+	[ "$(echo "$output" | jq -S .)" = "$(rd cx6dx --yaml port stats mlx5_0 | yaml_to_json | jq -S .)" ]
+}
+
+@test "port stats: data counters are bytes (4 x the sysfs words)" {
+	words=$(cat "$HOSTS/cx6dx/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data")
+	run --separate-stderr rd cx6dx -j port stats mlx5_0/1
+	[ "$(echo "$output" | jq '.stats[0].counters.ib.port_xmit_bytes')" = "$((words * 4))" ]
+	[ "$(echo "$output" | jq '.stats[0].counters.ib | has("port_xmit_data")')" = false ]
+}
+
+@test "port stats: RoCE loss and congestion counters come first" {
+	run --separate-stderr rd cx6dx -j port stats mlx5_0
+	[ "$(echo "$output" | jq -c '.stats[0].counters.hw | keys_unsorted | .[:4]')" = \
+	  '["out_of_sequence","packet_seq_err","implied_nak_seq_err","local_ack_timeout_err"]' ]
+	[ "$(echo "$output" | jq '.stats[0].counters.hw | has("lifespan")')" = false ]
+}
+
+@test "port stats: per-priority pause counters of the driver are there" {
+	run rd cx6dx port stats ens1f0np0
+	assert_success
+	assert_output --regexp "driver +rx_prio3_pause +[0-9]+"
+	assert_output --regexp "driver +tx_prio3_pause_duration +[0-9]+"
+	assert_output --regexp "eth-mac +FrameCheckSequenceErrors +[0-9]+"
+	assert_output --regexp "pause +rx_frames +0"
+}
+
+@test "port stats: the degraded port shows its CRC errors and flaps" {
+	run --separate-stderr rd degraded -j port stats mlx5_1
+	[ "$(echo "$output" | jq -c '.stats[0].counters | [.driver.rx_crc_errors_phy, .driver.link_down_events_phy, .eth_mac.FrameCheckSequenceErrors]')" = '[18842,37,18842]' ]
+}
+
+@test "port stats: without a recording the netdev statistics are reported missing, not zero" {
+	run --separate-stderr rd rxe -j port stats rxe0
+	assert_success
+	[ "$(echo "$output" | jq -r '.stats[0].netdev_stats_error')" = "no kernel recording in the root directory: No data available" ]
+	[ "$(echo "$output" | jq '.stats[0].counters | has("driver")')" = false ]
+	[ "$(echo "$output" | jq '.stats[0].counters.hw | has("rcvd_pkts")')" = true ]
+}
+
+@test "port stats: interval on a bundle gives zero rates, one document per sample" {
+	run --separate-stderr rd cx6dx -j port stats mlx5_0 interval 0.1 count 3
+	assert_success
+	[ "${#lines[@]}" -eq 3 ]
+	[ "$(printf '%s\n' "${lines[@]}" | jq -s -c 'map(.sample)')" = '[1,2,3]' ]
+	[ "$(echo "${lines[0]}" | jq -c '.stats[0].rates | [.source, .rx_gbps, .tx_pps]')" = '["ib",0,0]' ]
+	[ "$(echo "${lines[0]}" | jq -c '.stats[0].counters.hw.out_of_sequence | keys')" = '["delta","per_second","value"]' ]
+	run --separate-stderr rd cx6dx --yaml port stats mlx5_0 interval 0.1 count 2
+	[ "$(echo "$output" | python3 -c 'import sys,yaml; print(len(list(yaml.safe_load_all(sys.stdin))))')" = 2 ]
+}
