@@ -120,12 +120,14 @@ install: rdmactl man
 	for v in port; do ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v; done
 	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man8/$$(basename $$m); done
 	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
+	ln -sf rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-port
 	install -D -m 0644 completions/_rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-*
 	rm -f $(foreach m,$(MAN_OUT),$(DESTDIR)$(MANDIR)/man8/$(notdir $(m)))
-	rm -f $(DESTDIR)$(BASHCOMPDIR)/rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-port
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
 
 deps:
 	scripts/install-deps

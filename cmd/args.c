@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "fs.h"
+#include "nl.h"
 #include "log.h"
 #include "util.h"
 
@@ -134,6 +136,13 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 		}
 		return unknown_keyword(ctx, act, word);
 	}
+	for (int k = 0; act->params && act->params[k].name; k++) {
+		const char *other = act->params[k].excludes;
+
+		if (args->given[k] && other && args->given[rdc_param_index(act, other)])
+			return rdc_usage_error(ctx, "%s: '%s' and '%s' exclude each other",
+					       act->name, act->params[k].name, other);
+	}
 	if (act->object_required && !args->object)
 		return rdc_usage_error(ctx, "%s: missing argument %s", act->name, act->synopsis);
 	return 0;
@@ -163,4 +172,13 @@ int rdc_arg_seconds(struct rdc_ctx *ctx, const char *keyword, const char *value,
 	if (*out > 86400)
 		return rdc_usage_error(ctx, "'%s %s': at most 86400 seconds", keyword, value);
 	return 0;
+}
+
+int rdc_writes_allowed(struct rdc_ctx *ctx)
+{
+	if (!rdc_fs_root() && rdc_nl_mode() != RDC_NL_REPLAY)
+		return 0;
+	fprintf(stderr, "%s: %s: writes are refused under --root and --replay\n", ctx->prog,
+		ctx->verb);
+	return RDC_EXIT_FAIL;
 }

@@ -33,6 +33,7 @@ struct rdc_param {
 	const char *metavar; /* NULL: a word on its own */
 	const char *help;
 	const char *const *suggest; /* completion candidates for the value, NULL-terminated */
+	const char *excludes;	    /* a keyword that may not be given with this one */
 };
 
 #define RDC_ACT_MUTATES 0x1 /* changes the system: refused under --root */
@@ -80,6 +81,13 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 		   struct rdc_args *args);
 /* The index of @name in @act's table (a programming error if absent: returns 0). */
 int rdc_param_index(const struct rdc_action *act, const char *name);
+
+/*
+ * Whether this invocation may change the system: not under --root or
+ * --replay.  Actions call it after their arguments are validated, so usage
+ * errors still exit 2.  Prints the refusal and returns RDC_EXIT_FAIL.
+ */
+int rdc_writes_allowed(struct rdc_ctx *ctx);
 
 /* Typed conversions of keyword values; print a usage error on failure. */
 int rdc_arg_u32(struct rdc_ctx *ctx, const char *keyword, const char *value, uint32_t min,

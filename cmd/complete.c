@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "fs.h"
 #include "ibdev.h"
+#include "util.h"
 
 /*
  * `rdmactl __complete WORD... CUR` prints one candidate per line for CUR,
@@ -56,47 +57,112 @@ static void complete_ports(const char *cur)
 	}
 }
 
+/* The value of "--opt=VALUE", or NULL when @word is not that option. */
+static const char *opt_value(const char *word, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	return !strncmp(word, opt, n) && word[n] == '=' ? word + n + 1 : NULL;
+}
+
+static bool word_in(const char *word, int argc, char **argv)
+{
+	for (int k = 0; k < argc; k++)
+		if (!strcmp(argv[k], word))
+			return true;
+	return false;
+}
+
+/* Keywords and the object after the action, walked as the parser would. */
+static void complete_action(const struct rdc_action *act, int argc, char **argv, const char *cur,
+			    bool list_ports)
+{
+	bool object_seen = false;
+
+	for (int i = 0; i < argc; i++) {
+		const struct rdc_param *p = NULL;
+
+		if (!strcmp(argv[i], "--dry-run"))
+			continue;
+		for (const struct rdc_param *q = act->params; q && q->name; q++)
+			if (!strcmp(q->name, argv[i]))
+				p = q;
+		if (p && p->metavar) {
+			if (i + 1 == argc) {
+				for (const char *const *s = p->suggest; s && *s; s++)
+					emit(*s, cur);
+				return;
+			}
+			i++;
+		} else if (!p) {
+			object_seen = true;
+		}
+	}
+	for (const struct rdc_param *q = act->params; q && q->name; q++) {
+		/* Neither a keyword already given nor one it excludes. */
+		if (word_in(q->name, argc, argv) ||
+		    (q->excludes && word_in(q->excludes, argc, argv)))
+			continue;
+		emit(q->name, cur);
+	}
+	if ((act->flags & RDC_ACT_MUTATES) && !word_in("--dry-run", argc, argv))
+		emit("--dry-run", cur);
+	if (act->object != RDC_COMPLETE_NONE && !object_seen && list_ports)
+		complete_ports(cur);
+}
+
 int rdc_complete(int argc, char **argv)
 {
+	static const char *const colors[] = {"--color=auto", "--color=always", "--color=never"};
 	const char *cur = argc > 0 ? argv[argc - 1] : "";
 	const struct rdc_action *act = NULL;
 	const struct rdc_cmd *cmd = NULL;
-	bool object_seen = false;
+	bool list_ports = true;
+	int words = argc > 0 ? argc - 1 : 0; /* the words before the one being completed */
 	int i = 0;
 
 	/* Global options before the verb; --root changes which host we list devices of. */
-	for (; i < argc - 1 && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--root") && i + 1 < argc - 1)
-			rdc_fs_set_root(argv[i + 1], NULL);
-		if (takes_value(argv[i]))
+	for (; i < words && argv[i][0] == '-'; i++) {
+		const char *root = opt_value(argv[i], "--root");
+
+		if (takes_value(argv[i])) {
+			if (i + 1 == words)
+				return 0; /* completing its path: the shell lists files */
+			root = !strcmp(argv[i], "--root") ? argv[i + 1] : NULL;
 			i++;
+		}
+		/* A root that cannot be used lists nothing rather than the live host. */
+		if (root && rdc_fs_set_root(root, NULL))
+			list_ports = false;
 	}
-	if (i > 0 && takes_value(argv[i - 1]) && i == argc - 1)
-		return 0; /* a path: the shell completes files */
-	if (i >= argc - 1) {
-		if (cur[0] == '-') {
+	if (i == words) {
+		if (!strncmp(cur, "--color=", 8)) {
+			for (size_t k = 0; k < RDC_ARRAY_SIZE(colors); k++)
+				emit(colors[k], cur);
+		} else if (cur[0] == '-') {
 			for (size_t k = 0; global_flags[k]; k++)
 				emit(global_flags[k], cur);
-			return 0;
+		} else {
+			for (size_t k = 0; rdc_cmds[k]; k++)
+				emit(rdc_cmds[k]->name, cur);
+			emit("help", cur);
 		}
-		for (size_t k = 0; rdc_cmds[k]; k++)
-			emit(rdc_cmds[k]->name, cur);
-		emit("help", cur);
 		return 0;
 	}
 	if (!strcmp(argv[i], "help")) {
-		for (size_t k = 0; rdc_cmds[k]; k++)
-			emit(rdc_cmds[k]->name, cur);
+		if (i + 1 == words)
+			for (size_t k = 0; rdc_cmds[k]; k++)
+				emit(rdc_cmds[k]->name, cur);
 		return 0;
 	}
 	cmd = rdc_cmd_find(argv[i++]);
 	if (!cmd)
 		return 0;
-	if (i == argc - 1) {
+	if (i == words) {
 		for (const struct rdc_action *a = cmd->actions; a->name; a++)
 			emit(a->name, cur);
 		emit("help", cur);
-		if (cmd->actions[0].object != RDC_COMPLETE_NONE)
+		if (cmd->actions[0].object != RDC_COMPLETE_NONE && list_ports)
 			complete_ports(cur);
 		return 0;
 	}
@@ -107,35 +173,6 @@ int rdc_complete(int argc, char **argv)
 		i++;
 	else
 		act = &cmd->actions[0];
-	/* Walk the words after the action as the parser would. */
-	for (; i < argc - 1; i++) {
-		const struct rdc_param *p = NULL;
-
-		for (const struct rdc_param *q = act->params; q && q->name; q++)
-			if (!strcmp(q->name, argv[i]))
-				p = q;
-		if (p && p->metavar) {
-			if (i + 1 == argc - 1) {
-				for (const char *const *s = p->suggest; s && *s; s++)
-					emit(*s, cur);
-				return 0;
-			}
-			i++;
-		} else if (!p) {
-			object_seen = true;
-		}
-	}
-	for (const struct rdc_param *q = act->params; q && q->name; q++) {
-		bool used = false;
-
-		for (int k = 0; k < argc - 1; k++)
-			used |= !strcmp(argv[k], q->name);
-		if (!used)
-			emit(q->name, cur);
-	}
-	if (act->flags & RDC_ACT_MUTATES)
-		emit("--dry-run", cur);
-	if (act->object != RDC_COMPLETE_NONE && !object_seen)
-		complete_ports(cur);
+	complete_action(act, words - i, argv + i, cur, list_ports);
 	return 0;
 }

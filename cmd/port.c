@@ -23,8 +23,8 @@ static const struct rdc_param port_set_params[] = {
 	 .metavar = "N",
 	 .help = "set the netdev MTU in bytes (68-65535)",
 	 .suggest = mtu_suggest},
-	{.name = "up", .help = "bring the netdev up"},
-	{.name = "down", .help = "take the netdev down"},
+	{.name = "up", .help = "bring the netdev up", .excludes = "down"},
+	{.name = "down", .help = "take the netdev down", .excludes = "up"},
 	{.name = NULL},
 };
 

@@ -89,8 +89,6 @@ int port_set_run(struct rdc_ctx *ctx, int argc, char **argv)
 		return rc;
 	up = args.given[rdc_param_index(act, "up")];
 	down = args.given[rdc_param_index(act, "down")];
-	if (up && down)
-		return rdc_usage_error(ctx, "set: 'up' and 'down' exclude each other");
 	mtu_given = args.given[rdc_param_index(act, "mtu")];
 	if (mtu_given) {
 		/* 68 is the IPv4 minimum; the driver's own limits are checked by the kernel. */
@@ -101,6 +99,9 @@ int port_set_run(struct rdc_ctx *ctx, int argc, char **argv)
 	}
 	if (!up && !down && !mtu_given)
 		return rdc_usage_error(ctx, "set: nothing to set: give mtu N, up or down");
+	rc = rdc_writes_allowed(ctx);
+	if (rc)
+		return rc;
 
 	rc = set_resolve_netdev(ctx, args.object, ifname, sizeof(ifname));
 	if (rc)

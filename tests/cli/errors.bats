@@ -100,6 +100,11 @@ load ../helpers
 	assert_output --partial "writes are refused under --root"
 	run rd cx6dx --dry-run port set ens1f0np0 mtu 1500
 	assert_failure 1
+	# A usage error is still a usage error under --root.
+	run rd cx6dx port set ens1f0np0 mtu 15
+	assert_failure 2
+	run rd cx6dx port set ens1f0np0 up down
+	assert_failure 2
 	printf '# rdmactl kernel recording v1\n' >"$BATS_TEST_TMPDIR/empty.rec"
 	run "$RDMACTL" --replay "$BATS_TEST_TMPDIR/empty.rec" port set lo up
 	assert_failure 1

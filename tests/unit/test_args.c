@@ -43,6 +43,8 @@ static void test_keyword_table(void **state)
 		{2, "set", "mtu 9000"},
 		{2, "set", "eth0 mtu"},
 		{2, "set", "eth0 up up"},
+		{2, "set", "eth0 up down"},
+		{2, "set", "eth0 down mtu 1500 up"},
 		{2, "set", "eth0 eth1 up"},
 		{2, "set", "eth0 Up"},
 		{0, "gids", "ens1f0np0"},

@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2016,SC2154 # '...' expands in the VM; bats' run sets $stderr
+# The lab itself: hosts, addresses, rxe devices, and the exact exit status
+# and separate outputs of 'scripts/lab run'.
+
+load lab_helper
+
+setup_file() { need_lab 1; }
+
+@test "each VM is its own host with 198.18.n.1 (a) / 198.18.n.2 (b) on ethK" {
+	run --separate-stderr on a 'hostname; ip -br -4 addr show dev eth0'
+	assert_success
+	assert_line --index 0 a
+	assert_line --index 1 --regexp '^eth0 +UP +198\.18\.1\.1/24'
+	run --separate-stderr on b 'hostname; ip -br -4 addr show dev eth0'
+	assert_success
+	assert_line --index 0 b
+	assert_line --index 1 --regexp '^eth0 +UP +198\.18\.1\.2/24'
+}
+
+@test "one rxe device per link, rxeK on ethK, ACTIVE, on both hosts" {
+	local h n links
+	links=$(on a 'echo $LAB_LINKS')
+	for h in a b; do
+		run --separate-stderr on "$h" 'rdma link show'
+		assert_success
+		for n in $(seq "$links"); do
+			assert_line "link rxe$((n - 1))/1 state ACTIVE physical_state LINK_UP netdev eth$((n - 1)) "
+		done
+	done
+}
+
+@test "the checkout is the host's, read-only" {
+	run --separate-stderr on a 'pwd; touch x 2>/dev/null || echo read-only'
+	assert_success
+	assert_line --index 0 "$TOP"
+	assert_line --index 1 read-only
+}
+
+@test "run: exact exit status, stdout and stderr kept apart" {
+	run --separate-stderr on b 'echo out; echo err >&2; exit 7'
+	assert_equal "$status" 7
+	assert_equal "$output" out
+	assert_equal "$stderr" err
+}
+
+@test "run: LAB_TIMEOUT ends the command and what it left behind (status 124)" {
+	LAB_TIMEOUT=2 run --separate-stderr on a 'sleep 300 & sleep 301'
+	assert_equal "$status" 124
+	run --separate-stderr on a 'pgrep -x sleep || echo none'
+	assert_output none
+}
+
+@test "usage errors say what is wrong" {
+	run "$LAB" run c true
+	assert_failure
+	assert_output --partial "host must be a or b"
+	run "$LAB" link 9 down
+	assert_failure
+	assert_output --partial "no link 9"
+	run "$LAB" link 1 sideways
+	assert_failure
+	assert_output --partial "usage: lab link N down|up"
+	run "$LAB" up
+	assert_failure
+	assert_output --partial "already up"
+}
+
+@test "shell: an interactive shell on a terminal, Ctrl-] leaves" {
+	command -v script >/dev/null || skip "no script(1) to give the shell a terminal"
+	run timeout 60 script -qec "$LAB shell b" /dev/null < <(
+		sleep 3
+		printf 'echo SUM=$((6 * 7)) on $(hostname)\r'
+		sleep 3
+		printf '\035'
+	)
+	assert_success
+	assert_output --partial "SUM=42 on b"
+	assert_output --partial "left b"
+}

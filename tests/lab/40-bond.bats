@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2016,SC2154 # '...' expands in the VM; bats' run sets $stderr
+# The bonding driver in the VMs: an active-backup bond over links 1 and 2
+# on both hosts, failover when a cable is pulled (from inside a VM, while
+# traffic runs), RoCE v2 over the bond, and the way back.
+# The tests build on each other, in file order; teardown_file puts the
+# lab back as it was ('scripts/lab reset').
+
+load lab_helper
+
+setup_file() {
+	need_lab 2
+	local rc=0
+	in_vm a "make_bond 198.18.100.1" &
+	in_vm b "make_bond 198.18.100.2" || rc=1
+	wait $! || rc=1
+	if [ $rc != 0 ]; then
+		"$LAB" reset >/dev/null 2>&1
+		false
+	fi
+}
+
+teardown_file() {
+	"$LAB" reset >/dev/null 2>&1 || true
+}
+
+@test "bond: active-backup over eth0 and eth1 on both hosts, traffic flows" {
+	for h in a b; do
+		run --separate-stderr on "$h" 'cat /proc/net/bonding/bond0'
+		assert_success
+		assert_line "Bonding Mode: fault-tolerance (active-backup)"
+		assert_line "Currently Active Slave: eth0"
+		assert_line "Slave Interface: eth1"
+	done
+	run --separate-stderr on b 'busybox ping -c 3 -W 2 198.18.100.1'
+	assert_success
+}
+
+@test "bond: a cable pulled inside b while pinging: both fail over to eth1, pings go on" {
+	# One script in the VM: traffic runs, the cable goes (the host carries
+	# out the request), the traffic keeps going over link 2.
+	run --separate-stderr on b '
+		busybox ping -q -i 0.2 -c 25 -W 1 198.18.100.1 >/tmp/ping.out 2>&1 &
+		p=$!
+		. tests/lab/guest.bash
+		nap 2
+		scripts/lab link 1 down || exit 1
+		wait_for 10 active_slave_is bond0 eth1 || exit 1
+		wait $p
+		cat /tmp/ping.out'
+	assert_success
+	received=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' <<<"$output")
+	[ "${received:-0}" -ge 20 ] || fail "lost too many pings over the failover: $output"
+	run --separate-stderr in_vm a 'wait_for 10 active_slave_is bond0 eth1'
+	assert_success
+}
+
+@test "bond: RoCE v2 over the bond (rxe on bond0) runs on the surviving link" {
+	on a 'rdma link add rxeb type rxe netdev bond0' &
+	on b 'rdma link add rxeb type rxe netdev bond0'
+	wait $!
+	run write_bw "-n 50" rxeb:198.18.100.1:rxeb:198.18.100.2:18540
+	assert_success
+}
+
+@test "bond: cable back, both hosts return to the primary eth0" {
+	"$LAB" link 1 up
+	run both 'wait_for 30 active_slave_is bond0 eth0'
+	assert_success
+}

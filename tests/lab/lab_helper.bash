@@ -1,0 +1,85 @@
+# Helpers for the lab tests (tests/lab/*.bats). The tests run on the host
+# and drive the two VMs with scripts/lab; 'scripts/lab test' boots the lab,
+# runs them and powers it off. Run by hand, they skip when no lab is up.
+bats_load_library bats-support 2>/dev/null || load '/usr/lib/bats/bats-support/load'
+bats_load_library bats-assert 2>/dev/null || load '/usr/lib/bats/bats-assert/load'
+
+bats_require_minimum_version 1.5.0
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd -P)
+LAB="$TOP/scripts/lab"
+
+# on HOST CMD: run CMD (a bash command line) in VM HOST, in the checkout.
+on() { "$LAB" run "$@"; }
+
+# In setup_file: skip the file unless a lab with at least $1 links is up.
+need_lab() {
+	"$LAB" status -q || skip "no lab is up (scripts/lab test boots one and runs these)"
+	local links
+	links=$(sed -n 's/^links=//p' "${LAB_RUN:-${LAB_DIR:-$TOP/.lab}/run}/config")
+	[ "$links" -ge "${1:-1}" ] || skip "needs a lab with ${1:-1} links, this one has $links"
+}
+
+need_rdmactl() {
+	[ -x "$TOP/rdmactl" ] || skip "no ./rdmactl at the checkout root yet (make builds it)"
+}
+
+# in_vm HOST CMD: CMD with the guest helpers (tests/lab/guest.bash) loaded.
+in_vm() {
+	local h=$1
+	shift
+	on "$h" ". tests/lab/guest.bash; $*"
+}
+
+# Plug back every cable that 'scripts/lab status' reports pulled.
+restore_links() {
+	local n
+	for n in $("$LAB" status | sed -n 's/^  link \([0-9]*\): cable down.*/\1/p'); do
+		"$LAB" link "$n" up >/dev/null
+	done
+}
+
+# both CMD: in_vm CMD on a and b at once; fails if either fails, with its
+# output.
+both() {
+	local rc=0
+	in_vm a "$*" >"$BATS_TEST_TMPDIR/both.a" 2>&1 &
+	in_vm b "$*" >"$BATS_TEST_TMPDIR/both.b" 2>&1 || { rc=1; sed 's/^/b: /' "$BATS_TEST_TMPDIR/both.b"; }
+	wait $! || { rc=1; sed 's/^/a: /' "$BATS_TEST_TMPDIR/both.a"; }
+	return $rc
+}
+
+# write_bw "IB_WRITE_BW OPTIONS" DEV_A:IP_A:DEV_B:IP_B:PORT...: one
+# ib_write_bw per argument, all at once: servers on a, clients on b, each
+# with its device's RoCE v2 GID for its IP (-x). Prints the clients' output
+# (see bw_side in guest.bash); fails unless every end succeeds.
+write_bw() {
+	local opts=$1 s da ipa db ipb port sa=() sb=() ports=() spid rc=0
+	shift
+	for s; do
+		IFS=: read -r da ipa db ipb port <<<"$s"
+		sa+=("$da:$ipa:$port")
+		sb+=("$db:$ipb:$port:$ipa")
+		ports+=("$port")
+	done
+	LAB_TIMEOUT=60 in_vm a "bw_side '$opts' ${sa[*]}" >"$BATS_TEST_TMPDIR/servers" 2>&1 &
+	spid=$!
+	if ! in_vm a "for p in ${ports[*]}; do wait_for 30 listening \$p || exit 1; done"; then
+		kill "$spid"
+		cat "$BATS_TEST_TMPDIR/servers"
+		return 1
+	fi
+	LAB_TIMEOUT=60 in_vm b "bw_side '$opts' ${sb[*]}" 2>&1 || rc=$?
+	if ! wait "$spid"; then
+		echo "servers on a failed:"
+		cat "$BATS_TEST_TMPDIR/servers"
+		rc=1
+	fi
+	return $rc
+}
+
+# bw_averages OUTPUT: "DEV PORT GBPS" for each run in write_bw's output,
+# from ib_write_bw's result line ("65536  406  0.00  0.11  0.000201").
+bw_averages() {
+	awk '$1 == "==" { dev = $2; port = $3 } $1 == 65536 && NF == 5 { print dev, port, $4 }' <<<"$1"
+}
