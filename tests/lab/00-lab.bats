@@ -7,6 +7,8 @@ load lab_helper
 
 setup_file() { need_lab 1; }
 
+setup() { skip_unless_lab; }
+
 @test "each VM is its own host with 198.18.n.1 (a) / 198.18.n.2 (b) on ethK" {
 	run --separate-stderr on a 'hostname; ip -br -4 addr show dev eth0'
 	assert_success
@@ -68,13 +70,21 @@ setup_file() { need_lab 1; }
 
 @test "shell: an interactive shell on a terminal, Ctrl-] leaves" {
 	command -v script >/dev/null || skip "no script(1) to give the shell a terminal"
-	run timeout 60 script -qec "$LAB shell b" /dev/null < <(
-		sleep 3
+	local out=$BATS_TEST_TMPDIR/shell.out
+	# script(1) gives 'lab shell' a terminal; the keys come from the
+	# subshell, which waits for the answer (bounded) before Ctrl-].
+	# shellcheck disable=SC2094 # it reads the output on purpose
+	timeout 60 script -qec "$LAB shell b" /dev/null >"$out" 2>&1 < <(
+		sleep 1
 		printf 'echo SUM=$((6 * 7)) on $(hostname)\r'
-		sleep 3
+		for _ in $(seq 300); do
+			grep -q "SUM=42 on b" "$out" && break
+			sleep 0.1
+		done
 		printf '\035'
 	)
-	assert_success
+	run cat "$out"
+	assert_output --partial "Connected to host b"
 	assert_output --partial "SUM=42 on b"
 	assert_output --partial "left b"
 }

@@ -6,7 +6,10 @@ load lab_helper
 
 setup_file() { need_lab 1; }
 
-setup() { need_rdmactl; }
+setup() {
+	skip_unless_lab
+	need_rdmactl
+}
 
 @test "rdmactl port: rxeK ACTIVE on ethK, Ethernet, 25 Gb/s, MTUs" {
 	local h n k links

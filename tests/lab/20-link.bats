@@ -7,6 +7,8 @@ load lab_helper
 
 setup_file() { need_lab 2; }
 
+setup() { skip_unless_lab; }
+
 teardown() { restore_links; }
 
 @test "link 1 down: rxe0 goes DOWN on both hosts, rxe1 stays ACTIVE; up: ACTIVE again" {

@@ -7,6 +7,8 @@ load lab_helper
 
 setup_file() { need_lab 1; }
 
+setup() { skip_unless_lab; }
+
 teardown() { restore_links; }
 
 @test "ib_write_bw across every link at once (servers on a, clients on b)" {

@@ -71,8 +71,8 @@ make_bond() {
 
 # bw_side "OPTIONS" DEV:IP:PORT[:SERVER_IP]...: one ib_write_bw per argument,
 # all at once, each with DEV's RoCE v2 GID for IP; a server without
-# SERVER_IP, a client of SERVER_IP with it. Prints "== DEV PORT" and the
-# output of each; fails if any fails.
+# SERVER_IP, a client of SERVER_IP with it. Prints "== DEV PORT (exit N
+# after Ss)" and the output of each; fails if any fails.
 bw_side() {
 	local opts=$1 spec dev ip port peer x pids=() names=() i rc=0
 	shift
@@ -85,8 +85,10 @@ bw_side() {
 		names+=("$dev $port")
 	done
 	for i in "${!pids[@]}"; do
-		wait "${pids[$i]}" || rc=1
-		echo "== ${names[$i]}"
+		x=0
+		wait "${pids[$i]}" || x=$?
+		[ $x = 0 ] || rc=1
+		echo "== ${names[$i]} (exit $x after ${SECONDS}s)"
 		cat "/tmp/bw.${names[$i]#* }"
 	done
 	return $rc
