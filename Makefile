@@ -78,8 +78,11 @@ $(BUILD)/man/%: man/%.scd
 	@echo "  SCDOC   $@"
 	$(Q)scdoc < $< > $@
 
+# The dcbnl NIC double that `pfc` is tested against (tests/dcb-double/README.md).
+include tests/dcb-double/double.mk
+
 # check: every tier whose needs are met; tests/run says which were skipped and why.
-check: rdmactl $(UNIT_BIN) man
+check: rdmactl $(UNIT_BIN) man $(DCB_DOUBLE_ALL)
 	$(Q)tests/run
 
 check-unit: $(UNIT_BIN)
@@ -99,7 +102,7 @@ asan:
 	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 		LDFLAGS='-fsanitize=address,undefined' RDMACTL_BIN=build-asan/rdmactl asan-check
 
-asan-check: $(UNIT_BIN) $(LIB_OBJ) $(CMD_OBJ) man
+asan-check: $(UNIT_BIN) $(LIB_OBJ) $(CMD_OBJ) man $(DCB_DOUBLE_ALL)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $(BUILD)/rdmactl $(LIB_OBJ) $(CMD_OBJ) $(LDLIBS)
 	$(Q)RDMACTL=$(CURDIR)/$(BUILD)/rdmactl UNIT_DIR=$(BUILD)/tests tests/run unit cli netns
 
@@ -117,16 +120,16 @@ bench: rdmactl
 
 install: rdmactl man
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
-	for v in port; do ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v; done
-	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man8/$$(basename $$m); done
+	for v in port pfc; do ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v; done
+	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$$(basename $$m); done
 	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
-	ln -sf rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-port
+	for v in port pfc; do ln -sf rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-$$v; done
 	install -D -m 0644 completions/_rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-*
-	rm -f $(foreach m,$(MAN_OUT),$(DESTDIR)$(MANDIR)/man8/$(notdir $(m)))
-	rm -f $(DESTDIR)$(BASHCOMPDIR)/rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-port
+	rm -f $(foreach m,$(MAN_OUT),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-*
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
 
 deps:

@@ -122,6 +122,18 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 				return rdc_usage_error(ctx, "%s: '%s' given twice", act->name,
 						       word);
 			args->given[p] = true;
+			if (param->multi) {
+				/* KEY:VALUE words up to the next keyword: "prio-pfc all:off 3:on". */
+				args->values[p] = &argv[i + 1];
+				while (i + 1 < argc && strchr(argv[i + 1], ':')) {
+					args->nvalues[p]++;
+					i++;
+				}
+				if (!args->nvalues[p])
+					return rdc_usage_error(ctx, "%s: '%s' needs %s", act->name,
+							       word, param->metavar);
+				continue;
+			}
 			if (!param->metavar)
 				continue;
 			if (i + 1 >= argc)
@@ -138,6 +150,13 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 	}
 	for (int k = 0; act->params && act->params[k].name; k++) {
 		const char *other = act->params[k].excludes;
+
+		if (args->given[k] && act->params[k].alone)
+			for (int j = 0; act->params[j].name; j++)
+				if (j != k && args->given[j])
+					return rdc_usage_error(ctx,
+							       "%s: '%s' takes no other keywords",
+							       act->name, act->params[k].name);
 
 		if (args->given[k] && other && args->given[rdc_param_index(act, other)])
 			return rdc_usage_error(ctx, "%s: '%s' and '%s' exclude each other",

@@ -32,8 +32,11 @@ struct rdc_param {
 	const char *name;
 	const char *metavar; /* NULL: a word on its own */
 	const char *help;
-	const char *const *suggest; /* completion candidates for the value, NULL-terminated */
-	const char *excludes;	    /* a keyword that may not be given with this one */
+	const char *const *suggest;   /* completion candidates for the value, NULL-terminated */
+	const char *excludes;	      /* a keyword that may not be given with this one */
+	bool multi;		      /* takes one or more KEY:VALUE words (dcb's grammar) */
+	bool alone;		      /* excludes every other keyword of the action */
+	enum rdc_complete value_kind; /* what the value names, for completion */
 };
 
 #define RDC_ACT_MUTATES 0x1 /* changes the system: refused under --root */
@@ -57,18 +60,21 @@ struct rdc_cmd {
 };
 
 extern const struct rdc_cmd rdc_cmd_port;
+extern const struct rdc_cmd rdc_cmd_pfc;
 /* All verbs, NULL-terminated (main.c). */
 extern const struct rdc_cmd *const rdc_cmds[];
 
 /* ---- args.c ---- */
 
-#define RDC_MAX_PARAMS 16
+#define RDC_MAX_PARAMS 24
 
 /* An action's arguments after the keyword walk. */
 struct rdc_args {
 	const char *object;		   /* the positional argument or NULL */
 	const char *value[RDC_MAX_PARAMS]; /* by index into the action's params */
 	bool given[RDC_MAX_PARAMS];
+	char **values[RDC_MAX_PARAMS]; /* multi keywords: their KEY:VALUE words */
+	int nvalues[RDC_MAX_PARAMS];
 };
 
 /*

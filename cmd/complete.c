@@ -87,10 +87,18 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 		for (const struct rdc_param *q = act->params; q && q->name; q++)
 			if (!strcmp(q->name, argv[i]))
 				p = q;
-		if (p && p->metavar) {
+		if (p && p->multi) {
+			/* Its KEY:VALUE words; the word being completed may be another. */
+			if (i + 1 == argc)
+				return; /* at least one KEY:VALUE must come first */
+			while (i + 1 < argc && strchr(argv[i + 1], ':'))
+				i++;
+		} else if (p && p->metavar) {
 			if (i + 1 == argc) {
 				for (const char *const *s = p->suggest; s && *s; s++)
 					emit(*s, cur);
+				if (p->value_kind == RDC_COMPLETE_PORT && list_ports)
+					complete_ports(cur);
 				return;
 			}
 			i++;
@@ -99,9 +107,14 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 		}
 	}
 	for (const struct rdc_param *q = act->params; q && q->name; q++) {
-		/* Neither a keyword already given nor one it excludes. */
+		bool alone_given = false;
+
+		/* Neither a keyword already given, nor one it excludes, nor beside a lone one. */
+		for (const struct rdc_param *r = act->params; r->name; r++)
+			alone_given |= r->alone && word_in(r->name, argc, argv);
 		if (word_in(q->name, argc, argv) ||
-		    (q->excludes && word_in(q->excludes, argc, argv)))
+		    (q->excludes && word_in(q->excludes, argc, argv)) || alone_given ||
+		    (q->alone && argc > 0))
 			continue;
 		emit(q->name, cur);
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* help.c - help text generated from the verb tables */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
 
@@ -40,7 +41,11 @@ void rdc_help_cmd(struct rdc_ctx *ctx, const struct rdc_cmd *cmd)
 
 			snprintf(word, sizeof(word), "%s%s%s", p->name, p->metavar ? " " : "",
 				 p->metavar ? p->metavar : "");
-			printf("      %-18s %s\n", word, p->help);
+			/* A long keyword synopsis gets its help on the next line. */
+			if (strlen(word) > 18)
+				printf("      %s\n      %-18s %s\n", word, "", p->help);
+			else
+				printf("      %-18s %s\n", word, p->help);
 		}
 	}
 	printf("\nWithout an action, '%s %s' runs '%s'.\n", ctx->prog, cmd->name,

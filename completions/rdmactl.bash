@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bash completion for rdmactl(8) and its busybox-style links (rdmactl-port)
+# bash completion for rdmactl(8) and its busybox-style links (rdmactl-port, rdmactl-pfc)
 #
 # A thin wrapper: every candidate comes from the binary itself,
 #
@@ -129,4 +129,4 @@ _rdmactl()
 	return 0
 }
 
-complete -F _rdmactl rdmactl rdmactl-port
+complete -F _rdmactl rdmactl rdmactl-port rdmactl-pfc

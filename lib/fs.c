@@ -275,3 +275,16 @@ int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...)
 		return rdc_err_set(err, EIO, "short write to '%s'", kpath);
 	return 0;
 }
+
+int rdc_fs_mkdir(struct rdc_err *err, const char *fmt, ...)
+{
+	FS_PATH(path, kpath, fmt);
+	if (path_rc)
+		return rdc_err_set(err, -path_rc, "path too long");
+	if (fs_root[0])
+		return rdc_err_set(err, EROFS,
+				   "cannot create '%s': writes are refused under --root", kpath);
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return rdc_err_set(err, errno, "cannot create '%s'", kpath);
+	return 0;
+}

@@ -54,5 +54,8 @@ int rdc_fs_list(struct rdc_fs_list *list, struct rdc_err *err, const char *fmt, 
 	RDC_PRINTF(3, 4);
 void rdc_fs_list_free(struct rdc_fs_list *list);
 
+/* Create a directory (configfs objects); refused with -EROFS under a root; existing is fine. */
+int rdc_fs_mkdir(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
+
 /* Write a value to an attribute file; refused with -EROFS under a root. */
 int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);

@@ -7,6 +7,44 @@ load ../helpers
 setup() {
 	MAN=$TOP/man
 	export RDMACTL HOSTS	# for the examples, run in a child shell
+	# The dcbnl test double (tests/dcb-double): a simulated mlx5 NIC for the
+	# netdevs the pfc and rdmactl.yaml(5) examples name.
+	DOUBLE=${DCB_DOUBLE_SO:-$TOP/build/dcb-double/libdcbdouble.so}
+	DD_DEVS="ens1f0np0 ens1f1np1 ens2f0np0"
+	EMPTY=$BATS_TEST_TMPDIR/empty
+	mkdir -p "$EMPTY"
+}
+
+need_double() {
+	[ -f "$DOUBLE" ] || skip "dcb double not built (make -f tests/dcb-double/double.mk)"
+	command -v jq >/dev/null || skip "jq not installed"
+}
+
+# rdmactl against the double, with the state in STATE (default: one per test).
+dd() {
+	LD_PRELOAD=$DOUBLE DCB_DOUBLE_DEVS=$DD_DEVS \
+		DCB_DOUBLE_STATE=${STATE:-$BATS_TEST_TMPDIR/dd.state} "$RDMACTL" "$@"
+}
+
+# A directory with an "rdmactl" that is dd(), to run example lines as written.
+dd_path() {
+	local bin=$BATS_TEST_TMPDIR/ddbin
+	mkdir -p "$bin"
+	cat >"$bin/rdmactl" <<-EOF
+	#!/bin/bash
+	export LD_PRELOAD=$DOUBLE DCB_DOUBLE_DEVS="$DD_DEVS"
+	export DCB_DOUBLE_STATE=\${STATE:-$BATS_TEST_TMPDIR/dd.state}
+	exec "$RDMACTL" "\$@"
+	EOF
+	chmod +x "$bin/rdmactl"
+	echo "$bin"
+}
+
+# The literal blocks of PAGE, one file each, DIR/block.N, in order.
+split_blocks() {
+	mkdir -p "$2"
+	awk -v dir="$2" '/^```/ { if (inb) { inb = 0; close(f) } else { inb = 1; f = dir "/block." ++n; printf "" >f }; next }
+		inb { print >f }' "$1"
 }
 
 # The verbs of `rdmactl --help`.
@@ -19,9 +57,15 @@ actions() {
 	"$RDMACTL" help "$1" | sed -nE "s/^  rdmactl $1 ([a-z][a-z0-9-]*).*/\\1/p"
 }
 
-# The keywords of `rdmactl help VERB`: the indented words under each action.
+# The keywords of `rdmactl help VERB`, or of one of its ACTIONs: the first word
+# of each line indented by six under an action, except the action's help line
+# right below it.  A keyword with a long synopsis ("prio-pfc {all|P}:{on|off}...")
+# has its help on the next line, indented further, which starts with a blank.
 keywords() {
-	"$RDMACTL" help "$1" | sed -nE 's/^      ([a-z][a-z0-9-]*)( [A-Z]+)? {2,}.*/\1/p' | sort -u
+	"$RDMACTL" help "$1" | awk -v act="${2:+  rdmactl $1 $2}" '
+		/^  [^ ]/ { sel = act == "" || $0 == act || index($0, act " ") == 1; skip = 1; next }
+		skip { skip = 0; next }
+		sel && /^      [^ ]/ { print $1 }' | sort -u
 }
 
 # A page documents KEY when it has it as a bold term: *KEY*.
@@ -35,8 +79,9 @@ assert_bold() {
 
 # The key paths of the JSON documents on stdin, arrays looked through,
 # "counters" not descended into (its keys are the kernel's counter names).
+# Every key counts, also those whose value is false or null.
 json_paths() {
-	jq -r '[paths(..) | map(select(type == "string"))
+	jq -r '[paths | map(select(type == "string"))
 		| if index("counters") then .[:index("counters") + 1] else . end
 		| join(".")] | unique[]' | sort -u
 }
@@ -190,6 +235,9 @@ json_paths() {
 		[ -d "$HOSTS/$host/sys/class/infiniband" ] || skip "fixture testdata/hosts/$host not generated"
 	done
 	for page in "$MAN"/*.scd; do
+		# pfc reads dcbnl, which a fixture cannot answer: its examples run
+		# under the dcb double, in "the pfc examples run ..." below.
+		[[ $page == */rdmactl-pfc.8.scd ]] && continue
 		# "$ rdmactl ... | jq ..." lines of literal blocks, with "\\(" unescaped
 		# and intervals shortened.  A filter may select nothing on one host
 		# (cx6dx is healthy), but not on both.
@@ -226,4 +274,239 @@ json_paths() {
 		done < <(grep -E '^\$ rdmactl --root testdata/' "$page")
 	done
 	[ "$n" -ge 1 ] || skip "no fixture named in the examples is generated"
+}
+
+# ---- pfc and rdmactl.yaml(5) ----------------------------------------------
+
+# The "source" values pfc show can give, and the sections they label.
+PFC_SOURCES="dcbnl dcbnl-app ofed-sysfs configfs ethtool unknown"
+PFC_SECTIONS="dcbx pfc trust dscp_prio ets maxrate buffer ecn cnp roce"
+
+@test "pfc: every source value and section of pfc show is documented" {
+	local w
+	for w in $PFC_SOURCES $PFC_SECTIONS; do
+		grep -qF "\"$w\"" "$TOP/cmd/pfc.c" || fail "cmd/pfc.c no longer emits '$w'"
+	done
+	# shellcheck disable=SC2086
+	assert_bold "$MAN/rdmactl-pfc.8.scd" $PFC_SOURCES $PFC_SECTIONS source reason
+	# Each source is a term of its own in the list of sources.
+	for w in $PFC_SOURCES; do
+		grep -qx "\*$w\*" "$MAN/rdmactl-pfc.8.scd" || fail "rdmactl-pfc.8.scd: no '*$w*' term"
+	done
+}
+
+@test "pfc: the JSON keys of what the double cannot show are documented" {
+	# MLNX_OFED's sysfs, rdma_cm configfs and the change files exist on no
+	# test host; these keys are listed here from cmd/pfc.c and pfc_set.c.
+	local key
+	for key in netdev reason tx_pause_duration_us rx_pause_duration_us pause_duration_source \
+		value np rp dscp prio device port default_roce_mode default_roce_tos; do
+		grep -qF "\"$key\"" "$TOP/cmd/pfc.c" || fail "cmd/pfc.c no longer emits '$key'"
+	done
+	for key in files path value; do
+		grep -qF "\"$key\"" "$TOP/cmd/pfc_set.c" || fail "cmd/pfc_set.c no longer emits '$key'"
+	done
+	assert_bold "$MAN/rdmactl-pfc.8.scd" trust.value trust.source ecn.source ecn.prios \
+		ecn.prios.prio ecn.prios.np ecn.prios.rp cnp.source cnp.dscp cnp.prio roce \
+		roce.device roce.port roce.source roce.default_roce_mode roce.default_roce_tos \
+		pfc.prios.tx_pause_duration_us pfc.prios.rx_pause_duration_us \
+		pfc.pause_duration_source before.files after.files path value
+}
+
+# A key path of pfc's JSON is documented as *path* after the "devices." of
+# its array; inside before/after, as *before.KEY* and the element keys of
+# KEY's objects (dscp_prio, files) by their own name.
+assert_pfc_keys() {
+	local key k
+	while read -r key; do
+		k=${key#devices.}
+		case $k in
+		*.reason) assert_bold "$MAN/rdmactl-pfc.8.scd" reason ;;	# of any unknown section
+		before.*.* | after.*.*)
+			k=${k#*.}
+			assert_bold "$MAN/rdmactl-pfc.8.scd" "before.${k%%.*}" "after.${k%%.*}" "${k##*.}"
+			;;
+		*) assert_bold "$MAN/rdmactl-pfc.8.scd" "$k" ;;
+		esac
+	done
+}
+
+@test "pfc: every JSON key of pfc show, set and apply on the double is documented" {
+	need_double
+	local d=ens1f0np0
+	{
+		dd -j pfc show dev "$d" | json_paths
+		dd -j pfc set dev "$d" prio-pfc all:off 3:on --dry-run | json_paths
+		dd -j pfc apply dev "$d" profile roce-lossless --dry-run | json_paths
+		dd -j pfc apply dev "$d" profile roce-lossless | json_paths
+		dd -j pfc show dev "$d" | json_paths
+	} | sort -u >"$BATS_TEST_TMPDIR/keys"
+	grep -qx devices.pfc.prios.requests "$BATS_TEST_TMPDIR/keys"
+	grep -qx devices.after.dscp_prio.dscp "$BATS_TEST_TMPDIR/keys"
+	grep -qx dry_run "$BATS_TEST_TMPDIR/keys"
+	assert_pfc_keys <"$BATS_TEST_TMPDIR/keys"
+	# And every "source" it gives is one of the documented ones.
+	local src
+	for src in $(dd -j pfc show dev "$d" | jq -r '.. | objects | .source? // empty' | sort -u); do
+		[[ " $PFC_SOURCES " == *" $src "* ]] || fail "pfc show gives source '$src', not documented"
+	done
+}
+
+@test "rdmactl.yaml(5) describes every key a device can have" {
+	local page=$MAN/rdmactl.yaml.5.scd
+	[ -f "$page" ]
+	grep -qF '*rdmactl.yaml*(5)' "$MAN/rdmactl-pfc.8.scd" || fail "rdmactl-pfc.8 does not refer to rdmactl.yaml(5)"
+	grep -qF '*rdmactl.yaml*(5)' "$MAN/rdmactl.8.scd" || fail "rdmactl.8 does not refer to rdmactl.yaml(5)"
+	# The keys are the keywords of pfc set and apply, but -f.
+	# shellcheck disable=SC2046
+	assert_bold "$page" devices $(keywords pfc set) $(keywords pfc apply | grep -vx -- -f)
+	[ -n "$(keywords pfc set)" ]
+	# The limits it states are config.h's.
+	local n
+	for n in DEVICES KEYS WORDS; do
+		grep -qE "^#define RDC_CFG_MAX_$n [0-9]+" "$TOP/lib/config.h" || fail "config.h: no RDC_CFG_MAX_$n"
+	done
+	grep -qF "At most $(sed -nE 's/^#define RDC_CFG_MAX_DEVICES ([0-9]+)/\1/p' "$TOP/lib/config.h") devices, $(sed -nE 's/^#define RDC_CFG_MAX_KEYS ([0-9]+)/\1/p' "$TOP/lib/config.h") keys" "$page"
+	grep -qF "$(sed -nE 's/^#define RDC_CFG_MAX_WORDS ([0-9]+)/\1/p' "$TOP/lib/config.h") words per key" "$page"
+}
+
+@test "the YAML examples of rdmactl.yaml(5) apply, dry, on the double" {
+	need_double
+	local b n=0
+	split_blocks "$MAN/rdmactl.yaml.5.scd" "$BATS_TEST_TMPDIR/blocks"
+	for b in "$BATS_TEST_TMPDIR"/blocks/block.*; do
+		grep -q '^devices:' "$b" || continue
+		run dd pfc apply -f "$b" --dry-run
+		[ "$status" -eq 0 ] || fail "rdmactl.yaml.5.scd: example ${b##*.} fails: $output"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ]
+}
+
+# The example commands of PAGE ("$ rdmactl ..." and "# rdmactl ..." lines of
+# literal blocks) run in order under the double, with a fresh NIC for each
+# section; the output lines below a command (but "...") must be in what it
+# prints, except in the sections listed in NOCHECK (illustrations the double
+# cannot produce: configfs, ethtool).  /etc/rdmactl/pfc.yaml is the example
+# file of rdmactl.yaml(5); "pfc show" without a device runs on an empty --root.
+# Sets RAN to the number of commands run.
+run_page_examples() {
+	local page=$1 nocheck=$2 kind line sect="" cmd="" out="" n=0 yaml bin
+	split_blocks "$MAN/rdmactl.yaml.5.scd" "$BATS_TEST_TMPDIR/yblocks"
+	yaml=$(grep -l '^# /etc/rdmactl/pfc.yaml' "$BATS_TEST_TMPDIR"/yblocks/block.* | head -1)
+	[ -n "$yaml" ] || fail "rdmactl.yaml.5.scd has no /etc/rdmactl/pfc.yaml example"
+	bin=$(dd_path)
+	check() {
+		[ -n "$cmd" ] || return 0
+		local c=${cmd//\\\\/\\} want
+		c=${c//\/etc\/rdmactl\/pfc.yaml/$yaml}
+		[[ $c == *"pfc show"* && $c != *" dev "* ]] && c=${c/rdmactl /rdmactl --root $EMPTY }
+		run env PATH="$bin:$PATH" STATE="$BATS_TEST_TMPDIR/state.$sect" bash -o pipefail -c "$c"
+		[ "$status" -eq 0 ] || fail "${page##*/} ($sect): '$cmd' fails: $output"
+		if [[ " $nocheck " != *" $sect "* ]]; then
+			while IFS= read -r want; do
+				[ -n "$want" ] || continue
+				grep -qxF -- "$want" <<<"$output" ||
+					fail "${page##*/} ($sect): '$cmd' does not print '$want'; it prints: $output"
+			done <<<"$out"
+		fi
+		n=$((n + 1))
+		cmd="" out=""
+	}
+	while IFS=$'\t' read -r kind line; do
+		case $kind in
+		S) check; sect=$line ;;
+		C) check; cmd=$line ;;
+		O) check ;;
+		E) [ -n "$cmd" ] && [[ ! $line =~ ^[[:space:]]*\.\.\.$ ]] && out+=$line$'\n' ;;
+		B) check ;;
+		esac
+	done < <(awk '
+		/^```/ { if (inb) print "B\t"; inb = !inb; next }
+		!inb && /^#+ / { s = $0; sub(/^#+ /, "", s); gsub(/ /, "_", s); print "S\t" s; next }
+		inb && /^[$#] rdmactl / { print "C\t" substr($0, 3); next }
+		inb && /^[$#] / { print "O\t"; next }
+		inb { print "E\t" $0 }' "$MAN/$page")
+	check
+	RAN=$n
+}
+
+@test "the pfc examples run on the double and print what the page shows" {
+	need_double
+	RAN=0
+	run_page_examples rdmactl-pfc.8.scd "pfc_show"
+	[ "$RAN" -ge 10 ] || fail "only $RAN pfc examples ran"
+	RAN=0
+	run_page_examples rdmactl.yaml.5.scd ""
+	[ "$RAN" -ge 2 ] || fail "only $RAN rdmactl.yaml examples ran"
+}
+
+@test "the roce-lossless profile is the pfc set the page says it is" {
+	need_double
+	local words
+	# The "rdmactl pfc set dev NETDEV \\" block of rdmactl-pfc.8, one line.
+	words=$(awk '/^rdmactl pfc set dev NETDEV/ { on = 1 } on { print; if (!/\\\\$/) exit }' \
+		"$MAN/rdmactl-pfc.8.scd" | sed 's/ *\\\\$//' | tr '\n' ' ')
+	[[ $words == "rdmactl pfc set dev NETDEV "* ]] || fail "no profile expansion in rdmactl-pfc.8.scd"
+	words=${words#rdmactl pfc set dev NETDEV }
+	# ECN and the RDMA-CM defaults are set only where MLNX_OFED's sysfs and the
+	# netdev's RDMA ports are: not on the double's NIC.
+	for w in ecn roce-tos roce-mode; do
+		[[ " $words " == *" $w "* ]] || fail "the profile expansion lacks '$w'"
+		grep -qF "word(w, \"$w\")" "$TOP/cmd/pfc_apply.c" || fail "profile_words() no longer sets '$w'"
+	done
+	words=$(sed -E 's/ ecn [^ ]+//; s/ roce-tos [^ ]+//; s/ roce-mode [^ ]+//' <<<" $words")
+	# shellcheck disable=SC2086
+	STATE=$BATS_TEST_TMPDIR/a run dd -j pfc set dev ens1f0np0 $words --dry-run
+	assert_success
+	local set_after apply_after
+	set_after=$(jq -c '.devices[0].after' <<<"$output")
+	STATE=$BATS_TEST_TMPDIR/b run dd -j pfc apply dev ens1f0np0 profile roce-lossless --dry-run
+	assert_success
+	apply_after=$(jq -c '.devices[0].after' <<<"$output")
+	assert_equal "$set_after" "$apply_after"
+	# The defaults the page states are pfc_apply.c's.
+	grep -qE '\.prio = 3, \.dscp = 26, \.cnp_dscp = 48, \.cnp_prio = 6' "$TOP/cmd/pfc_apply.c" ||
+		fail "the roce-lossless defaults in cmd/pfc_apply.c changed"
+}
+
+@test "pfc: the error messages the page quotes are rdmactl's" {
+	need_double
+	local page=$MAN/rdmactl-pfc.8.scd
+	run dd pfc set dev ens1f0np0 tc-bw 0:40 3:50 tc-tsa all:strict 0:ets 3:ets
+	assert_failure 2
+	grep -qxF "rdmactl: pfc: 'ens1f0np0': ETS TC bandwidths sum to 90%, not 100%" "$page"
+	assert_line "rdmactl: pfc: 'ens1f0np0': ETS TC bandwidths sum to 90%, not 100%"
+	run dd pfc set dev ens1f0np0 tc-bw 1:10
+	assert_failure 2
+	assert_line "rdmactl: pfc: 'ens1f0np0': TC 1 is not an ETS TC: its bandwidth must be 0"
+	grep -qxF "${lines[0]}" "$page"
+	run dd pfc set dev ens1f0np0 buffer-size 1:300000
+	assert_failure 2
+	grep -qxF "${lines[0]}" "$page" || fail "page does not quote '${lines[0]}'"
+	run dd pfc set dev ens1f0np0 prio-pfc 8:on
+	assert_failure 2
+	grep -qxF "${lines[0]}" "$page" || fail "page does not quote '${lines[0]}'"
+	run dd pfc set dev ens1f0np0 tc-tsa 1:cbs
+	assert_failure 1
+	assert_output "rdmactl: pfc: cannot set DCB of 'ens1f0np0': Invalid argument (old state restored)"
+	grep -qxF "$output" "$page"
+	# A netdev without dcbnl operations (loopback has none): unknown to show,
+	# an error to set.
+	run "$RDMACTL" -j pfc show dev lo
+	assert_success
+	assert_equal "$(jq -r '.devices[0].pfc | "\(.source): \(.reason)"' <<<"$output")" \
+		"unknown: the driver implements no dcbnl operations"
+	# The reasons are quoted in the list of sources (the page wraps lines).
+	local flat reason
+	flat=$(tr -s '\n\t' '  ' <"$page")
+	for reason in "the driver implements no dcbnl operations" "not in the driver's dcbnl reply" \
+		"no MLNX_OFED ecn sysfs on this driver"; do
+		grep -qF "$reason" "$TOP/cmd/pfc.c" || fail "cmd/pfc.c no longer says '$reason'"
+		grep -qF "\"$reason\"" <<<"$flat" || fail "rdmactl-pfc.8.scd does not quote '$reason'"
+	done
+	run "$RDMACTL" pfc set dev lo prio-pfc 3:on
+	assert_failure 1
+	assert_output --partial "cannot read DCB of 'lo': Operation not supported (its driver implements no dcbnl operations"
+	grep -qF "${output#*\'lo\'}" "$page" || fail "page does not quote: $output"
 }

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * dcbnl_ext.h - dcbnl constants newer than Debian 12's <linux/dcbnl.h> (6.1).
+ * Values from include/uapi/linux/dcbnl.h as of Linux v6.5; they are ABI and
+ * never change.  Our own names, so a newer system header cannot clash.
+ */
+#pragma once
+
+/* enum ieee_attrs_app: the non-IEEE PCP selector's entries (v6.4). */
+#define RDC_DCB_ATTR_DCB_APP 2
+/* enum ieee_attrs: the APP trust order table (v6.2) and the rewrite table (v6.5). */
+#define RDC_DCB_ATTR_DCB_APP_TRUST_TABLE 11
+#define RDC_DCB_ATTR_DCB_REWR_TABLE 12
+/* The PCP selector value of struct dcb_app (v6.4). */
+#define RDC_DCB_APP_SEL_PCP 255

@@ -1,0 +1,232 @@
+#!/usr/bin/env bats
+# rdmactl pfc against a DCB-capable NIC double (tests/dcb-double), checked with iproute2's dcb
+load ../helpers
+
+DOUBLE=$TOP/build/dcb-double
+
+setup() {
+	[ -e "$DOUBLE/libdcbdouble.so" ] || skip "dcb double not built (make -f tests/dcb-double/double.mk)"
+	export LD_PRELOAD=$DOUBLE/libdcbdouble.so
+	export DCB_DOUBLE_DEVS=eth9,eth8
+	export DCB_DOUBLE_STATE=$BATS_TEST_TMPDIR/state
+	export DCB_DOUBLE_LOG=$BATS_TEST_TMPDIR/log
+}
+
+# How many changing requests the double answered (none when it wrote no log).
+# What dcbnl can observe of the double's NIC: no counters, no fault-injection
+# bookkeeping, and not the hidden DSCP table of DSCPs without APP entry (mlx5
+# resets a deleted entry's DSCP to priority 0, not to its firmware default
+# dscp>>3, and no dcbnl request can read or restore that).
+nic_state() {
+	"$DOUBLE/dcb-double-ctl" show |
+		jq -S 'del(.fault) | del(.. | .requests?, .indications?) | del(.devices[].dscp2prio)'
+}
+
+sets() {
+	if [ -e "$DCB_DOUBLE_LOG" ]; then
+		grep -cE '^(SET|DEL)' "$DCB_DOUBLE_LOG" || true
+	else
+		echo 0
+	fi
+}
+
+@test "pfc show: every section with its source, JSON and YAML agree" {
+	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
+	assert_success
+	echo "$output" | json_valid
+	[ "$(echo "$output" | jq -c '.devices[0] | [.netdev, .dcbx.source, .pfc.source, .pfc.pfc_cap, .trust.value, .trust.source, .ets.source, .maxrate.source, .buffer.source, .ecn.source, .cnp.source]')" = \
+	  '["eth9","dcbnl","dcbnl",8,"pcp","dcbnl-app","dcbnl","dcbnl","dcbnl","unknown","unknown"]' ]
+	[ "$(echo "$output" | jq '.devices[0].pfc.prios | length')" = 8 ]
+	[ "$(echo "$output" | jq -S .)" = "$("$RDMACTL" --yaml pfc show dev eth9 | yaml_to_json | jq -S .)" ]
+	run "$RDMACTL" pfc show dev eth9
+	assert_output --partial "trust     pcp (dcbnl-app)"
+	assert_output --partial "ecn       unknown (no MLNX_OFED ecn sysfs on this driver)"
+}
+
+@test "pfc apply roce-lossless: PFC on 3 only, DSCP trust, 26->3 and 48->6; dcb agrees" {
+	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless
+	assert_success
+	[ "$(echo "$output" | jq -c '[.changed, .devices[0].changed, .devices[0].before.trust, .devices[0].after.trust]')" = '[true,true,"pcp","dscp"]' ]
+	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
+	[ "$(echo "$output" | jq -c '.devices[0] | [.pfc.enabled_prios, .trust.value, ([.dscp_prio.map[] | [.dscp, .prio]] | sort), .ets.prio_tc, .ets.tc_tsa[0,3,6]]')" = \
+	  '[[3],"dscp",[[26,3],[48,6]],[0,0,0,3,0,0,6,0],"ets","ets","strict"]' ]
+	# iproute2's dcb reads the same double.
+	run dcb pfc show dev eth9
+	assert_output --partial "prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off"
+	run dcb -N app show dev eth9
+	assert_output --regexp "dscp-prio .*26:3"
+	assert_output --regexp "dscp-prio .*48:6"
+	run dcb ets show dev eth9
+	assert_output --partial "tc-tsa 0:ets 1:strict 2:strict 3:ets"
+	assert_output --partial "prio-tc 0:0 1:0 2:0 3:3 4:0 5:0 6:6 7:0"
+}
+
+@test "pfc apply twice: the second reports changed false and sends no SET" {
+	"$RDMACTL" pfc apply dev eth9 profile roce-lossless >/dev/null
+	: >"$DCB_DOUBLE_LOG"
+	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless
+	assert_success
+	[ "$(echo "$output" | jq -c '[.changed, .devices[0].changed]')" = '[false,false]' ]
+	[ "$(sets)" = 0 ]
+	run "$RDMACTL" pfc apply dev eth9 profile roce-lossless
+	assert_output --partial "nothing to change (nothing sent)"
+}
+
+@test "pfc apply --dry-run prints the difference and sends nothing" {
+	run --separate-stderr "$RDMACTL" -j --dry-run pfc apply dev eth9 profile roce-lossless
+	assert_success
+	[ "$(echo "$output" | jq -c '[.changed, .dry_run, .devices[0].after.pfc_enabled_prios]')" = '[true,true,[3]]' ]
+	[ "$(sets)" = 0 ]
+	run "$RDMACTL" pfc apply --dry-run dev eth9 profile roce-lossless
+	assert_output --partial "would change (dry run: nothing sent)"
+	assert_output --partial "app       add dscp 26 -> prio 3"
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -r '.devices[0].trust.value')" = pcp ]
+}
+
+@test "pfc apply with other priorities and DSCPs" {
+	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless prio 4 dscp 34 cnp-dscp 46 cnp-prio 7
+	assert_success
+	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
+	[ "$(echo "$output" | jq -c '.devices[0] | [.pfc.enabled_prios, ([.dscp_prio.map[] | [.dscp, .prio]] | sort), .ets.tc_bw[0,4]]')" = '[[4],[[34,4],[46,7]],50,50]' ]
+}
+
+@test "pfc set: every keyword, read back by rdmactl and by dcb" {
+	run "$RDMACTL" pfc set dev eth9 prio-pfc all:off 3:on 4:on delay 32
+	assert_success
+	run dcb pfc show dev eth9
+	assert_output --partial "delay 32"
+	assert_output --partial "3:on 4:on"
+	run "$RDMACTL" pfc set dev eth9 prio-tc all:0 3:3 6:6 tc-tsa all:strict 0:ets 3:ets tc-bw all:0 0:40 3:60
+	assert_success
+	run dcb ets show dev eth9
+	assert_output --partial "tc-bw 0:40"
+	assert_output --partial "3:60"
+	run "$RDMACTL" pfc set dev eth9 tc-maxrate all:0 6:10gbit
+	assert_success
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0].maxrate.tc_maxrate_kbps[6]')" = 10000000 ]
+	run "$RDMACTL" pfc set dev eth9 prio-buffer all:0 3:1 buffer-size 0:64K 1:128K
+	assert_success
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0].buffer | [.prio_buffer[3], .buffer_size_bytes[0], .buffer_size_bytes[1]]')" = '[1,65536,131072]' ]
+	run "$RDMACTL" pfc set dev eth9 dscp-prio 26:3 48:6
+	assert_success
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -r '.devices[0].trust.value')" = dscp ]
+	# Moving 26 to priority 5 replaces the entry: the old one deleted first (mlx5 needs that).
+	: >"$DCB_DOUBLE_LOG"
+	run "$RDMACTL" pfc set dev eth9 dscp-prio 26:5
+	assert_success
+	[ "$(grep -oE '^(SET|DEL)' "$DCB_DOUBLE_LOG" | tr '\n' ' ')" = "DEL SET " ]
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '[.devices[0].dscp_prio.map[] | select(.dscp == 26) | .prio]')" = '[5]' ]
+	run "$RDMACTL" pfc set dev eth9 trust pcp
+	assert_success
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0] | [.trust.value, (.dscp_prio.map | length)]')" = '["pcp",0]' ]
+	run "$RDMACTL" pfc set dev eth9 trust dscp
+	assert_success
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0] | [.trust.value, (.dscp_prio.map | length)]')" = '["dscp",64]' ]
+}
+
+@test "pfc set: the same change sends the same bytes as iproute2's dcb" {
+	ref=$TOP/testdata/dcb/requests.txt
+	while IFS='|' read -r name dcbcmd ours; do
+		[ -n "$name" ] && [ "${name:0:1}" != "#" ] || continue
+		rm -f "$DCB_DOUBLE_STATE"
+		: >"$DCB_DOUBLE_LOG"
+		# shellcheck disable=SC2086 # the command words are meant to split
+		"$RDMACTL" pfc set dev eth9 $ours >/dev/null
+		mine=$(grep -E '^(SET|DEL)' "$DCB_DOUBLE_LOG")
+		want=$(grep -A100 "^## $name\$" "$TOP/testdata/dcb/reference.log" | sed -n '2,/^## /p' | grep -E '^(SET|DEL)')
+		[ "$mine" = "$want" ] || { echo "$name: rdmactl sent"; echo "$mine"; echo "dcb sent"; echo "$want"; false; }
+		if command -v dcb >/dev/null; then
+			rm -f "$DCB_DOUBLE_STATE"
+			: >"$DCB_DOUBLE_LOG"
+			# shellcheck disable=SC2086
+			dcb $dcbcmd
+			[ "$(grep -E '^(SET|DEL)' "$DCB_DOUBLE_LOG")" = "$want" ]
+		fi
+	done <"$ref"
+}
+
+@test "pfc apply: a failure at any step restores the state read before" {
+	for kind in app-add pfc ets app-del; do
+		rm -f "$DCB_DOUBLE_STATE"
+		"$RDMACTL" pfc set dev eth9 dscp-prio 26:0 >/dev/null # something for app-del to remove
+		before=$(nic_state)
+		DCB_DOUBLE_FAIL=$kind run "$RDMACTL" pfc apply dev eth9 profile roce-lossless
+		assert_failure 1
+		# The double fails through the dcbnl status byte (an i8 errno), as drivers do.
+		assert_output --partial "Input/output error"
+		assert_output --partial "old state restored"
+		[ "$before" = "$(nic_state)" ] || { echo "state changed after a failure at $kind"; false; }
+	done
+}
+
+@test "pfc apply -f: several devices, all or nothing" {
+	cat >"$BATS_TEST_TMPDIR/p.yaml" <<-'YAML'
+	devices:
+	  - dev: eth9
+	    profile: roce-lossless
+	  - dev: eth8
+	    prio-pfc: all:off 4:on
+	    dscp-prio: [34:4]
+	YAML
+	run --separate-stderr "$RDMACTL" -j pfc apply -f "$BATS_TEST_TMPDIR/p.yaml"
+	assert_success
+	[ "$(echo "$output" | jq -c '[.changed, [.devices[] | [.netdev, .changed]]]')" = '[true,[["eth9",true],["eth8",true]]]' ]
+	[ "$("$RDMACTL" -j pfc show dev eth8 | jq -c '.devices[0].pfc.enabled_prios')" = '[4]' ]
+	run --separate-stderr "$RDMACTL" -j pfc apply -f "$BATS_TEST_TMPDIR/p.yaml"
+	[ "$(echo "$output" | jq '.changed')" = false ]
+	# A failure on the second device puts the first one back too.
+	rm -f "$DCB_DOUBLE_STATE"
+	before=$(nic_state)
+	DCB_DOUBLE_FAIL=pfc:2 run "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/p.yaml"
+	assert_failure 1
+	[ "$before" = "$(nic_state)" ]
+}
+
+@test "pfc apply -f: file errors name the line, exit 2 or 1, nothing sent" {
+	printf 'devices:\n  - dev: eth9\n    profile: roce-lossless\n    prio-pfc: 3:on\n' >"$BATS_TEST_TMPDIR/bad.yaml"
+	run "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/bad.yaml"
+	assert_failure 2
+	assert_output --partial "line 2: a profile device takes only"
+	printf 'devices:\n  - dev: eth9\n    prio-pfc: 9:on\n' >"$BATS_TEST_TMPDIR/bad2.yaml"
+	run "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/bad2.yaml"
+	assert_failure 2
+	assert_output --partial "'prio-pfc 9:on'"
+	printf 'devices: [\n' >"$BATS_TEST_TMPDIR/bad3.yaml"
+	run "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/bad3.yaml"
+	assert_failure 1
+	assert_output --partial "line 2"
+	[ "$(sets)" = 0 ]
+}
+
+@test "pfc set: bad values exit 2 and send nothing" {
+	for args in "prio-pfc 8:on" "prio-pfc 3:maybe" "prio-pfc" "dscp-prio 64:3" "dscp-prio all:3" \
+		"dscp-prio 26:8" "prio-tc 3:8" "tc-tsa 0:fast" "tc-bw 0:101" \
+		"tc-tsa all:ets tc-bw all:0 0:50" "tc-tsa all:strict tc-bw 2:10" "tc-maxrate 0:fast" \
+		"tc-maxrate 0:10" "buffer-size 0:12Q" "delay 70000" "trust maybe" \
+		"trust pcp dscp-prio 26:3" "roce-mode v3" "roce-tos 256"; do
+		# shellcheck disable=SC2086
+		run "$RDMACTL" pfc set dev eth9 $args
+		[ "$status" -eq 2 ] || { echo "'$args' gave $status: $output"; false; }
+	done
+	run "$RDMACTL" pfc set dev eth9
+	assert_failure 2
+	run "$RDMACTL" pfc set prio-pfc 3:on
+	assert_failure 2
+	assert_output --partial "missing 'dev NETDEV'"
+	[ "$(sets)" = 0 ]
+}
+
+@test "pfc: a netdev the double does not serve gets the kernel's answer" {
+	run --separate-stderr "$RDMACTL" -j pfc show dev lo
+	assert_success
+	[ "$(echo "$output" | jq -c '.devices[0] | [.pfc.source, .pfc.reason]')" = '["unknown","the driver implements no dcbnl operations"]' ]
+	run "$RDMACTL" pfc set dev lo prio-pfc 3:on
+	assert_failure 1
+	assert_output --partial "cannot read DCB of 'lo': Operation not supported (its driver implements no dcbnl operations"
+	run "$RDMACTL" pfc set dev eth9 ecn 3:on
+	assert_failure 1
+	assert_output --partial "exposes no ECN control"
+	run "$RDMACTL" pfc set dev eth9 roce-tos 106
+	assert_failure 1
+	assert_output --partial "no RDMA port"
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bats
+# pfc against the real kernel: a veth has no dcbnl operations
+load ../helpers
+
+setup() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	unshare -nm true 2>/dev/null || skip "needs unshare -n -m"
+}
+
+@test "netns: pfc set/apply on a veth say the driver has no DCB support, exit 1; show says unknown" {
+	run unshare -nm bash -euc '
+		mount -t sysfs sysfs /sys
+		ip link add veth0 type veth peer name veth1
+		rd=$1
+		$rd pfc set dev veth0 prio-pfc 3:on && exit 9
+		echo "rc=$?"
+		$rd pfc apply dev veth0 profile roce-lossless || echo "rc=$?"
+		$rd -j pfc show dev veth0' _ "$RDMACTL"
+	assert_success
+	assert_line --index 0 "rdmactl: pfc: cannot read DCB of 'veth0': Operation not supported (its driver implements no dcbnl operations; virtual devices such as veth and virtio, and most VFs, have no DCB support)"
+	assert_line --index 1 "rc=1"
+	assert_line --index 3 "rc=1"
+	# show answers: every DCB value unknown, with the reason, never a guess.
+	[ "$(echo "${lines[4]}" | jq -c '.devices[0] | [.pfc.source, .pfc.reason, .trust.source, .ets.source]')" = \
+	  '["unknown","the driver implements no dcbnl operations","unknown","unknown"]' ]
+}
+
+@test "netns: an unknown interface is the kernel's 'no such device'" {
+	run unshare -nm bash -c '"$1" pfc show dev nosuch0' _ "$RDMACTL"
+	assert_failure 1
+	assert_output --partial "cannot read DCB of 'nosuch0'"
+}
