@@ -164,21 +164,6 @@ int pfc_target(struct rdc_ctx *ctx, const char *name, struct pfc_target *t)
 #define DCB_NONE (d->supported ? "not in the driver's dcbnl reply" : DCB_NO_OPS)
 #define DCB_NO_OPS "the driver implements no dcbnl operations"
 
-static const char *tsa_name(uint8_t tsa)
-{
-	switch (tsa) {
-	case IEEE_8021QAZ_TSA_STRICT:
-		return "strict";
-	case IEEE_8021QAZ_TSA_CB_SHAPER:
-		return "cbs";
-	case IEEE_8021QAZ_TSA_ETS:
-		return "ets";
-	case IEEE_8021QAZ_TSA_VENDOR:
-		return "vendor";
-	}
-	return "unknown";
-}
-
 /* A section whose source could not be read: say so, never guess. */
 static void emit_unknown(struct rdc_out *o, const char *key, const char *label, const char *why)
 {
@@ -337,7 +322,7 @@ static void emit_ets(struct rdc_out *o, const struct rdc_dcb *d)
 	rdc_out_arr_open(o, "tc_tsa");
 	for (int t = 0; t < RDC_DCB_TCS; t++) {
 		rdc_out_text(o, " %d:", t);
-		rdc_out_str(o, RDC_OUT_ANY, NULL, "%s", tsa_name(d->ets.tc_tsa[t]));
+		rdc_out_str(o, RDC_OUT_ANY, NULL, "%s", rdc_dcb_tsa_name(d->ets.tc_tsa[t]));
 	}
 	rdc_out_arr_close(o);
 	rdc_out_nl(o);

@@ -36,21 +36,13 @@ static int val_onoff(const char *s, uint64_t max, uint64_t *v)
 
 static int val_tsa(const char *s, uint64_t max, uint64_t *v)
 {
-	static const struct {
-		const char *name;
-		uint8_t tsa;
-	} tsas[] = {{"strict", IEEE_8021QAZ_TSA_STRICT},
-		    {"cbs", IEEE_8021QAZ_TSA_CB_SHAPER},
-		    {"ets", IEEE_8021QAZ_TSA_ETS},
-		    {"vendor", IEEE_8021QAZ_TSA_VENDOR}};
+	uint8_t tsa;
+	int rc = rdc_dcb_tsa_parse(s, &tsa);
 
 	(void)max;
-	for (size_t i = 0; i < RDC_ARRAY_SIZE(tsas); i++)
-		if (!strcmp(s, tsas[i].name)) {
-			*v = tsas[i].tsa;
-			return 0;
-		}
-	return -EINVAL;
+	if (!rc)
+		*v = tsa;
+	return rc;
 }
 
 /* Bytes with an optional binary suffix, as `dcb buffer` reads them: "262144", "256K", "1M". */
@@ -397,10 +389,7 @@ static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb
 		rdc_out_arr_open(o, "tc_tsa");
 		for (int t = 0; t < RDC_DCB_TCS; t++)
 			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL,
-				    d->ets.tc_tsa[t] == IEEE_8021QAZ_TSA_ETS	     ? "ets"
-				    : d->ets.tc_tsa[t] == IEEE_8021QAZ_TSA_STRICT    ? "strict"
-				    : d->ets.tc_tsa[t] == IEEE_8021QAZ_TSA_CB_SHAPER ? "cbs"
-										     : "vendor");
+				    rdc_dcb_tsa_name(d->ets.tc_tsa[t]));
 		rdc_out_arr_close(o);
 		rdc_out_arr_open(o, "tc_bw");
 		for (int t = 0; t < RDC_DCB_TCS; t++)
@@ -467,10 +456,7 @@ static void emit_changes(struct rdc_out *o, const struct rdc_dcb_plan *p)
 			if (a->ets.tc_tsa[t] != b->ets.tc_tsa[t] ||
 			    a->ets.tc_tx_bw[t] != b->ets.tc_tx_bw[t])
 				rdc_out_text(o, " tc %d:%s/%u%%", t,
-					     a->ets.tc_tsa[t] == IEEE_8021QAZ_TSA_ETS ? "ets"
-					     : a->ets.tc_tsa[t] == IEEE_8021QAZ_TSA_STRICT
-						     ? "strict"
-						     : "other",
+					     rdc_dcb_tsa_name(a->ets.tc_tsa[t]),
 					     a->ets.tc_tx_bw[t]);
 		rdc_out_nl(o);
 	}

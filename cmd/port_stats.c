@@ -121,6 +121,26 @@ static void group_key(const char *group, char *key, size_t size)
 	key[i] = '\0';
 }
 
+/*
+ * Counters arrive grouped by source; open a JSON object per group:
+ * "counters": {"ib": {...}, "eth_mac": {...}}.  Close the last with
+ * group_enter(o, &group, NULL).
+ */
+static void group_enter(struct rdc_out *o, const char **group, const char *next)
+{
+	char key[16];
+
+	if (*group && next && !strcmp(*group, next))
+		return;
+	if (*group)
+		rdc_out_obj_close(o);
+	*group = next;
+	if (next) {
+		group_key(next, key, sizeof(key));
+		rdc_out_obj_open(o, key);
+	}
+}
+
 static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
 {
 	if (t->device[0]) {
@@ -139,25 +159,17 @@ static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
 static void stats_emit_totals(struct rdc_out *o, const struct stats_target *t)
 {
 	const char *group = NULL;
-	char key[16];
 
 	rdc_out_obj_open(o, "counters");
 	for (size_t i = 0; i < t->now.count; i++) {
 		const struct rdc_counter *c = &t->now.items[i];
 
-		if (!group || strcmp(group, c->group)) {
-			if (group)
-				rdc_out_obj_close(o);
-			group = c->group;
-			group_key(group, key, sizeof(key));
-			rdc_out_obj_open(o, key);
-		}
+		group_enter(o, &group, c->group);
 		rdc_out_text(o, "  %-8s", c->group);
 		rdc_out_u64(o, RDC_OUT_ANY, c->name, NULL, c->value);
 		rdc_out_text(o, " %-40s %" PRIu64 "\n", c->name, c->value);
 	}
-	if (group)
-		rdc_out_obj_close(o);
+	group_enter(o, &group, NULL);
 	rdc_out_obj_close(o);
 }
 
@@ -211,7 +223,6 @@ static void stats_emit_headline(struct rdc_out *o, const struct stats_target *t,
 static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, double secs)
 {
 	const char *group = NULL;
-	char key[16];
 
 	stats_emit_headline(o, t, secs);
 	rdc_out_obj_open(o, "counters");
@@ -220,13 +231,7 @@ static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, do
 		uint64_t d = counter_delta(&t->prev, c);
 		double rate = (double)d / secs;
 
-		if (!group || strcmp(group, c->group)) {
-			if (group)
-				rdc_out_obj_close(o);
-			group = c->group;
-			group_key(group, key, sizeof(key));
-			rdc_out_obj_open(o, key);
-		}
+		group_enter(o, &group, c->group);
 		rdc_out_obj_open(o, c->name);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, c->value);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "delta", NULL, d);
@@ -239,8 +244,7 @@ static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, do
 			rdc_out_text(o, "  (%.3f Gb/s)", rate * 8 / 1e9);
 		rdc_out_nl(o);
 	}
-	if (group)
-		rdc_out_obj_close(o);
+	group_enter(o, &group, NULL);
 	rdc_out_obj_close(o);
 }
 

@@ -242,3 +242,31 @@ size_t rdc_dcb_dscp_count(const struct rdc_dcb *dcb)
 		n += dcb->apps[i].selector == IEEE_8021QAZ_APP_SEL_DSCP;
 	return n;
 }
+
+static const struct {
+	uint8_t tsa;
+	const char *name;
+} dcb_tsas[] = {
+	{IEEE_8021QAZ_TSA_STRICT, "strict"},
+	{IEEE_8021QAZ_TSA_CB_SHAPER, "cbs"},
+	{IEEE_8021QAZ_TSA_ETS, "ets"},
+	{IEEE_8021QAZ_TSA_VENDOR, "vendor"},
+};
+
+const char *rdc_dcb_tsa_name(uint8_t tsa)
+{
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(dcb_tsas); i++)
+		if (dcb_tsas[i].tsa == tsa)
+			return dcb_tsas[i].name;
+	return "unknown";
+}
+
+int rdc_dcb_tsa_parse(const char *name, uint8_t *tsa)
+{
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(dcb_tsas); i++)
+		if (!strcmp(dcb_tsas[i].name, name)) {
+			*tsa = dcb_tsas[i].tsa;
+			return 0;
+		}
+	return -EINVAL;
+}

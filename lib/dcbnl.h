@@ -40,6 +40,11 @@ int rdc_dcb_set_buffer(const char *ifname, const struct dcbnl_buffer *buf, struc
 int rdc_dcb_apps(const char *ifname, bool add, const struct dcb_app *apps, size_t n,
 		 struct rdc_err *err);
 
+/* "strict", "cbs", "ets", "vendor" for an IEEE_8021QAZ_TSA_* value ("unknown" otherwise). */
+const char *rdc_dcb_tsa_name(uint8_t tsa);
+/* The inverse: 0 and the TSA value, or -EINVAL. */
+int rdc_dcb_tsa_parse(const char *name, uint8_t *tsa);
+
 /* The priority DSCP @dscp maps to in the APP table, or -1. */
 int rdc_dcb_dscp_prio(const struct rdc_dcb *dcb, unsigned int dscp);
 /* How many DSCP (selector 5) entries the APP table holds. */

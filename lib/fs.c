@@ -113,36 +113,35 @@ int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ..
 	return fs_read_path(path, kpath, buf, size, err);
 }
 
-int rdc_fs_read_u64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
+/* Read a small file and parse it as a signed or unsigned number. */
+static int fs_read_number(const char *path, const char *kpath, bool is_signed, uint64_t *u,
+			  int64_t *i, struct rdc_err *err)
 {
 	char buf[64];
-	int rc;
+	int rc = fs_read_path(path, kpath, buf, sizeof(buf), err);
 
-	FS_PATH(path, kpath, fmt);
-	if (path_rc)
-		return rdc_err_set(err, -path_rc, "path too long");
-	rc = fs_read_path(path, kpath, buf, sizeof(buf), err);
 	if (rc < 0)
 		return rc;
-	if (rdc_parse_u64(buf, 0, val) < 0)
+	rc = is_signed ? rdc_parse_i64(buf, i) : rdc_parse_u64(buf, 0, u);
+	if (rc < 0)
 		return rdc_err_set(err, EINVAL, "'%s' holds '%s', not a number", kpath, buf);
 	return 0;
 }
 
-int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...)
+int rdc_fs_read_u64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
 {
-	char buf[64];
-	int rc;
-
 	FS_PATH(path, kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	rc = fs_read_path(path, kpath, buf, sizeof(buf), err);
-	if (rc < 0)
-		return rc;
-	if (rdc_parse_i64(buf, val) < 0)
-		return rdc_err_set(err, EINVAL, "'%s' holds '%s', not a number", kpath, buf);
-	return 0;
+	return fs_read_number(path, kpath, false, val, NULL, err);
+}
+
+int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...)
+{
+	FS_PATH(path, kpath, fmt);
+	if (path_rc)
+		return rdc_err_set(err, -path_rc, "path too long");
+	return fs_read_number(path, kpath, true, NULL, val, err);
 }
 
 int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
