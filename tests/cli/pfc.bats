@@ -230,3 +230,20 @@ sets() {
 	assert_failure 1
 	assert_output --partial "no RDMA port"
 }
+
+@test "pfc set without CAP_NET_ADMIN: the error says so, exit 1, nothing changed" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to another user"
+	# The other user must reach the double's files: a directory of its own, open to all.
+	shared=$(mktemp -d /tmp/rdmactl-pfc-XXXXXX)
+	chmod 755 "$shared"
+	export DCB_DOUBLE_STATE=$shared/state DCB_DOUBLE_LOG=$shared/log
+	"$RDMACTL" pfc show dev eth9 >/dev/null # creates the state
+	chmod 666 "$DCB_DOUBLE_STATE" "$DCB_DOUBLE_LOG"
+	chmod 777 "$shared"
+	before=$(nic_state)
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$RDMACTL" pfc set dev eth9 prio-pfc 3:on
+	assert_failure 1
+	assert_output --partial "cannot set DCB of 'eth9': Operation not permitted (needs CAP_NET_ADMIN: run as root"
+	[ "$before" = "$(nic_state)" ]
+	rm -rf "$shared"
+}
