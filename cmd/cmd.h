@@ -24,7 +24,6 @@ struct rdc_ctx {
 enum rdc_complete {
 	RDC_COMPLETE_NONE,
 	RDC_COMPLETE_PORT, /* DEV, DEV/PORT or NETDEV */
-	RDC_COMPLETE_NUMBER,
 };
 
 /* A keyword of an action: "mtu N", "up", "interval SEC". */

@@ -150,8 +150,9 @@ static int setup_seams(struct rdc_ctx *ctx, const struct main_opts *mo)
 	else if (mo->record)
 		rc = rdc_nl_open(RDC_NL_RECORD, mo->record, &err);
 	else if (rdc_fs_root()) {
+		/* Through the file layer: the recording is part of the rooted bundle. */
 		snprintf(rec, sizeof(rec), "%s/%s", rdc_fs_root(), RDC_NL_REC_NAME);
-		if (access(rec, F_OK) == 0)
+		if (rdc_fs_exists("/%s", RDC_NL_REC_NAME))
 			rc = rdc_nl_open(RDC_NL_REPLAY, rec, &err);
 		else
 			rc = rdc_nl_open(RDC_NL_OFF, NULL, &err);

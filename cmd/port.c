@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "ibdev.h"
+#include "log.h"
 #include "port.h"
 
 static const struct rdc_param port_stats_params[] = {
@@ -210,7 +211,7 @@ int port_show_run(struct rdc_ctx *ctx, int argc, char **argv)
 	rdc_out_arr_close(ctx->out);
 	rdc_out_end(ctx->out);
 	if (ports.count == 0 && rdc_out_is_text(ctx->out))
-		fprintf(stderr, "%s: port: no RDMA devices found\n", ctx->prog);
+		log_warn("port: no RDMA devices found");
 	rdc_ports_free(&ports);
 	return RDC_EXIT_OK;
 }

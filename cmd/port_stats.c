@@ -74,7 +74,6 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 	struct rdc_port_list ports;
 	struct rdc_err err = {0};
 	struct stats_target *t;
-	int rc;
 
 	*out = NULL;
 	*count = 0;
@@ -86,8 +85,10 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 		if (err.code != ENXIO)
 			return rdc_fail(ctx, &err);
 		t = calloc(1, sizeof(*t));
-		if (!t)
-			return RDC_EXIT_FAIL;
+		if (!t) {
+			rdc_err_set(&err, ENOMEM, "cannot sample '%s'", object);
+			return rdc_fail(ctx, &err);
+		}
 		rdc_strlcpy(t->netdev, object, sizeof(t->netdev));
 		*out = t;
 		*count = 1;
@@ -96,7 +97,8 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 	t = calloc(ports.count + 1, sizeof(*t));
 	if (!t) {
 		rdc_ports_free(&ports);
-		return RDC_EXIT_FAIL;
+		rdc_err_set(&err, ENOMEM, "cannot sample the ports");
+		return rdc_fail(ctx, &err);
 	}
 	for (size_t i = 0; i < ports.count; i++) {
 		rdc_strlcpy(t[i].device, ports.ports[i].device, sizeof(t[i].device));
@@ -107,8 +109,7 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 	*out = t;
 	*count = ports.count;
 	rdc_ports_free(&ports);
-	rc = 0;
-	return rc;
+	return 0;
 }
 
 /* "eth-mac" -> "eth_mac": JSON keys are snake_case. */

@@ -15,11 +15,6 @@ void rdc_log_init(const char *prog, enum rdc_log_level level)
 	log_level = level;
 }
 
-enum rdc_log_level rdc_log_level(void)
-{
-	return log_level;
-}
-
 void rdc_log(enum rdc_log_level level, const char *fmt, ...)
 {
 	static const char *const prefix[] = {

@@ -8,7 +8,6 @@ enum rdc_log_level { RDC_LOG_ERR, RDC_LOG_WARN, RDC_LOG_INFO, RDC_LOG_DEBUG };
 
 /* Program name used as the message prefix ("rdmactl"). */
 void rdc_log_init(const char *prog, enum rdc_log_level level);
-enum rdc_log_level rdc_log_level(void);
 void rdc_log(enum rdc_log_level level, const char *fmt, ...) RDC_PRINTF(2, 3);
 
 #define log_err(...) rdc_log(RDC_LOG_ERR, __VA_ARGS__)

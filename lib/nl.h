@@ -61,6 +61,3 @@ int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned in
 
 /* Resolve a generic netlink family ("ethtool") to its id, cached. */
 int rdc_nl_genl_family(const char *name, uint16_t *id, struct rdc_err *err);
-
-/* Size of the buffer callers should build requests in. */
-#define RDC_NL_BUF 8192

@@ -84,7 +84,8 @@ void rdc_out_begin(struct rdc_out *o)
 		return;
 	o->backend->doc_begin(o->state);
 	o->backend->obj_open(o->state, NULL);
-	o->backend->scalar(o->state, "schema", OUT_NUMBER, "1");
+	/* The JSON stability promise: schema 1 keys are only ever added to. */
+	o->backend->scalar(o->state, "schema", OUT_NUMBER, RDC_OUT_SCHEMA_TEXT);
 }
 
 void rdc_out_end(struct rdc_out *o)

@@ -35,7 +35,7 @@ enum rdc_out_sink {
 
 enum rdc_color { RDC_COLOR_NONE, RDC_COLOR_GREEN, RDC_COLOR_YELLOW, RDC_COLOR_RED, RDC_COLOR_BOLD };
 
-#define RDC_OUT_SCHEMA 1
+#define RDC_OUT_SCHEMA_TEXT "1" /* "schema" of every document */
 
 struct rdc_out;
 

@@ -8,8 +8,3 @@
 
 /* enum ieee_attrs_app: the non-IEEE PCP selector's entries (v6.4). */
 #define RDC_DCB_ATTR_DCB_APP 2
-/* enum ieee_attrs: the APP trust order table (v6.2) and the rewrite table (v6.5). */
-#define RDC_DCB_ATTR_DCB_APP_TRUST_TABLE 11
-#define RDC_DCB_ATTR_DCB_REWR_TABLE 12
-/* The PCP selector value of struct dcb_app (v6.4). */
-#define RDC_DCB_APP_SEL_PCP 255

@@ -166,3 +166,20 @@ load ../helpers
 	assert_failure 1
 	assert_output --partial "cannot write output"
 }
+
+@test "-v adds information, -q leaves only errors, and they exclude each other" {
+	run --separate-stderr rd rxe -v port stats rxe0
+	assert_success
+	[ "$stderr" = "rdmactl: port: eth0: no ethtool statistics (no kernel recording in the root directory: No data available)" ]
+	run --separate-stderr rd rxe port stats rxe0
+	[ -z "$stderr" ]
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" port
+	assert_success
+	[ "$stderr" = "rdmactl: warning: port: no RDMA devices found" ]
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -q port
+	assert_success
+	[ -z "$stderr" ]
+	run "$RDMACTL" -q -v port
+	assert_failure 2
+	assert_output --partial "-q and -v exclude each other"
+}

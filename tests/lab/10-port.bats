@@ -62,3 +62,19 @@ setup() {
 		done
 	done
 }
+
+@test "rdmactl port set rxe1/1 mtu: its netdev changes, the kernel's active MTU agrees, and back" {
+	run --separate-stderr on a ./rdmactl -j port set rxe1/1 mtu 4200
+	assert_success
+	jq -e '.netdev == "eth1" and .changed == true and .before.mtu == 1500 and .after.mtu == 4200' \
+		<<<"$output" || fail "$output"
+	# The active MTU rdmactl derives (netdev MTU minus rxe's headers) is the kernel's own.
+	run --separate-stderr on a 'cat /sys/class/net/eth1/mtu; ./rdmactl -j port rxe1 | jq .ports[0].active_mtu;
+		ibv_devinfo -d rxe1 | sed -n "s/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p"'
+	on a ./rdmactl port set eth1 mtu 1500 >/dev/null
+	assert_success
+	assert_output $'4200\n4096\n4096'
+	run --separate-stderr on a ./rdmactl -j port set rxe1 mtu 1500
+	assert_success
+	jq -e '.changed == false and .after.mtu == 1500' <<<"$output" || fail "$output"
+}
