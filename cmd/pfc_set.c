@@ -45,30 +45,9 @@ static int val_tsa(const char *s, uint64_t max, uint64_t *v)
 	return rc;
 }
 
-/* Bytes with an optional binary suffix, as `dcb buffer` reads them: "262144", "256K", "1M". */
 static int val_size(const char *s, uint64_t max, uint64_t *v)
 {
-	char num[32];
-	size_t len = strlen(s);
-	uint64_t mult = 1;
-
-	if (len == 0 || len >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, s, len + 1);
-	switch (toupper((unsigned char)num[len - 1])) {
-	case 'K':
-		mult = 1024;
-		break;
-	case 'M':
-		mult = 1024ULL * 1024;
-		break;
-	}
-	if (mult > 1)
-		num[len - 1] = '\0';
-	if (rdc_parse_u64(num, 10, v) || *v > max / mult)
-		return -ERANGE;
-	*v *= mult;
-	return 0;
+	return rdc_parse_size(s, max, v);
 }
 
 /* A rate in kbit/s: "0" (unlimited) or a number with kbit, mbit, gbit or tbit (SI). */

@@ -126,3 +126,32 @@ int rdc_strlcpy(char *dst, const char *src, size_t size)
 	memcpy(dst, src, len + 1);
 	return 0;
 }
+
+int rdc_parse_size(const char *s, uint64_t max, uint64_t *v)
+{
+	char num[32];
+	size_t len = strlen(s);
+	uint64_t mult = 1;
+	int rc;
+
+	if (len == 0 || len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, len + 1);
+	switch (toupper((unsigned char)num[len - 1])) {
+	case 'K':
+		mult = 1024;
+		break;
+	case 'M':
+		mult = 1024ULL * 1024;
+		break;
+	}
+	if (mult > 1)
+		num[len - 1] = '\0';
+	rc = rdc_parse_u64(num, 10, v);
+	if (rc)
+		return rc;
+	if (*v > max / mult)
+		return -ERANGE;
+	*v *= mult;
+	return 0;
+}

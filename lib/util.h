@@ -18,6 +18,13 @@ int rdc_parse_u32_range(const char *s, uint32_t min, uint32_t max, uint32_t *val
 /* A decimal number of seconds, fractions allowed ("0.5"); must be > 0 and finite. */
 int rdc_parse_seconds(const char *s, double *val);
 
+/*
+ * Bytes with an optional binary suffix, as `dcb buffer` and perftest read
+ * them: "262144", "256K", "1M" (K = 1024).  -EINVAL when malformed, -ERANGE
+ * above @max.
+ */
+int rdc_parse_size(const char *s, uint64_t max, uint64_t *v);
+
 /* Lowercase hex of @len bytes into @out (2*len+1 bytes). */
 void rdc_hex_encode(const void *data, size_t len, char *out);
 /* Decode hex (even length, no separators); returns bytes written or -EINVAL. */
