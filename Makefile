@@ -11,7 +11,7 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libmnl libnl-3.0 libnl-route-3.0 yaml-0.1
+PKGS := libmnl libnl-3.0 libnl-route-3.0 yaml-0.1 libibverbs
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
@@ -31,7 +31,7 @@ OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
 	-DRDC_VERSION='"$(VERSION)"' -Ilib -Icmd $(PKG_CFLAGS)
-LDLIBS := $(PKG_LIBS) -lm
+LDLIBS := $(PKG_LIBS) -lm -pthread
 
 ifeq ($(V),1)
 Q :=
@@ -49,8 +49,17 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_SRC := $(wildcard man/*.scd)
 MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 
+# libFuzzer on the bench control decoder: clang only, no verbs/libnl, its own folder.
+# New inputs go to build-fuzz/corpus; tests/fuzz/corpus holds the seeds (tests/fuzz/mkseeds.py).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_SRC := tests/fuzz/fuzz_bench_proto.c lib/bench_proto.c lib/err.c lib/util.c
+# check builds the fuzzer where clang is, and tests/run's fuzz tier runs it briefly.
+FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BUILD)/fuzz_bench_proto)
+
 .PHONY: asan-check all clean check check-unit check-cli check-netns check-lab install uninstall man \
-	asan lint format-check help deps bench
+	asan lint format-check help deps bench fuzz
 
 all: rdmactl man
 
@@ -82,7 +91,7 @@ $(BUILD)/man/%: man/%.scd
 include tests/dcb-double/double.mk
 
 # check: every tier whose needs are met; tests/run says which were skipped and why.
-check: rdmactl $(UNIT_BIN) man $(DCB_DOUBLE_ALL)
+check: rdmactl $(UNIT_BIN) man $(DCB_DOUBLE_ALL) $(FUZZ_IF_CLANG)
 	$(Q)tests/run
 
 check-unit: $(UNIT_BIN)
@@ -118,12 +127,23 @@ format-check:
 bench: rdmactl
 	scripts/bench-port
 
+fuzz: $(FUZZ_BUILD)/fuzz_bench_proto
+	@mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_BUILD)/fuzz_bench_proto -max_total_time=$(FUZZ_SECONDS) -max_len=70000 \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus tests/fuzz/corpus
+
+$(FUZZ_BUILD)/fuzz_bench_proto: $(FUZZ_SRC) $(wildcard lib/bench*.h lib/err.h lib/util.h)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC  $@"
+	$(Q)$(FUZZ_CC) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -g -O1 \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib -o $@ $(FUZZ_SRC) -lm
+
 install: rdmactl man
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
-	for v in port pfc; do ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v; done
+	for v in port pfc bench; do ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v; done
 	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$$(basename $$m); done
 	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
-	for v in port pfc; do ln -sf rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-$$v; done
+	for v in port pfc bench; do ln -sf rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-$$v; done
 	install -D -m 0644 completions/_rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
 
 uninstall:
@@ -136,9 +156,10 @@ deps:
 	scripts/install-deps
 
 clean:
-	rm -rf build build-asan rdmactl
+	rm -rf build build-asan build-fuzz rdmactl
 
 help:
 	@echo "targets: all check check-unit check-cli check-netns check-lab install uninstall"
 	@echo "         man asan lint format-check bench deps clean"
+	@echo "         fuzz (FUZZ_SECONDS=60: libFuzzer on the bench protocol; needs clang)"
 	@echo "variables: PREFIX DESTDIR SBINDIR MANDIR WERROR=1 V=1 CC"

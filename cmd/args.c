@@ -118,10 +118,21 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 		if (p >= 0) {
 			const struct rdc_param *param = &act->params[p];
 
-			if (args->given[p])
+			if (args->given[p] && !param->repeat)
 				return rdc_usage_error(ctx, "%s: '%s' given twice", act->name,
 						       word);
 			args->given[p] = true;
+			if (param->repeat) {
+				if (i + 1 >= argc)
+					return rdc_usage_error(ctx, "%s: '%s' needs a value %s",
+							       act->name, word, param->metavar);
+				if (args->nrepeated == RDC_MAX_REPEAT)
+					return rdc_usage_error(ctx, "%s: '%s' at most %d times",
+							       act->name, word, RDC_MAX_REPEAT);
+				args->repeated[args->nrepeated++] = argv[++i];
+				args->value[p] = argv[i];
+				continue;
+			}
 			if (param->multi) {
 				/* KEY:VALUE words up to the next keyword: "prio-pfc all:off 3:on". */
 				args->values[p] = &argv[i + 1];

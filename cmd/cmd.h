@@ -17,6 +17,7 @@ struct rdc_ctx {
 	bool pretty;
 	bool color;
 	bool dry_run;
+	bool quiet; /* -q: results only, no progress */
 	struct rdc_out *out;
 };
 
@@ -24,6 +25,7 @@ struct rdc_ctx {
 enum rdc_complete {
 	RDC_COMPLETE_NONE,
 	RDC_COMPLETE_PORT, /* DEV, DEV/PORT or NETDEV */
+	RDC_COMPLETE_HOST, /* a host name or address: nothing to offer */
 };
 
 /* A keyword of an action: "mtu N", "up", "interval SEC". */
@@ -31,10 +33,11 @@ struct rdc_param {
 	const char *name;
 	const char *metavar; /* NULL: a word on its own */
 	const char *help;
-	const char *const *suggest;   /* completion candidates for the value, NULL-terminated */
-	const char *excludes;	      /* a keyword that may not be given with this one */
-	bool multi;		      /* takes one or more KEY:VALUE words (dcb's grammar) */
-	bool alone;		      /* excludes every other keyword of the action */
+	const char *const *suggest; /* completion candidates for the value, NULL-terminated */
+	const char *excludes;	    /* a keyword that may not be given with this one */
+	bool multi;		    /* takes one or more KEY:VALUE words (dcb's grammar) */
+	bool alone;		    /* excludes every other keyword of the action */
+	bool repeat;		    /* may be given up to RDC_MAX_REPEAT times ("link A link B") */
 	enum rdc_complete value_kind; /* what the value names, for completion */
 };
 
@@ -60,12 +63,14 @@ struct rdc_cmd {
 
 extern const struct rdc_cmd rdc_cmd_port;
 extern const struct rdc_cmd rdc_cmd_pfc;
+extern const struct rdc_cmd rdc_cmd_bench;
 /* All verbs, NULL-terminated (main.c). */
 extern const struct rdc_cmd *const rdc_cmds[];
 
 /* ---- args.c ---- */
 
 #define RDC_MAX_PARAMS 24
+#define RDC_MAX_REPEAT 16
 
 /* An action's arguments after the keyword walk. */
 struct rdc_args {
@@ -74,6 +79,8 @@ struct rdc_args {
 	bool given[RDC_MAX_PARAMS];
 	char **values[RDC_MAX_PARAMS]; /* multi keywords: their KEY:VALUE words */
 	int nvalues[RDC_MAX_PARAMS];
+	const char *repeated[RDC_MAX_REPEAT]; /* the values of the action's repeat keyword */
+	int nrepeated;
 };
 
 /*

@@ -112,7 +112,7 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 		/* Neither a keyword already given, nor one it excludes, nor beside a lone one. */
 		for (const struct rdc_param *r = act->params; r->name; r++)
 			alone_given |= r->alone && word_in(r->name, argc, argv);
-		if (word_in(q->name, argc, argv) ||
+		if ((word_in(q->name, argc, argv) && !q->repeat) ||
 		    (q->excludes && word_in(q->excludes, argc, argv)) || alone_given ||
 		    (q->alone && argc > 0))
 			continue;
@@ -120,7 +120,7 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 	}
 	if ((act->flags & RDC_ACT_MUTATES) && !word_in("--dry-run", argc, argv))
 		emit("--dry-run", cur);
-	if (act->object != RDC_COMPLETE_NONE && !object_seen && list_ports)
+	if (act->object == RDC_COMPLETE_PORT && !object_seen && list_ports)
 		complete_ports(cur);
 }
 
@@ -175,7 +175,7 @@ int rdc_complete(int argc, char **argv)
 		for (const struct rdc_action *a = cmd->actions; a->name; a++)
 			emit(a->name, cur);
 		emit("help", cur);
-		if (cmd->actions[0].object != RDC_COMPLETE_NONE && list_ports)
+		if (cmd->actions[0].object == RDC_COMPLETE_PORT && list_ports)
 			complete_ports(cur);
 		return 0;
 	}

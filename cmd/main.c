@@ -240,6 +240,7 @@ int main(int argc, char **argv)
 		rdc_log_init(ctx.prog, mo.verbose > 1 ? RDC_LOG_DEBUG : RDC_LOG_INFO);
 	else
 		rdc_log_init(ctx.prog, RDC_LOG_WARN);
+	ctx.quiet = mo.quiet;
 	ctx.color = want_color(mo.color);
 	if (mo.version) {
 		printf("rdmactl %s\n", RDC_VERSION);

@@ -5,7 +5,7 @@
 
 #include "cmd.h"
 
-const struct rdc_cmd *const rdc_cmds[] = {&rdc_cmd_port, &rdc_cmd_pfc, NULL};
+const struct rdc_cmd *const rdc_cmds[] = {&rdc_cmd_port, &rdc_cmd_pfc, &rdc_cmd_bench, NULL};
 
 const struct rdc_cmd *rdc_cmd_find(const char *name)
 {

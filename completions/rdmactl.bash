@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bash completion for rdmactl(8) and its busybox-style links (rdmactl-port, rdmactl-pfc)
+# bash completion for rdmactl(8) and its busybox-style links (rdmactl-port, rdmactl-pfc,
+# rdmactl-bench)
 #
 # A thin wrapper: every candidate comes from the binary itself,
 #
@@ -129,4 +130,4 @@ _rdmactl()
 	return 0
 }
 
-complete -F _rdmactl rdmactl rdmactl-port rdmactl-pfc
+complete -F _rdmactl rdmactl rdmactl-port rdmactl-pfc rdmactl-bench

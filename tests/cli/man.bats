@@ -238,6 +238,9 @@ json_paths() {
 		# pfc reads dcbnl, which a fixture cannot answer: its examples run
 		# under the dcb double, in "the pfc examples run ..." below.
 		[[ $page == */rdmactl-pfc.8.scd ]] && continue
+		# bench needs a server and RDMA devices and refuses --root: its
+		# examples run in the lab (tests/lab/60-bench.bats).
+		[[ $page == */rdmactl-bench.8.scd ]] && continue
 		# "$ rdmactl ... | jq ..." lines of literal blocks, with "\\(" unescaped
 		# and intervals shortened.  A filter may select nothing on one host
 		# (cx6dx is healthy), but not on both.
@@ -274,6 +277,99 @@ json_paths() {
 		done < <(grep -E '^\$ rdmactl --root testdata/' "$page")
 	done
 	[ "$n" -ge 1 ] || skip "no fixture named in the examples is generated"
+}
+
+# ---- bench ------------------------------------------------------------------
+
+# The JSON keys of bench, by their path in the document (arrays looked
+# through).  The report needs two hosts with RDMA devices, so the keys are
+# listed here from cmd/bench.c (the lab checks them on real runs); the
+# server's document for a failed run is also read from a live server below.
+BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth duration_s iters warmup_s interval_s
+	traffic_class mtu_limit_bytes"
+BENCH_ENDPOINT_KEYS="device port netdev gid_index gid ip"
+BENCH_CLIENT_KEYS="server server_host links links.link links.local links.remote
+	links.path_mtu_bytes links.status links.bytes links.msgs links.window_s links.gbps
+	links.mmsgps links.min_interval_gbps links.max_interval_gbps links.port_share_percent
+	links.port_rate_gbps links.intervals_gbps links.latency_us links.latency_us.count
+	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
+	links.latency_us.max links.latency_us.mean links.latency_us.stdev links.cpu_s
+	links.longest_stall_ms links.failed_completions links.error links.carrier_lost
+	links.carrier_lost_at_s links.counters links.peer links.peer.bytes links.peer.msgs
+	links.peer.failed_completions total total.gbps total.mmsgps total.imbalance total.bytes
+	total.msgs total.window_s total.host_cpu_percent error"
+BENCH_SERVER_KEYS="run client status error links links.client_bytes links.received_bytes
+	links.failed_completions links.error links.remote.gid_index links.remote.gid
+	links.remote.ip client_gbps"
+
+@test "bench: the JSON keys of the client's report and the server's documents are documented" {
+	local page=$MAN/rdmactl-bench.8.scd key k
+	# Every key is still emitted by cmd/bench.c (its last path component).
+	# shellcheck disable=SC2086
+	for key in schema $BENCH_PARAM_KEYS $BENCH_ENDPOINT_KEYS $BENCH_CLIENT_KEYS $BENCH_SERVER_KEYS \
+		pause_; do
+		k=${key##*.}
+		[ "$k" = schema ] && continue
+		grep -qF "\"$k\"" "$TOP/cmd/bench.c" || fail "cmd/bench.c no longer emits '$k'"
+	done
+	# shellcheck disable=SC2086
+	assert_bold "$page" schema $BENCH_PARAM_KEYS $BENCH_CLIENT_KEYS $BENCH_SERVER_KEYS \
+		pause_tx_frames pause_rx_frames
+	for k in $BENCH_ENDPOINT_KEYS; do
+		assert_bold "$page" "links.local.$k" "links.remote.$k"
+	done
+}
+
+@test "bench: every key of a live server's document is documented" {
+	command -v jq >/dev/null || skip "jq not installed"
+	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] ||
+		skip "this host has RDMA devices: its server would offer ports"
+	local port pid key
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$RDMACTL" -j bench server bind 127.0.0.1 port "$port" once >"$BATS_TEST_TMPDIR/server.json" \
+		2>/dev/null 3>&- &
+	pid=$!
+	# Listening: a line "N: 0100007F:PORT 00000000:0000 0A" in /proc/net/tcp.
+	for _ in $(seq 100); do
+		grep -qE "^ *[0-9]+: 0100007F:$(printf %04X "$port") 00000000:0000 0A " /proc/net/tcp && break
+		sleep 0.05
+	done
+	run "$RDMACTL" bench client 127.0.0.1 port "$port"
+	assert_failure 1
+	# once: the server's status is the run's, which failed (no RDMA port here).
+	run wait "$pid"
+	assert_failure 1
+	[ -s "$BATS_TEST_TMPDIR/server.json" ] || fail "the server printed nothing"
+	while read -r key; do
+		assert_bold "$MAN/rdmactl-bench.8.scd" "$key"
+	done < <(json_paths <"$BATS_TEST_TMPDIR/server.json")
+}
+
+@test "bench: the limits the page states are bench.h's and bench_proto.h's" {
+	local page=$MAN/rdmactl-bench.8.scd flat
+	flat=$(tr -s '\n\t' '  ' <"$page")
+	grep -qE '^#define RDC_BENCH_MAX_LINKS 16$' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_LINKS changed"
+	grep -qE '^#define RDC_BENCH_MAX_QPS 64\b' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_QPS changed"
+	grep -qE '^#define RDC_BENCH_MAX_SIZE \(16u << 20\)' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_SIZE changed"
+	grep -qE '^#define RDC_BENCH_MAX_MEMORY \(1ull << 30\)' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_MEMORY changed"
+	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
+	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
+	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench_proto.h" || fail "the magic changed"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 1$' "$TOP/lib/bench_proto.h" || fail "the version changed"
+	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench_proto.h" || fail "the header length changed"
+	grep -qE '^#define RDC_BENCH_MAX_FRAME 65536$' "$TOP/lib/bench_proto.h" || fail "the frame limit changed"
+	grep -qF "16 links per run, 64 QPs per link, 16 MiB per message, 1 GiB of registered memory per side and run, 32 endpoints per host" <<<"$flat" ||
+		fail "rdmactl-bench.8.scd does not state the limits"
+	grep -qF 'magic "RDCB"' "$page"
+	grep -qF "payload length, at most 65536" "$page"
+	# The message types, in bench_proto.h's order from 1.
+	local types n=1 t
+	types=$(sed -nE 's/^\s*RDC_BENCH_MSG_([A-Z_]+)( = 1)?,$/\1/p' "$TOP/lib/bench_proto.h")
+	[ "$(wc -w <<<"$types")" -eq 9 ] || fail "bench_proto.h has other message types: $types"
+	for t in $types; do
+		grep -qF "$t $n" <<<"$flat" || fail "rdmactl-bench.8.scd does not say '$t $n'"
+		n=$((n + 1))
+	done
 }
 
 # ---- pfc and rdmactl.yaml(5) ----------------------------------------------

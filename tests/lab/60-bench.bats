@@ -1,0 +1,220 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2016,SC2154 # '...' expands in the VM; bats' run sets $stderr
+# rdmactl bench across the VMs: a server on a, clients on b, over both links'
+# rxe devices, with faults (cable pulled, server killed, malformed clients).
+# Soft-RoCE under TCG moves a few Mb/s: the tests check what was measured and
+# reported, never how fast.
+
+load lab_helper
+
+# The binary the VMs run; a developer may point it at a fresh copy, as the 9p
+# cache of a running lab can hold an older ./rdmactl.
+R=${RDMACTL_VM:-./rdmactl}
+
+setup_file() {
+	need_lab 2
+	[ -z "$LAB_SKIP" ] || return 0
+	start_server
+}
+
+teardown_file() {
+	[ -z "$LAB_SKIP" ] || return 0
+	stop_server
+}
+
+setup() {
+	skip_unless_lab
+	need_rdmactl
+}
+
+teardown() { restore_links; }
+
+# start_server [KEYWORDS]: 'rdmactl bench server' on a, its output in
+# $BATS_FILE_TMPDIR/server.out, returns once it listens.
+start_server() {
+	LAB_TIMEOUT=900 in_vm a "exec $R bench server $*" >"$BATS_FILE_TMPDIR/server.out" 2>&1 &
+	echo $! >"$BATS_FILE_TMPDIR/server.pid"
+	in_vm a "wait_for 30 listening 18515"
+}
+
+stop_server() {
+	on a "pkill -INT -f 'bench server' || true; wait_for_gone() { ! pgrep -f 'bench server' >/dev/null; }; for i in 1 2 3 4 5 6 7 8 9 10; do wait_for_gone && break; sleep 0.5; done"
+	wait "$(cat "$BATS_FILE_TMPDIR/server.pid")" 2>/dev/null || true
+}
+
+# stderr_has -F|-E PATTERN: run's stderr holds PATTERN (bats-assert 2.0 has no assert_stderr).
+stderr_has() {
+	grep -q "$1" -- "$2" <<<"$stderr" || fail "stderr lacks '$2': $stderr"
+}
+
+# client ARGS: 'rdmactl ARGS' on b.
+client() {
+	LAB_TIMEOUT=120 on b "$R $*"
+}
+
+@test "write over every link, paired by subnet, one report with a total" {
+	run --separate-stderr client bench client 198.18.1.1 duration 2
+	assert_success
+	assert_line --regexp '^link 0: rxe0/1 eth0 gid [0-9]+ ::ffff:198\.18\.1\.2 \(198\.18\.1\.2\) -> rxe0/1 eth0 gid [0-9]+ ::ffff:198\.18\.1\.1 \(198\.18\.1\.1\), mtu 1024$'
+	assert_line --regexp '^link 1: rxe1/1 eth1 .*\(198\.18\.2\.2\) -> rxe1/1 eth1 .*\(198\.18\.2\.1\), mtu 1024$'
+	assert_line --regexp '^ +2\.0 s  link 0 [0-9.]+  link 1 [0-9.]+  total [0-9.]+ Gb/s$'
+	assert_line --regexp '^link 0 rxe0/1  ok  [0-9.]+ Gb/s'
+	assert_line --regexp '^total  [0-9.]+ Gb/s .* over 2\.000 s  host cpu [0-9.]+%$'
+	# The server printed the same links from its side.
+	grep -q 'link 1: rxe1/1 eth1 gid [0-9]* ::ffff:198.18.2.1 (198.18.2.1) <-' "$BATS_FILE_TMPDIR/server.out"
+}
+
+@test "--json, explicit links, 2 QPs of 64K: every link measured, units in the keys" {
+	run --separate-stderr client -j bench client 198.18.1.1 link rxe0 link rxe1 qps 2 size 64K duration 2
+	assert_success
+	jq -e '
+		.schema == 1 and .test == "write" and .qps_per_link == 2 and .msg_size_bytes == 65536
+		and .duration_s == 2 and (.links | length) == 2
+		and ([.links[] | .status == "ok" and .bytes > 0 and .gbps > 0 and .path_mtu_bytes == 1024
+			and (.intervals_gbps | length) == 2 and .cpu_s > 0
+			and .local.gid == ("::ffff:" + .local.ip) and .remote.gid_index >= 0] | all)
+		and .links[0].local.device == "rxe0" and .links[1].local.device == "rxe1"
+		and .links[0].remote.ip == "198.18.1.1" and .links[1].remote.ip == "198.18.2.1"
+		and .total.window_s == 2 and .total.bytes == ([.links[].bytes] | add)
+		and (.total.gbps - ([.links[].gbps] | add) | fabs) < 1e-9
+		and .total.imbalance >= 0 and .total.host_cpu_percent > 0 and .error == null
+	' <<<"$output" >/dev/null || fail "unexpected report: $output"
+}
+
+@test "lat: 1000 round trips on one link, ordered percentiles, a real stdev" {
+	run --separate-stderr client -j bench client 198.18.1.1 test lat link rxe0 iters 1000
+	assert_success
+	jq -e '
+		.test == "lat" and .iters == 1000 and (.links | length) == 1
+		and (.links[0].latency_us | .count == 1000 and .min > 0 and .min <= .p50
+			and .p50 <= .p99 and .p99 <= .p99_9 and .p99_9 <= .max
+			and .mean >= .min and .mean <= .max and .stdev > 0)
+	' <<<"$output" >/dev/null || fail "unexpected report: $output"
+	run --separate-stderr client bench client 198.18.1.1 test lat link rxe0 iters 200
+	assert_success
+	assert_line --regexp '^link 0 rxe0/1  ok  200 samples  min [0-9.]+  p50 [0-9.]+  p99 [0-9.]+  p99\.9 [0-9.]+  max [0-9.]+  mean [0-9.]+  stdev [0-9.]+ us'
+}
+
+@test "read and send over both links" {
+	local t
+	for t in read send; do
+		run --separate-stderr client -j bench client 198.18.1.1 test $t duration 2 dscp 26
+		assert_success
+		jq -e --arg t "$t" '.test == $t and .traffic_class == 104 and (.links | length) == 2
+			and ([.links[] | .status == "ok" and .bytes > 0] | all)' <<<"$output" >/dev/null ||
+			fail "$t: $output"
+	done
+	# send: the server counted what arrived, at least what the client saw completed.
+	jq -e '[.links[] | .peer.bytes >= .bytes] | all' <<<"$output" >/dev/null || fail "$output"
+}
+
+@test "iteration mode after a warm-up counts exactly iters per QP" {
+	# 4K messages are signalled one in 32: the warm-up's unsignalled tail
+	# must not leak into the count.
+	run --separate-stderr client -j bench client 198.18.1.1 link rxe0 qps 2 size 4K iters 301 warmup 1
+	assert_success
+	jq -e '.iters == 301 and .links[0].msgs == 602 and .links[0].bytes == 602 * 4096
+		and .links[0].status == "ok" and .total.window_s > 0' <<<"$output" >/dev/null ||
+		fail "$output"
+}
+
+@test "link by IP and LOCAL:REMOTE; an unknown link is named" {
+	run --separate-stderr client -j bench client 198.18.1.1 link 198.18.2.2:rxe1/1 duration 1 warmup 0
+	assert_success
+	jq -e '(.links | length) == 1 and .links[0].local.device == "rxe1"
+		and .links[0].remote.ip == "198.18.2.1" and .warmup_s == 0' <<<"$output" >/dev/null ||
+		fail "$output"
+	run --separate-stderr client bench client 198.18.1.1 link rxe7 duration 1
+	assert_failure 1
+	stderr_has -F "link 'rxe7': no local RDMA port with a RoCE v2 IPv4 GID matches"
+	run --separate-stderr client bench client 198.18.1.1 link rxe0:rxe9 duration 1
+	assert_failure 1
+	stderr_has -F "the server has no RoCE v2 IPv4 port named 'rxe9'"
+}
+
+@test "thresholds: the exit status says which link or total fell short" {
+	run --separate-stderr client bench client 198.18.1.1 duration 1 expect-gbps 1000
+	assert_failure 1
+	stderr_has -E 'total [0-9.]+ Gb/s is below expect-gbps 1000'
+	run --separate-stderr client -q bench client 198.18.1.1 duration 1 min-link-gbps 1000
+	assert_failure 1
+	stderr_has -E 'link 0 \(rxe0/1\) ran [0-9.]+ Gb/s, below min-link-gbps 1000'
+	stderr_has -E 'link 1 \(rxe1/1\) ran [0-9.]+ Gb/s, below min-link-gbps 1000'
+	refute_output --regexp '^ +1\.0 s' # -q: no interval lines
+	run --separate-stderr client bench client 198.18.1.1 duration 1 expect-gbps 0.000001 min-link-gbps 0.000001
+	assert_success
+}
+
+@test "no usable GID: a port without an IPv4 address is refused by name" {
+	on b 'ip addr del 198.18.2.2/24 dev eth1'
+	run --separate-stderr client bench client 198.18.1.1 link rxe1 duration 1
+	on b 'ip addr add 198.18.2.2/24 dev eth1'
+	assert_failure 1
+	stderr_has -F "link 'rxe1': no local RDMA port with a RoCE v2 IPv4 GID matches"
+}
+
+@test "a cable pulled mid-run: that link is marked with its stall, the other finishes" {
+	(sleep 6 && "$LAB" link 2 down >/dev/null) &
+	run --separate-stderr client -j bench client 198.18.1.1 duration 6
+	wait
+	assert_failure 1
+	jq -e '.links[0].status == "ok" and .links[0].bytes > 0
+		and .links[1].status == "failed" and .links[1].carrier_lost == true
+		and .links[1].carrier_lost_at_s > 0 and .links[1].longest_stall_ms > 1000
+		and (.links[1].error | length) > 0' <<<"$output" >/dev/null || fail "$output"
+	stderr_has -F "link 1 (rxe1/1) failed"
+}
+
+@test "two runs in a row on one server, then a malformed client, then a good run" {
+	run client bench client 198.18.1.1 duration 1 link rxe0
+	assert_success
+	run client bench client 198.18.1.1 duration 1 link rxe1
+	assert_success
+	# Garbage, a huge length, a foreign version, and a silent client: each is
+	# turned away and the server stays up.
+	run on b 'python3 - <<"PY"
+import socket, struct
+def conn():
+    return socket.create_connection(("198.18.1.1", 18515), timeout=20)
+for payload in (b"\x00" * 40, b"RDCB" + struct.pack(">HHI", 1, 1, 0x7fffffff),
+                b"RDCB" + struct.pack(">HHI", 2, 1, 0)):
+    s = conn(); s.sendall(payload)
+    try:
+        s.recv(4096)
+    except OSError:
+        pass
+    s.close()
+s = conn(); s.close()
+PY'
+	assert_success
+	run --separate-stderr client bench client 198.18.1.1 duration 1
+	assert_success
+	grep -q 'version mismatch' "$BATS_FILE_TMPDIR/server.out" || fail "$(cat "$BATS_FILE_TMPDIR/server.out")"
+	[ "$(grep -c ': done, client measured' "$BATS_FILE_TMPDIR/server.out")" -ge 3 ]
+}
+
+@test "a --json server: one clean document per run, its links from its side" {
+	LAB_TIMEOUT=120 on a "exec $R -j bench server port 18520 once" >"$BATS_TEST_TMPDIR/srv.json" 2>&1 &
+	in_vm a "wait_for 30 listening 18520"
+	run client bench client 198.18.1.1 port 18520 duration 1 link rxe1
+	assert_success
+	wait $!
+	jq -e -s 'length == 1 and (.[0] | .run == 1 and .status == "done" and .error == null
+		and .test == "write" and (.links | length) == 1 and .links[0].local.device == "rxe1"
+		and .links[0].local.ip == "198.18.2.1" and .links[0].remote.ip == "198.18.2.2"
+		and .links[0].client_bytes > 0 and .client_gbps > 0)' \
+		"$BATS_TEST_TMPDIR/srv.json" >/dev/null || fail "$(cat "$BATS_TEST_TMPDIR/srv.json")"
+}
+
+@test "the server killed mid-run: the client stops in bounded time and says why" {
+	local t0
+	(sleep 4 && on a "pkill -KILL -f 'bench server'") &
+	t0=$SECONDS
+	run --separate-stderr client bench client 198.18.1.1 duration 20
+	wait
+	assert_failure 1
+	stderr_has -F "the server closed the connection mid-run"
+	[ $((SECONDS - t0)) -lt 20 ] || fail "took $((SECONDS - t0)) s"
+	wait "$(cat "$BATS_FILE_TMPDIR/server.pid")" 2>/dev/null || true
+	start_server
+}
