@@ -134,10 +134,10 @@ int rdc_cpulist_parse(const char *text, unsigned char *cpus, size_t ncpus)
 		}
 		for (unsigned long c = a; c <= b && c < ncpus; c++)
 			cpus[c] = 1;
-		if (*s == ',')
+		if (*s == ',' && isdigit((unsigned char)s[1]))
 			s++;
 		else if (*s && *s != '\n')
-			return -EINVAL;
+			return -EINVAL; /* "0,", "0;1", "0-" */
 	}
 	return 0;
 }

@@ -1478,6 +1478,7 @@ static void test_cpulist_parse(void **state)
 		{",1", 16, -EINVAL, 0},
 		{"1,,2", 16, -EINVAL, 0},
 		{"1 2", 16, -EINVAL, 0},
+		{"0,", 16, -EINVAL, 0}, /* a trailing comma */
 		{"0-3x", 16, -EINVAL, 0},
 		{"1--3", 16, -EINVAL, 0},
 	};
