@@ -422,10 +422,16 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 		rdc_out_f64(o, RDC_OUT_ANY, "gbps", "  %.3f Gb/s", gbps);
 		rdc_out_f64(o, RDC_OUT_ANY, "mmsgps", "  %.4g Mmsg/s",
 			    rdc_bench_mmsgps(res->msgs, window));
-		rdc_bench_interval_range(res->interval_bytes, res->nintervals,
-					 r->params.interval_ns, &lo, &hi);
-		rdc_out_f64(o, RDC_OUT_ANY, "min_interval_gbps", "  interval min %.3f", lo);
-		rdc_out_f64(o, RDC_OUT_ANY, "max_interval_gbps", " max %.3f", hi);
+		/* Whole intervals only; a run shorter than one has none (null). */
+		if (res->nintervals) {
+			rdc_bench_interval_range(res->interval_bytes, res->nintervals,
+						 r->params.interval_ns, &lo, &hi);
+			rdc_out_f64(o, RDC_OUT_ANY, "min_interval_gbps", "  interval min %.3f", lo);
+			rdc_out_f64(o, RDC_OUT_ANY, "max_interval_gbps", " max %.3f", hi);
+		} else {
+			rdc_out_null(o, "min_interval_gbps", NULL);
+			rdc_out_null(o, "max_interval_gbps", NULL);
+		}
 		if (lr->local.rate_mbps) {
 			rdc_out_f64(o, RDC_OUT_ANY, "port_share_percent", "  %.1f%%",
 				    100.0 * gbps * 1000.0 / lr->local.rate_mbps);

@@ -20,6 +20,9 @@
 #define RDC_BENCH_MAX_DEPTH 1024	  /* send queue entries per QP */
 #define RDC_BENCH_MAX_SECONDS 86400
 #define RDC_BENCH_MAX_INTERVALS 100000 /* per-interval samples kept per link */
+/* lat keeps every sample (8 bytes each): bounded per run. */
+#define RDC_BENCH_MAX_LAT_ITERS 10000000u
+#define RDC_BENCH_MAX_LAT_SECONDS 60u
 
 enum rdc_bench_test { RDC_BENCH_WRITE, RDC_BENCH_READ, RDC_BENCH_SEND, RDC_BENCH_LAT };
 

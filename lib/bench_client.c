@@ -338,39 +338,23 @@ static void client_collect(struct client *c)
 
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		struct rdc_bench_link_report *lr = &r->links[i];
-		const struct rdc_bench_result *res = rdc_bench_link_result(c->links[i]);
+		const struct rdc_bench_result *res = &lr->res;
+		uint64_t base = r->start_ns + r->params.warmup_ns;
 		struct rdc_counter_set after;
 
-		lr->res = *res;
-		/* The report takes the arrays over; the link must not free them. */
-		lr->res.interval_bytes = NULL;
-		lr->res.lat_ns = NULL;
+		/* The report takes the link's arrays over. */
+		rdc_bench_link_take_result(c->links[i], &lr->res);
+		/* Whole intervals only: a partial one would be divided by the full length. */
 		if (res->interval_bytes) {
-			size_t n = 0;
-			uint64_t span = res->window_end_ns > res->window_start_ns
-						? res->window_end_ns - res->window_start_ns
-						: 0;
+			size_t n = res->window_end_ns > base
+					   ? (size_t)((res->window_end_ns - base) /
+						      r->params.interval_ns)
+					   : 0;
 
-			/* Only whole intervals, or the one partial one of a short run. */
-			n = (size_t)(span / r->params.interval_ns);
-			if (!n && span)
-				n = 1;
-			if (n > res->nintervals)
-				n = res->nintervals;
-			lr->res.interval_bytes = calloc(n ? n : 1, sizeof(uint64_t));
-			if (lr->res.interval_bytes)
-				memcpy(lr->res.interval_bytes, res->interval_bytes,
-				       n * sizeof(uint64_t));
-			lr->res.nintervals = lr->res.interval_bytes ? n : 0;
+			lr->res.nintervals = n < res->nintervals ? n : res->nintervals;
 		}
-		if (res->lat_ns && res->nlat) {
-			lr->res.lat_ns = malloc(res->nlat * sizeof(uint64_t));
-			if (lr->res.lat_ns) {
-				memcpy(lr->res.lat_ns, res->lat_ns, res->nlat * sizeof(uint64_t));
-				rdc_lat_stats_compute(lr->res.lat_ns, res->nlat, &lr->lat);
-			}
-			lr->res.nlat = lr->res.lat_ns ? res->nlat : 0;
-		}
+		if (res->lat_ns && res->nlat)
+			rdc_lat_stats_compute(lr->res.lat_ns, res->nlat, &lr->lat);
 		if (i == 0 || res->window_start_ns < r->window_start_ns)
 			r->window_start_ns = res->window_start_ns;
 		if (res->window_end_ns > r->window_end_ns)
@@ -398,7 +382,9 @@ static void client_finish(struct client *c)
 
 	memset(m, 0, sizeof(*m));
 	m->type = RDC_BENCH_MSG_DONE;
-	m->u.count.window_ns = r->window_end_ns - r->window_start_ns;
+	m->u.count.window_ns = r->window_end_ns > r->window_start_ns
+				       ? r->window_end_ns - r->window_start_ns
+				       : 0; /* a link that failed in its warm-up has no window */
 	m->u.count.nlinks = r->nlinks;
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		m->u.count.links[i].bytes = r->links[i].res.bytes;

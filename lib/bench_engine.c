@@ -36,8 +36,11 @@
 #define POLL_BATCH 16		    /* completions per ibv_poll_cq */
 #define DRAIN_NS 3000000000ull	    /* how long a link may take to retire its last requests */
 #define LAT_ANSWER_NS 5000000000ull /* a lat peer silent this long has gone */
+/* A link with requests in flight and no completion this long has failed (RNR loops never end). */
+#define STALL_FAIL_NS 10000000000ull
 #define MAX_RD_ATOM 16
-#define MAX_LAT_SAMPLES 50000000u
+/* Duration-mode lat at about 1 us a round trip for RDC_BENCH_MAX_LAT_SECONDS. */
+#define MAX_LAT_SAMPLES 60000000u
 
 struct bench_qp {
 	struct ibv_qp *qp;
@@ -73,7 +76,8 @@ struct rdc_bench_link {
 	pthread_t thread;
 	bool has_thread;
 	struct rdc_bench_result res;
-	uint64_t window_bytes; /* read by other threads while running */
+	uint64_t window_bytes;	 /* read by other threads while running */
+	uint64_t bucket_base_ns; /* start of interval 0: start + warm-up */
 };
 
 uint64_t rdc_bench_now_ns(void)
@@ -392,6 +396,7 @@ static int post_recv(struct rdc_bench_link *l, uint32_t q)
 	};
 	struct ibv_recv_wr wr = {.wr_id = q, .sg_list = &sge, .num_sge = 1}, *bad;
 
+	/* The post calls return the error; they do not promise to set errno. */
 	return ibv_post_recv(l->qps[q].qp, &wr, &bad);
 }
 
@@ -466,9 +471,14 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 					  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 					  IBV_QP_MAX_QP_RD_ATOMIC))
 			return verbs_fail(err, errno, "move a QP to RTS", l);
-		for (uint32_t r = 0; r < l->rx_depth && l->rx_depth > 1; r++)
-			if (post_recv(l, q))
-				return verbs_fail(err, errno, "post receives", l);
+		/* The receiving side of send: a full receive queue before the first send. */
+		for (uint32_t r = 0; l->server && l->p.test == RDC_BENCH_SEND && r < l->rx_depth;
+		     r++) {
+			int e = post_recv(l, q);
+
+			if (e)
+				return verbs_fail(err, e, "post receives", l);
+		}
 	}
 	return 0;
 }
@@ -481,6 +491,14 @@ uint32_t rdc_bench_link_mtu(const struct rdc_bench_link *l)
 const struct rdc_bench_result *rdc_bench_link_result(const struct rdc_bench_link *l)
 {
 	return &l->res;
+}
+
+void rdc_bench_link_take_result(struct rdc_bench_link *l, struct rdc_bench_result *out)
+{
+	*out = l->res;
+	l->res.interval_bytes = NULL;
+	l->res.lat_ns = NULL;
+	l->res.nintervals = l->res.nlat = l->res.cap_lat = 0;
 }
 
 uint64_t rdc_bench_link_interval(const struct rdc_bench_link *l, size_t k)
@@ -531,7 +549,8 @@ static void credit(struct rdc_bench_link *l, uint64_t now, uint64_t msgs, uint64
 	l->res.msgs += msgs;
 	l->res.bytes += bytes;
 	__atomic_store_n(&l->window_bytes, l->res.bytes, __ATOMIC_RELAXED);
-	k = (now - l->res.window_start_ns) / l->p.interval_ns;
+	/* Buckets count from the common window start, as the progress lines do. */
+	k = now > l->bucket_base_ns ? (now - l->bucket_base_ns) / l->p.interval_ns : 0;
 	if (l->res.interval_bytes && k < l->res.nintervals)
 		__atomic_store_n(&l->res.interval_bytes[k], l->res.interval_bytes[k] + bytes,
 				 __ATOMIC_RELAXED);
@@ -548,6 +567,7 @@ static int post_one(struct rdc_bench_link *l, uint32_t q, bool force_signal)
 	};
 	struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1}, *bad;
 	bool signal = force_signal || bq->unsignaled + 1 >= l->sig_every;
+	int rc;
 
 	switch (l->p.test) {
 	case RDC_BENCH_READ:
@@ -569,8 +589,9 @@ static int post_one(struct rdc_bench_link *l, uint32_t q, bool force_signal)
 		/* The completion retires this request and the unsignalled ones before it. */
 		wr.wr_id = (uint64_t)q << 32 | (bq->unsignaled + 1);
 	}
-	if (ibv_post_send(bq->qp, &wr, &bad))
-		return -errno;
+	rc = ibv_post_send(bq->qp, &wr, &bad);
+	if (rc)
+		return rc > 0 ? -rc : -EIO;
 	bq->posted++;
 	bq->unsignaled = signal ? 0 : bq->unsignaled + 1;
 	return 0;
@@ -676,6 +697,8 @@ static void run_bw(struct rdc_bench_link *l)
 			last = now;
 			if (phase == PHASE_DRAIN)
 				drain_until = now + DRAIN_NS;
+		} else if (phase != PHASE_DRAIN && now - last > STALL_FAIL_NS && !all_retired(l)) {
+			link_failed(l, ETIMEDOUT, "no completion for 10 s with requests in flight");
 		}
 		for (int i = 0; i < n; i++) {
 			uint32_t q = (uint32_t)(wc[i].wr_id >> 32);
@@ -727,7 +750,9 @@ static void run_receiver(struct rdc_bench_link *l)
 			uint32_t q = (uint32_t)wc[i].wr_id;
 
 			if (wc[i].status != IBV_WC_SUCCESS) {
-				link_failed_wc(l, &wc[i], rdc_bench_now_ns());
+				/* Flushed receives follow a failure: not failures of their own. */
+				if (wc[i].status != IBV_WC_WR_FLUSH_ERR || !l->res.status)
+					link_failed_wc(l, &wc[i], rdc_bench_now_ns());
 				continue;
 			}
 			if (!(wc[i].opcode & IBV_WC_RECV) || q >= l->nqps)
@@ -745,6 +770,8 @@ static void run_receiver(struct rdc_bench_link *l)
 /* Write @seq as the last byte of the peer's receive area and wait for the send to complete. */
 static int lat_write(struct rdc_bench_link *l, uint8_t seq)
 {
+	int rc;
+
 	uint8_t *src = l->buf;
 	struct ibv_sge sge = {
 		.addr = (uint64_t)(uintptr_t)src, .length = l->p.size, .lkey = l->mr->lkey};
@@ -759,7 +786,8 @@ static int lat_write(struct rdc_bench_link *l, uint8_t seq)
 		wr.send_flags |= IBV_SEND_INLINE;
 	wr.wr.rdma.remote_addr = l->remote_vaddr + l->p.size;
 	wr.wr.rdma.rkey = l->remote_rkey;
-	return ibv_post_send(l->qps[0].qp, &wr, &bad) ? -errno : 0;
+	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
+	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
 }
 
 /*
@@ -850,11 +878,15 @@ static void run_ping(struct rdc_bench_link *l)
 	uint8_t seq = 0;
 
 	l->res.window_start_ns = t0;
-	if (p->iters && !lat_keep(l, 0)) {
-		link_failed(l, ENOMEM, "cannot keep the latency samples");
-		return;
+	/* Iteration mode knows its sample count: one allocation, no growth. */
+	if (p->iters) {
+		l->res.lat_ns = malloc(p->iters * sizeof(uint64_t));
+		if (!l->res.lat_ns) {
+			link_failed(l, ENOMEM, "cannot keep the latency samples");
+			return;
+		}
+		l->res.cap_lat = p->iters;
 	}
-	l->res.nlat = 0;
 	for (;;) {
 		uint64_t sent_at;
 		bool sent = false;
@@ -937,6 +969,7 @@ static void *link_thread(void *arg)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	cpu0 = thread_cpu_ns();
+	l->bucket_base_ns = l->sync->start_ns + l->p.warmup_ns;
 	if (l->server)
 		l->p.test == RDC_BENCH_SEND ? run_receiver(l) : run_pong(l);
 	else

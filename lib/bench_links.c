@@ -75,6 +75,12 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 	if (p->qps < 1 || p->qps > RDC_BENCH_MAX_QPS)
 		return rdc_err_set(err, EINVAL, "%u QPs per link is outside 1-%u", p->qps,
 				   RDC_BENCH_MAX_QPS);
+	if (p->test == RDC_BENCH_LAT &&
+	    (p->iters > RDC_BENCH_MAX_LAT_ITERS ||
+	     p->duration_ns > (uint64_t)RDC_BENCH_MAX_LAT_SECONDS * 1000000000ull))
+		return rdc_err_set(err, EINVAL,
+				   "lat keeps every sample: at most %u iterations or %u s per run",
+				   RDC_BENCH_MAX_LAT_ITERS, RDC_BENCH_MAX_LAT_SECONDS);
 	if (p->test == RDC_BENCH_LAT && p->qps != 1)
 		return rdc_err_set(err, EINVAL, "the latency test runs one QP per link");
 	if (p->tx_depth < 1 || p->tx_depth > RDC_BENCH_MAX_DEPTH)
@@ -90,7 +96,8 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 		return rdc_err_set(err, EINVAL, "at most %llu iterations",
 				   (unsigned long long)RDC_BENCH_MAX_ITERS);
 	if (p->interval_ns < 100000000ull || p->interval_ns > max_ns)
-		return rdc_err_set(err, EINVAL, "the interval is 0.1 s at least");
+		return rdc_err_set(err, EINVAL, "the interval is 0.1 s to %u s",
+				   RDC_BENCH_MAX_SECONDS);
 	if (p->duration_ns && p->duration_ns / p->interval_ns > RDC_BENCH_MAX_INTERVALS)
 		return rdc_err_set(err, EINVAL, "more than %u intervals in one run",
 				   RDC_BENCH_MAX_INTERVALS);
@@ -213,29 +220,60 @@ static bool endpoints_share_subnet(const struct rdc_bench_endpoint *a,
 	return rdc_addr4_same_subnet(a->ipv4, b->ipv4, plen);
 }
 
-/* The first remote endpoint (named @name, or any when empty) that shares a subnet with @l. */
-static int find_remote(const struct rdc_bench_endpoint *l, const struct rdc_bench_endpoint *remote,
-		       uint32_t nremote, const char *name)
+/* Whether remote endpoint @r's port carries one of the links paired so far. */
+static bool remote_port_taken(const struct rdc_bench_endpoint *remote, uint32_t r,
+			      const struct rdc_bench_pair *pairs, uint32_t npairs)
 {
-	int named = -1;
+	for (uint32_t k = 0; k < npairs; k++)
+		if (!strcmp(remote[pairs[k].remote].device, remote[r].device) &&
+		    remote[pairs[k].remote].port == remote[r].port)
+			return true;
+	return false;
+}
+
+/*
+ * The server endpoint for local endpoint @l, best first:
+ *   0  ACTIVE, its port not used by an earlier link, same subnet
+ *   1  ACTIVE, same subnet, its port already used (two rails on one subnet
+ *      would otherwise both land on the server's first port)
+ *   2  named by @name in another subnet: taken, routing may reach it
+ *   3  named by @name and not ACTIVE: taken, the run will say why
+ * Without @name only ranks 0 and 1 qualify; ties go to the lowest index.
+ */
+static int find_remote(const struct rdc_bench_endpoint *l, const struct rdc_bench_endpoint *remote,
+		       uint32_t nremote, const char *name, const struct rdc_bench_pair *pairs,
+		       uint32_t npairs)
+{
+	int best = -1, best_rank = 4;
 
 	for (uint32_t r = 0; r < nremote; r++) {
+		bool subnet = endpoints_share_subnet(l, &remote[r]);
+		int rank;
+
 		if (name[0] && !endpoint_named(&remote[r], name))
 			continue;
-		if (endpoints_share_subnet(l, &remote[r]))
-			return (int)r;
-		if (named < 0)
-			named = (int)r;
+		if (!remote[r].active)
+			rank = 3;
+		else if (!subnet)
+			rank = 2;
+		else
+			rank = remote_port_taken(remote, r, pairs, npairs) ? 1 : 0;
+		if (!name[0] && rank > 1)
+			continue;
+		if (rank < best_rank) {
+			best = (int)r;
+			best_rank = rank;
+		}
 	}
-	/* An explicitly named remote is taken even across subnets: routing may reach it. */
-	return name[0] ? named : -1;
+	return best;
 }
 
 static int pair_spec(const struct rdc_bench_endpoint *local, uint32_t nlocal,
 		     const struct rdc_bench_endpoint *remote, uint32_t nremote,
-		     const struct rdc_bench_link_spec *s, struct rdc_bench_pair *pair,
-		     struct rdc_err *err)
+		     const struct rdc_bench_link_spec *s, struct rdc_bench_pair *pairs,
+		     uint32_t npairs, struct rdc_err *err)
 {
+	struct rdc_bench_pair *pair = &pairs[npairs]; /* the earlier ones are taken */
 	bool local_found = false;
 
 	for (uint32_t l = 0; l < nlocal; l++) {
@@ -244,7 +282,7 @@ static int pair_spec(const struct rdc_bench_endpoint *local, uint32_t nlocal,
 		if (!endpoint_named(&local[l], s->local))
 			continue;
 		local_found = true;
-		r = find_remote(&local[l], remote, nremote, s->remote);
+		r = find_remote(&local[l], remote, nremote, s->remote, pairs, npairs);
 		if (r >= 0) {
 			pair->local = l;
 			pair->remote = (uint32_t)r;
@@ -276,7 +314,7 @@ int rdc_bench_pair_links(const struct rdc_bench_endpoint *local, uint32_t nlocal
 	if (nspecs > RDC_BENCH_MAX_LINKS)
 		return rdc_err_set(err, EINVAL, "at most %u links", RDC_BENCH_MAX_LINKS);
 	for (uint32_t i = 0; i < nspecs; i++) {
-		int rc = pair_spec(local, nlocal, remote, nremote, &specs[i], &pairs[i], err);
+		int rc = pair_spec(local, nlocal, remote, nremote, &specs[i], pairs, i, err);
 
 		if (rc)
 			return rc;
@@ -302,7 +340,7 @@ int rdc_bench_pair_links(const struct rdc_bench_endpoint *local, uint32_t nlocal
 				port_taken = true;
 		if (port_taken)
 			continue;
-		r = find_remote(&local[l], remote, nremote, "");
+		r = find_remote(&local[l], remote, nremote, "", pairs, *npairs);
 		if (r < 0)
 			continue;
 		pairs[*npairs].local = l;

@@ -146,8 +146,13 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 
 	s->r.params = m->u.setup.params;
 	rc = rdc_bench_params_check(&s->r.params, err);
-	if (rc)
-		return rdc_err_set(err, EINVAL, "parameter mismatch: %s", err ? err->msg : "");
+	if (rc) {
+		char why[sizeof(err->msg)] = "";
+
+		if (err)
+			snprintf(why, sizeof(why), "%s", err->msg);
+		return rdc_err_set(err, EINVAL, "the client's parameters are refused: %.200s", why);
+	}
 	nlinks = m->u.setup.nlinks;
 	if (!nlinks)
 		return rdc_err_set(err, EINVAL, "the client asked for no links");
@@ -183,7 +188,7 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 static int server_run_links(struct server_run *s, struct rdc_err *err)
 {
 	const struct rdc_bench_params *p = &s->r.params;
-	int done_timeout = -1;
+	int done_timeout;
 	int rc;
 
 	s->begun = true;
@@ -200,9 +205,15 @@ static int server_run_links(struct server_run *s, struct rdc_err *err)
 	memset(&s->msg, 0, sizeof(s->msg));
 	s->msg.type = RDC_BENCH_MSG_STARTED;
 	rc = rdc_bench_ctl_send(s->fd, &s->msg, err);
-	/* A timed run has a known end; an iteration run lasts as long as its connection. */
+	/*
+	 * A timed run has a known end.  An iteration run lasts as long as its
+	 * client needs, up to the longest run there is: a client that stopped
+	 * (SIGSTOP, not gone) does not hold the server for ever.
+	 */
 	if (p->duration_ns)
 		done_timeout = (int)((p->warmup_ns + p->duration_ns) / 1000000) + DONE_SLACK_MS;
+	else
+		done_timeout = RDC_BENCH_MAX_SECONDS * 1000 + DONE_SLACK_MS;
 	if (!rc)
 		rc = server_expect(s, RDC_BENCH_MSG_DONE, done_timeout, err);
 	rdc_bench_links_stop(&s->sync);

@@ -165,6 +165,18 @@ client() {
 	stderr_has -F "link 1 (rxe1/1) failed"
 }
 
+@test "an iteration run whose cable is pulled ends by itself, naming the silence" {
+	local t0=$SECONDS
+	(sleep 5 && "$LAB" link 2 down >/dev/null) &
+	run --separate-stderr client -j bench client 198.18.1.1 link rxe1 iters 1000000
+	wait
+	assert_failure 1
+	jq -e '.links[0].status == "failed" and .links[0].carrier_lost == true
+		and (.links[0].error | test("no completion for 10 s"))' <<<"$output" >/dev/null ||
+		fail "$output"
+	[ $((SECONDS - t0)) -lt 60 ] || fail "took $((SECONDS - t0)) s"
+}
+
 @test "two runs in a row on one server, then a malformed client, then a good run" {
 	run client bench client 198.18.1.1 duration 1 link rxe0
 	assert_success

@@ -1216,7 +1216,7 @@ static void test_pair_links(void **state)
 	const struct rdc_bench_endpoint far = ep("mlx5_9", 1, "ens9", "10.9.9.9", 24, true);
 	const struct rdc_bench_endpoint wide = ep("rxe2", 1, "eth2", "10.1.0.1", 16, true);
 	const struct rdc_bench_endpoint narrow = ep("mlx5_3", 1, "ens3", "10.1.5.2", 24, true);
-	static struct pair_case cases[16];
+	static struct pair_case cases[24];
 	size_t n = 0;
 
 	(void)state;
@@ -1265,6 +1265,37 @@ static void test_pair_links(void **state)
 		.nremote = 2,
 		.npairs = 1,
 		.pairs = {{0, 1}},
+	};
+	cases[n++] = (struct pair_case){
+		.what = "auto: two rails in one subnet land on two server ports",
+		.local = {ep("mlx5_0", 1, "ens1", "10.0.0.1", 24, true),
+			  ep("mlx5_1", 1, "ens2", "10.0.0.2", 24, true)},
+		.nlocal = 2,
+		.remote = {ep("mlx5_0", 1, "ens1", "10.0.0.11", 24, true),
+			   ep("mlx5_1", 1, "ens2", "10.0.0.12", 24, true)},
+		.nremote = 2,
+		.npairs = 2,
+		.pairs = {{0, 0}, {1, 1}},
+	};
+	cases[n++] = (struct pair_case){
+		.what = "auto: a server port that is not ACTIVE is passed over",
+		.local = {ep("mlx5_0", 1, "ens1", "10.0.0.1", 24, true)},
+		.nlocal = 1,
+		.remote = {ep("mlx5_0", 1, "ens1", "10.0.0.11", 24, false),
+			   ep("mlx5_1", 1, "ens2", "10.0.0.12", 24, true)},
+		.nremote = 2,
+		.npairs = 1,
+		.pairs = {{0, 1}},
+	};
+	cases[n++] = (struct pair_case){
+		.what = "auto: one server port left for two rails: both use it",
+		.local = {ep("mlx5_0", 1, "ens1", "10.0.0.1", 24, true),
+			  ep("mlx5_1", 1, "ens2", "10.0.0.2", 24, true)},
+		.nlocal = 2,
+		.remote = {ep("mlx5_0", 1, "ens1", "10.0.0.11", 24, true)},
+		.nremote = 1,
+		.npairs = 2,
+		.pairs = {{0, 0}, {1, 0}},
 	};
 	cases[n++] = (struct pair_case){
 		.what = "auto: no shared subnet",
