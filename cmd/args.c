@@ -204,9 +204,14 @@ int rdc_arg_seconds(struct rdc_ctx *ctx, const char *keyword, const char *value,
 	return 0;
 }
 
+bool rdc_live_system(void)
+{
+	return !rdc_fs_root() && rdc_nl_mode() != RDC_NL_REPLAY;
+}
+
 int rdc_writes_allowed(struct rdc_ctx *ctx)
 {
-	if (!rdc_fs_root() && rdc_nl_mode() != RDC_NL_REPLAY)
+	if (rdc_live_system())
 		return 0;
 	fprintf(stderr, "%s: %s: writes are refused under --root and --replay\n", ctx->prog,
 		ctx->verb);

@@ -13,10 +13,8 @@
 #include "bench_run.h"
 #include "bench_stats.h"
 #include "cmd.h"
-#include "fs.h"
 #include "gid.h"
 #include "log.h"
-#include "nl.h"
 #include "util.h"
 
 static const char *const test_values[] = {"write", "read", "send", "lat", NULL};
@@ -112,7 +110,7 @@ static void bench_signals(void)
 /* The data path is verbs on real devices: a bundle or a recording cannot stand in. */
 static int bench_needs_live(struct rdc_ctx *ctx)
 {
-	if (!rdc_fs_root() && rdc_nl_mode() != RDC_NL_REPLAY)
+	if (rdc_live_system())
 		return 0;
 	fprintf(stderr, "%s: bench: runs on the live system only, not under --root or --replay\n",
 		ctx->prog);
@@ -288,7 +286,8 @@ static void out_link_head(struct rdc_out *o, enum rdc_out_sink sink, uint32_t i,
 {
 	rdc_out_u64(o, sink, "link", "link %" PRIu64 ": ", i);
 	out_endpoint(o, sink, "local", &lr->local);
-	rdc_out_text(o, "%s", sink == RDC_OUT_MACHINE ? "" : arrow);
+	if (arrow)
+		rdc_out_text(o, "%s", arrow);
 	out_endpoint(o, sink, "remote", &lr->remote);
 	rdc_out_u64(o, sink, "path_mtu_bytes", ", mtu %" PRIu64, lr->path_mtu);
 }

@@ -100,6 +100,8 @@ int rdc_param_index(const struct rdc_action *act, const char *name);
  * errors still exit 2.  Prints the refusal and returns RDC_EXIT_FAIL.
  */
 int rdc_writes_allowed(struct rdc_ctx *ctx);
+/* Neither --root nor --replay: the running kernel answers. */
+bool rdc_live_system(void);
 
 /* Typed conversions of keyword values; print a usage error on failure. */
 int rdc_arg_u32(struct rdc_ctx *ctx, const char *keyword, const char *value, uint32_t min,

@@ -15,6 +15,7 @@
 #include "bench_run.h"
 #include "ethtool.h"
 #include "fs.h"
+#include "ibdev.h"
 #include "util.h"
 
 #define CONNECT_TIMEOUT_MS 5000
@@ -137,12 +138,15 @@ static void counters_delta(const struct rdc_counter_set *before,
 
 static bool port_active(const struct rdc_bench_endpoint *e)
 {
-	char state[64];
+	char text[64], name[24];
+	int state;
 
-	if (rdc_fs_read(state, sizeof(state), NULL, "/sys/class/infiniband/%s/ports/%u/state",
-			e->device, e->port) < 0)
-		return true; /* unknown is not a loss */
-	return strstr(state, "ACTIVE") != NULL;
+	/* Unknown is not a loss. */
+	if (rdc_fs_read(text, sizeof(text), NULL, "/sys/class/infiniband/%s/ports/%u/state",
+			e->device, e->port) < 0 ||
+	    rdc_port_state_parse(text, &state, name, sizeof(name)))
+		return true;
+	return !strcmp(name, "ACTIVE");
 }
 
 struct client {

@@ -76,7 +76,6 @@ struct rdc_bench_link {
 	pthread_t thread;
 	bool has_thread;
 	struct rdc_bench_result res;
-	uint64_t window_bytes;	 /* read by other threads while running */
 	uint64_t bucket_base_ns; /* start of interval 0: start + warm-up */
 };
 
@@ -548,7 +547,6 @@ static void credit(struct rdc_bench_link *l, uint64_t now, uint64_t msgs, uint64
 
 	l->res.msgs += msgs;
 	l->res.bytes += bytes;
-	__atomic_store_n(&l->window_bytes, l->res.bytes, __ATOMIC_RELAXED);
 	/* Buckets count from the common window start, as the progress lines do. */
 	k = now > l->bucket_base_ns ? (now - l->bucket_base_ns) / l->p.interval_ns : 0;
 	if (l->res.interval_bytes && k < l->res.nintervals)
@@ -759,7 +757,6 @@ static void run_receiver(struct rdc_bench_link *l)
 				continue;
 			l->res.msgs++;
 			l->res.bytes += wc[i].byte_len;
-			__atomic_store_n(&l->window_bytes, l->res.bytes, __ATOMIC_RELAXED);
 			if (post_recv(l, q))
 				link_failed(l, EIO, "cannot post a receive");
 		}

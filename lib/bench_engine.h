@@ -58,7 +58,7 @@ uint32_t rdc_bench_link_mtu(const struct rdc_bench_link *l);
 const struct rdc_bench_result *rdc_bench_link_result(const struct rdc_bench_link *l);
 /* Move the result out, its arrays included: the caller frees them (the link no longer has them). */
 void rdc_bench_link_take_result(struct rdc_bench_link *l, struct rdc_bench_result *out);
-/* Bytes of completed intervals so far and the window's bytes, readable while the thread runs. */
+/* The bytes of interval @k (0 until it has any), readable while the link's thread runs. */
 uint64_t rdc_bench_link_interval(const struct rdc_bench_link *l, size_t k);
 bool rdc_bench_link_finished(const struct rdc_bench_link *l);
 

@@ -72,6 +72,9 @@ client() {
 		and .duration_s == 2 and (.links | length) == 2
 		and ([.links[] | .status == "ok" and .bytes > 0 and .gbps > 0 and .path_mtu_bytes == 1024
 			and (.intervals_gbps | length) == 2 and .cpu_s > 0
+			and .port_rate_gbps == 25 and ((.port_share_percent - .gbps * 4) | fabs) < 1e-6
+			and (.counters | has("rcvd_seq_err") and has("retry_exceeded_err"))
+			and .min_interval_gbps <= .max_interval_gbps
 			and .local.gid == ("::ffff:" + .local.ip) and .remote.gid_index >= 0] | all)
 		and .links[0].local.device == "rxe0" and .links[1].local.device == "rxe1"
 		and .links[0].remote.ip == "198.18.1.1" and .links[1].remote.ip == "198.18.2.1"
@@ -116,6 +119,18 @@ client() {
 	jq -e '.iters == 301 and .links[0].msgs == 602 and .links[0].bytes == 602 * 4096
 		and .links[0].status == "ok" and .total.window_s > 0' <<<"$output" >/dev/null ||
 		fail "$output"
+}
+
+@test "dscp 26: the RoCE v2 packets on the wire carry ToS 0x68 (traffic class 104)" {
+	# tcpdump on b's eth0 while the run sends over rxe0: UDP 4791 is RoCE v2.
+	LAB_TIMEOUT=60 on b "timeout 30 tcpdump -ni eth0 -c 5 -v 'udp dst port 4791' 2>&1" \
+		>"$BATS_TEST_TMPDIR/cap" &
+	sleep 3
+	run client -q bench client 198.18.1.1 link rxe0 duration 1 dscp 26
+	assert_success
+	wait $! || true
+	[ "$(grep -c 'IP (tos 0x68, ttl 64,' "$BATS_TEST_TMPDIR/cap")" -eq 5 ] ||
+		fail "$(cat "$BATS_TEST_TMPDIR/cap")"
 }
 
 @test "link by IP and LOCAL:REMOTE; an unknown link is named" {
