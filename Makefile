@@ -40,7 +40,7 @@ Q := @
 endif
 
 BUILD ?= build
-LIB_SRC := $(wildcard lib/*.c)
+LIB_SRC := $(wildcard lib/*/*.c)
 CMD_SRC := $(wildcard cmd/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
@@ -54,7 +54,7 @@ MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
-FUZZ_SRC := tests/fuzz/fuzz_bench_proto.c lib/bench_proto.c lib/err.c lib/util.c
+FUZZ_SRC := tests/fuzz/fuzz_bench_proto.c lib/bench/proto.c lib/base/err.c lib/base/util.c
 # check builds the fuzzer where clang is, and tests/run's fuzz tier runs it briefly.
 FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BUILD)/fuzz_bench_proto)
 
@@ -122,7 +122,7 @@ lint:
 		-DRDC_VERSION='"$(VERSION)"'
 
 format-check:
-	clang-format --dry-run --Werror $(LIB_SRC) $(CMD_SRC) $(wildcard lib/*.h cmd/*.h)
+	clang-format --dry-run --Werror $(LIB_SRC) $(CMD_SRC) $(wildcard lib/*/*.h cmd/*.h)
 
 bench: rdmactl
 	scripts/bench-port
@@ -132,7 +132,7 @@ fuzz: $(FUZZ_BUILD)/fuzz_bench_proto
 	$(FUZZ_BUILD)/fuzz_bench_proto -max_total_time=$(FUZZ_SECONDS) -max_len=70000 \
 		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus tests/fuzz/corpus
 
-$(FUZZ_BUILD)/fuzz_bench_proto: $(FUZZ_SRC) $(wildcard lib/bench*.h lib/err.h lib/util.h)
+$(FUZZ_BUILD)/fuzz_bench_proto: $(FUZZ_SRC) $(wildcard lib/bench/*.h lib/base/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $@"
 	$(Q)$(FUZZ_CC) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -g -O1 \

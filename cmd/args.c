@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/log.h"
+#include "base/util.h"
+#include "seam/fs.h"
+#include "seam/nl.h"
 #include "cmd.h"
-#include "fs.h"
-#include "nl.h"
-#include "log.h"
-#include "util.h"
 
 int rdc_usage_error(struct rdc_ctx *ctx, const char *fmt, ...)
 {

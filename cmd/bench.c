@@ -10,12 +10,14 @@
 
 #include <arpa/inet.h>
 
-#include "bench_run.h"
-#include "bench_stats.h"
+#include "base/ipv4.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "bench/client.h"
+#include "bench/server.h"
+#include "bench/stats.h"
+#include "host/gid.h"
 #include "cmd.h"
-#include "gid.h"
-#include "log.h"
-#include "util.h"
 
 static const char *const test_values[] = {"write", "read", "send", "lat", NULL};
 
@@ -265,7 +267,7 @@ static void out_endpoint(struct rdc_out *o, enum rdc_out_sink sink, const char *
 {
 	char ip[INET_ADDRSTRLEN], gid[INET6_ADDRSTRLEN];
 
-	rdc_bench_ip_format(e->ipv4, ip);
+	rdc_ipv4_format(e->ipv4, ip);
 	/* The short IPv6 form ("::ffff:198.18.1.1"), as `rdma` and show_gids print GIDs. */
 	if (!inet_ntop(AF_INET6, e->gid, gid, sizeof(gid)))
 		rdc_gid_format(e->gid, gid);
@@ -690,7 +692,7 @@ static int bench_server_run(struct rdc_ctx *ctx, int argc, char **argv)
 		o.bind = v;
 	}
 	if ((v = arg_of(act, &args, "allow"))) {
-		if (rdc_cidr4_parse(v, &o.allow_net, &o.allow_prefix))
+		if (rdc_ipv4_cidr_parse(v, &o.allow_net, &o.allow_prefix))
 			return rdc_usage_error(
 				ctx, "'allow %s': not an IPv4 CIDR such as 198.18.0.0/15", v);
 		o.has_allow = true;

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "err.h"
-#include "out.h"
+#include "base/err.h"
+#include "out/out.h"
 
 enum rdc_exit { RDC_EXIT_OK = 0, RDC_EXIT_FAIL = 1, RDC_EXIT_USAGE = 2 };
 

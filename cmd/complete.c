@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/util.h"
+#include "host/ibdev.h"
+#include "seam/fs.h"
 #include "cmd.h"
-#include "fs.h"
-#include "ibdev.h"
-#include "util.h"
 
 /*
  * `rdmactl __complete WORD... CUR` prints one candidate per line for CUR,

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/log.h"
+#include "base/util.h"
+#include "seam/fs.h"
+#include "seam/nl.h"
 #include "cmd.h"
-#include "fs.h"
-#include "log.h"
-#include "nl.h"
-#include "util.h"
 
 enum {
 	OPT_YAML = 0x100,

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters.h"
-#include "dcbnl.h"
-#include "ethtool.h"
-#include "fs.h"
-#include "log.h"
-#include "netdev.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "host/netdev.h"
+#include "host/port_counters.h"
+#include "kernel/dcbnl.h"
+#include "kernel/ethtool.h"
+#include "seam/fs.h"
 #include "pfc.h"
-#include "util.h"
 
 static const char *const trust_values[] = {"dscp", "pcp", NULL};
 static const char *const mode_values[] = {"v1", "v2", NULL};

@@ -4,9 +4,9 @@
 
 #include <net/if.h>
 
+#include "dcb/plan.h"
+#include "host/ibdev.h"
 #include "cmd.h"
-#include "dcb_plan.h"
-#include "ibdev.h"
 
 #define PFC_MAX_PORTS 8
 

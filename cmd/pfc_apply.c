@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "fs.h"
+#include "base/config.h"
+#include "base/util.h"
+#include "seam/fs.h"
 #include "pfc.h"
-#include "util.h"
 
 /* Every word a file device may hold (config.h limits), and the keywords naming them. */
 #define APPLY_MAX_WORDS (RDC_CFG_MAX_KEYS * (RDC_CFG_MAX_WORDS + 1) + 2)

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dcbnl.h"
-#include "fs.h"
+#include "base/util.h"
+#include "kernel/dcbnl.h"
+#include "seam/fs.h"
 #include "pfc.h"
-#include "util.h"
 
 typedef int (*pfc_val_fn)(const char *s, uint64_t max, uint64_t *v);
 

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/log.h"
+#include "host/ibdev.h"
 #include "cmd.h"
-#include "ibdev.h"
-#include "log.h"
 #include "port.h"
 
 static const struct rdc_param port_stats_params[] = {

@@ -2,8 +2,8 @@
 /* port.h - the actions of `rdmactl port`, one file each */
 #pragma once
 
+#include "host/ibdev.h"
 #include "cmd.h"
-#include "ibdev.h"
 
 int port_show_run(struct rdc_ctx *ctx, int argc, char **argv);
 int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "gid.h"
+#include "host/gid.h"
 #include "port.h"
 
 static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct rdc_gid *g)

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "netdev.h"
+#include "base/util.h"
+#include "host/netdev.h"
+#include "kernel/rtnl.h"
 #include "port.h"
-#include "rtnl.h"
-#include "util.h"
 
 /* Which netdev a NETDEV | DEV[/PORT] argument means. */
 static int set_resolve_netdev(struct rdc_ctx *ctx, const char *object, char *ifname, size_t size)

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "counters.h"
-#include "ethtool.h"
-#include "fs.h"
-#include "log.h"
-#include "netdev.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "host/netdev.h"
+#include "host/port_counters.h"
+#include "kernel/ethtool.h"
+#include "seam/fs.h"
 #include "port.h"
-#include "util.h"
 
 /* One thing we sample: an RDMA port (and its netdev), or a netdev alone. */
 struct stats_target {

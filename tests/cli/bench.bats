@@ -602,7 +602,7 @@ c, _ = s.accept(); time.sleep(30)' "$PORT" 3>&- &
 	if kill -0 "$SERVER_PID" 2>/dev/null; then
 		# SIGTERM waits as long: end it for good.
 		kill -KILL "$SERVER_PID"
-		skip "lib/bench_ctl.c: read_full() retries poll() on EINTR, so SIGINT waits for the 10 s reply timeout (known bug, reported)"
+		skip "lib/bench/ctl.c: read_full() retries poll() on EINTR, so SIGINT waits for the 10 s reply timeout (known bug, reported)"
 	fi
 	wait_exit "$SERVER_PID" 1
 	SERVER_PID=""

@@ -157,8 +157,8 @@ json_paths() {
 	assert_bold "$MAN/rdmactl.8.scd" NO_COLOR
 	# The recording header is the one the transport writes and checks.
 	local magic
-	magic=$(sed -n 's/^#define NL_REC_MAGIC "\(.*\)"$/\1/p' "$TOP/lib/nl.c")
-	[ -n "$magic" ] || skip "NL_REC_MAGIC not found in lib/nl.c"
+	magic=$(sed -n 's/^#define NL_REC_MAGIC "\(.*\)"$/\1/p' "$TOP/lib/seam/nl.c")
+	[ -n "$magic" ] || skip "NL_REC_MAGIC not found in lib/seam/nl.c"
 	grep -qxF "$magic" "$MAN/rdmactl.8.scd"
 }
 
@@ -348,23 +348,23 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 @test "bench: the limits the page states are bench.h's and bench_proto.h's" {
 	local page=$MAN/rdmactl-bench.8.scd flat
 	flat=$(tr -s '\n\t' '  ' <"$page")
-	grep -qE '^#define RDC_BENCH_MAX_LINKS 16$' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_LINKS changed"
-	grep -qE '^#define RDC_BENCH_MAX_QPS 64\b' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_QPS changed"
-	grep -qE '^#define RDC_BENCH_MAX_SIZE \(16u << 20\)' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_SIZE changed"
-	grep -qE '^#define RDC_BENCH_MAX_MEMORY \(1ull << 30\)' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_MEMORY changed"
-	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
-	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
-	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench_proto.h" || fail "the magic changed"
-	grep -qE '^#define RDC_BENCH_PROTO_VERSION 1$' "$TOP/lib/bench_proto.h" || fail "the version changed"
-	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench_proto.h" || fail "the header length changed"
-	grep -qE '^#define RDC_BENCH_MAX_FRAME 65536$' "$TOP/lib/bench_proto.h" || fail "the frame limit changed"
+	grep -qE '^#define RDC_BENCH_MAX_LINKS 16$' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_LINKS changed"
+	grep -qE '^#define RDC_BENCH_MAX_QPS 64\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_QPS changed"
+	grep -qE '^#define RDC_BENCH_MAX_SIZE \(16u << 20\)' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_SIZE changed"
+	grep -qE '^#define RDC_BENCH_MAX_MEMORY \(1ull << 30\)' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_MEMORY changed"
+	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
+	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
+	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench/proto.h" || fail "the magic changed"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 1$' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench/proto.h" || fail "the header length changed"
+	grep -qE '^#define RDC_BENCH_MAX_FRAME 65536$' "$TOP/lib/bench/proto.h" || fail "the frame limit changed"
 	grep -qF "16 links per run, 64 QPs per link, 16 MiB per message, 1 GiB of registered memory per side and run, 32 endpoints per host" <<<"$flat" ||
 		fail "rdmactl-bench.8.scd does not state the limits"
 	grep -qF 'magic "RDCB"' "$page"
 	grep -qF "payload length, at most 65536" "$page"
 	# The message types, in bench_proto.h's order from 1.
 	local types n=1 t
-	types=$(sed -nE 's/^\s*RDC_BENCH_MSG_([A-Z_]+)( = 1)?,$/\1/p' "$TOP/lib/bench_proto.h")
+	types=$(sed -nE 's/^\s*RDC_BENCH_MSG_([A-Z_]+)( = 1)?,$/\1/p' "$TOP/lib/bench/proto.h")
 	[ "$(wc -w <<<"$types")" -eq 9 ] || fail "bench_proto.h has other message types: $types"
 	for t in $types; do
 		grep -qF "$t $n" <<<"$flat" || fail "rdmactl-bench.8.scd does not say '$t $n'"
@@ -460,10 +460,10 @@ assert_pfc_keys() {
 	# The limits it states are config.h's.
 	local n
 	for n in DEVICES KEYS WORDS; do
-		grep -qE "^#define RDC_CFG_MAX_$n [0-9]+" "$TOP/lib/config.h" || fail "config.h: no RDC_CFG_MAX_$n"
+		grep -qE "^#define RDC_CFG_MAX_$n [0-9]+" "$TOP/lib/base/config.h" || fail "config.h: no RDC_CFG_MAX_$n"
 	done
-	grep -qF "At most $(sed -nE 's/^#define RDC_CFG_MAX_DEVICES ([0-9]+)/\1/p' "$TOP/lib/config.h") devices, $(sed -nE 's/^#define RDC_CFG_MAX_KEYS ([0-9]+)/\1/p' "$TOP/lib/config.h") keys" "$page"
-	grep -qF "$(sed -nE 's/^#define RDC_CFG_MAX_WORDS ([0-9]+)/\1/p' "$TOP/lib/config.h") words per key" "$page"
+	grep -qF "At most $(sed -nE 's/^#define RDC_CFG_MAX_DEVICES ([0-9]+)/\1/p' "$TOP/lib/base/config.h") devices, $(sed -nE 's/^#define RDC_CFG_MAX_KEYS ([0-9]+)/\1/p' "$TOP/lib/base/config.h") keys" "$page"
+	grep -qF "$(sed -nE 's/^#define RDC_CFG_MAX_WORDS ([0-9]+)/\1/p' "$TOP/lib/base/config.h") words per key" "$page"
 }
 
 @test "the YAML examples of rdmactl.yaml(5) apply, dry, on the double" {

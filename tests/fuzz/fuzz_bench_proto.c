@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_proto.h"
+#include "bench/proto.h"
 
 /*
  * Whatever the peer sends:

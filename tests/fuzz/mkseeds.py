@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# mkseeds.py - write valid bench control frames (lib/bench_proto.h) as libFuzzer seeds
+# mkseeds.py - write valid bench control frames (lib/bench/proto.h) as libFuzzer seeds
 # Usage: tests/fuzz/mkseeds.py [DIR]      (default: tests/fuzz/corpus next to this script)
 import os
 import struct

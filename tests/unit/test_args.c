@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
+#include "base/util.h"
 #include "cmd.h"
 #include "port.h"
-#include "util.h"
 
 static const struct rdc_action *action(const char *name)
 {

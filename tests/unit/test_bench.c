@@ -14,13 +14,17 @@
 
 #include <cmocka.h>
 
-#include "addr.h"
-#include "bench.h"
-#include "bench_engine.h"
-#include "bench_proto.h"
-#include "bench_run.h"
-#include "bench_stats.h"
-#include "util.h"
+#include "base/cpulist.h"
+#include "base/ipv4.h"
+#include "base/util.h"
+#include "bench/bench.h"
+#include "bench/client.h"
+#include "bench/engine.h"
+#include "bench/proto.h"
+#include "bench/server.h"
+#include "bench/stats.h"
+#include "host/cpu_times.h"
+#include "kernel/addr.h"
 
 /* cmocka 1.1's assert_float_equal() goes through float: too coarse for these. */
 #define assert_near(got, want, eps)                                                                \
@@ -1443,7 +1447,7 @@ static void test_cidr4_parse(void **state)
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
 		uint32_t net = 0x5a5a5a5a, prefix = 99;
 
-		if (rdc_cidr4_parse(cases[i].in, &net, &prefix) != cases[i].rc)
+		if (rdc_ipv4_cidr_parse(cases[i].in, &net, &prefix) != cases[i].rc)
 			fail_msg("'%s' did not give %d", cases[i].in, cases[i].rc);
 		if (!cases[i].rc) {
 			assert_int_equal(net, cases[i].net);
@@ -1452,7 +1456,7 @@ static void test_cidr4_parse(void **state)
 	}
 }
 
-static void test_addr4_mask(void **state)
+static void test_ipv4_mask(void **state)
 {
 	static const struct {
 		unsigned int prefix;
@@ -1474,14 +1478,14 @@ static void test_addr4_mask(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++)
-		assert_int_equal(rdc_addr4_mask(cases[i].prefix), cases[i].mask);
+		assert_int_equal(rdc_ipv4_mask(cases[i].prefix), cases[i].mask);
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(subnets); i++)
 		assert_int_equal(
-			!!rdc_addr4_same_subnet(subnets[i].a, subnets[i].b, subnets[i].prefix),
+			!!rdc_ipv4_same_subnet(subnets[i].a, subnets[i].b, subnets[i].prefix),
 			subnets[i].same);
-	rdc_bench_ip_format(0xc6120101, buf);
+	rdc_ipv4_format(0xc6120101, buf);
 	assert_string_equal(buf, "198.18.1.1");
-	rdc_bench_ip_format(0, buf);
+	rdc_ipv4_format(0, buf);
 	assert_string_equal(buf, "0.0.0.0");
 }
 
@@ -1605,7 +1609,7 @@ int main(void)
 		cmocka_unit_test(test_link_spec_parse),
 		cmocka_unit_test(test_pair_links),
 		cmocka_unit_test(test_cidr4_parse),
-		cmocka_unit_test(test_addr4_mask),
+		cmocka_unit_test(test_ipv4_mask),
 		cmocka_unit_test(test_cpulist_parse),
 		cmocka_unit_test(test_parse_size),
 	};

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "config.h"
+#include "base/config.h"
 
 static int load(const char *text, struct rdc_cfg *cfg, struct rdc_err *err)
 {

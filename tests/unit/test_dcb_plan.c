@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "dcb_plan.h"
+#include "dcb/plan.h"
 
 /* An mlx5-like port fresh from boot: PFC off, one ETS TC with everything, no APP entries. */
 static void fresh(struct rdc_dcb *d)

@@ -15,9 +15,9 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
-#include "dcbnl.h"
-#include "nl.h"
-#include "util.h"
+#include "base/util.h"
+#include "kernel/dcbnl.h"
+#include "seam/nl.h"
 
 static char rec_path[64];
 

@@ -15,8 +15,8 @@
 #include <linux/genetlink.h>
 #include <linux/rtnetlink.h>
 
-#include "nl.h"
-#include "util.h"
+#include "base/util.h"
+#include "seam/nl.h"
 
 static char rec_path[64];
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "out.h"
+#include "out/out.h"
 
 /* Run the same sequence into a memory stream in @format and return what it wrote. */
 static char *render(enum rdc_out_format format, bool pretty)

@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "gid.h"
-#include "ibdev.h"
-#include "pci.h"
-#include "util.h"
+#include "base/util.h"
+#include "host/gid.h"
+#include "host/ibdev.h"
+#include "host/pci.h"
 
 static void test_port_state(void **state)
 {

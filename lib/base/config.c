@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* config.c - YAML desired-state files through libyaml's event parser */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "base/config.h"
+
+/* Where the parser is in the one shape we accept. */
+enum cfg_state {
+	CFG_STREAM,    /* before the top mapping */
+	CFG_TOP_KEY,   /* in the top mapping, expecting "devices" */
+	CFG_DEVICES,   /* expecting the devices sequence */
+	CFG_DEVICE,    /* in the sequence, expecting a device mapping */
+	CFG_KEY,       /* in a device mapping, expecting a key */
+	CFG_VALUE,     /* expecting a scalar or a sequence of scalars */
+	CFG_VALUE_SEQ, /* inside a value sequence */
+	CFG_DONE,
+};
+
+struct cfg_parse {
+	struct rdc_cfg *cfg;
+	struct rdc_err *err;
+	const char *path;
+	enum cfg_state state;
+};
+
+static int cfg_error(struct cfg_parse *p, const yaml_event_t *ev, const char *what)
+{
+	return rdc_err_set(p->err, EINVAL, "%s line %zu: %s", p->path,
+			   ev ? ev->start_mark.line + 1 : 0, what);
+}
+
+static int cfg_add_word(struct cfg_parse *p, const yaml_event_t *ev, const char *word)
+{
+	struct rdc_cfg_device *d = &p->cfg->devices[p->cfg->ndevices - 1];
+	size_t k = d->nkeys - 1;
+
+	if (d->keys[k].nwords >= RDC_CFG_MAX_WORDS)
+		return cfg_error(p, ev, "too many values");
+	d->keys[k].words[d->keys[k].nwords] = strdup(word);
+	if (!d->keys[k].words[d->keys[k].nwords])
+		return rdc_err_set(p->err, ENOMEM, "cannot load '%s'", p->path);
+	d->keys[k].nwords++;
+	return 0;
+}
+
+/* A scalar value: split at blanks, so "all:off 3:on" reads as on the command line. */
+static int cfg_add_scalar(struct cfg_parse *p, const yaml_event_t *ev)
+{
+	char *copy = strdup((const char *)ev->data.scalar.value), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return rdc_err_set(p->err, ENOMEM, "cannot load '%s'", p->path);
+	for (tok = strtok_r(copy, " \t", &save); tok && !rc; tok = strtok_r(NULL, " \t", &save))
+		rc = cfg_add_word(p, ev, tok);
+	free(copy);
+	return rc;
+}
+
+static int cfg_event(struct cfg_parse *p, const yaml_event_t *ev)
+{
+	struct rdc_cfg *cfg = p->cfg;
+	struct rdc_cfg_device *d;
+
+	switch (p->state) {
+	case CFG_STREAM:
+		if (ev->type == YAML_STREAM_START_EVENT || ev->type == YAML_DOCUMENT_START_EVENT)
+			return 0;
+		if (ev->type != YAML_MAPPING_START_EVENT)
+			return cfg_error(p, ev, "expected a mapping with 'devices:'");
+		p->state = CFG_TOP_KEY;
+		return 0;
+	case CFG_TOP_KEY:
+		if (ev->type == YAML_MAPPING_END_EVENT) {
+			p->state = CFG_DONE;
+			return 0;
+		}
+		if (ev->type != YAML_SCALAR_EVENT ||
+		    strcmp((const char *)ev->data.scalar.value, "devices"))
+			return cfg_error(p, ev, "unknown top-level key (only 'devices')");
+		p->state = CFG_DEVICES;
+		return 0;
+	case CFG_DEVICES:
+		if (ev->type != YAML_SEQUENCE_START_EVENT)
+			return cfg_error(p, ev, "'devices' must be a list");
+		p->state = CFG_DEVICE;
+		return 0;
+	case CFG_DEVICE:
+		if (ev->type == YAML_SEQUENCE_END_EVENT) {
+			p->state = CFG_TOP_KEY;
+			return 0;
+		}
+		if (ev->type != YAML_MAPPING_START_EVENT)
+			return cfg_error(p, ev, "each device must be a mapping of keys");
+		if (cfg->ndevices >= RDC_CFG_MAX_DEVICES)
+			return cfg_error(p, ev, "too many devices");
+		d = &cfg->devices[cfg->ndevices++];
+		d->line = (unsigned int)ev->start_mark.line + 1;
+		p->state = CFG_KEY;
+		return 0;
+	case CFG_KEY:
+		d = &cfg->devices[cfg->ndevices - 1];
+		if (ev->type == YAML_MAPPING_END_EVENT) {
+			p->state = CFG_DEVICE;
+			return 0;
+		}
+		if (ev->type != YAML_SCALAR_EVENT)
+			return cfg_error(p, ev, "expected a key");
+		if (d->nkeys >= RDC_CFG_MAX_KEYS)
+			return cfg_error(p, ev, "too many keys");
+		d->keys[d->nkeys].key = strdup((const char *)ev->data.scalar.value);
+		if (!d->keys[d->nkeys].key)
+			return rdc_err_set(p->err, ENOMEM, "cannot load '%s'", p->path);
+		d->keys[d->nkeys].line = (unsigned int)ev->start_mark.line + 1;
+		d->nkeys++;
+		p->state = CFG_VALUE;
+		return 0;
+	case CFG_VALUE:
+		if (ev->type == YAML_SEQUENCE_START_EVENT) {
+			p->state = CFG_VALUE_SEQ;
+			return 0;
+		}
+		if (ev->type != YAML_SCALAR_EVENT)
+			return cfg_error(p, ev, "a value must be a scalar or a list of scalars");
+		p->state = CFG_KEY;
+		return cfg_add_scalar(p, ev);
+	case CFG_VALUE_SEQ:
+		if (ev->type == YAML_SEQUENCE_END_EVENT) {
+			p->state = CFG_KEY;
+			return 0;
+		}
+		if (ev->type != YAML_SCALAR_EVENT)
+			return cfg_error(p, ev, "list items must be scalars");
+		return cfg_add_word(p, ev, (const char *)ev->data.scalar.value);
+	case CFG_DONE:
+		if (ev->type == YAML_DOCUMENT_END_EVENT || ev->type == YAML_STREAM_END_EVENT)
+			return 0;
+		return cfg_error(p, ev, "only one document is allowed");
+	}
+	return 0;
+}
+
+int rdc_cfg_load(const char *path, struct rdc_cfg *cfg, struct rdc_err *err)
+{
+	struct cfg_parse p = {.cfg = cfg, .err = err, .path = path, .state = CFG_STREAM};
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	bool done = false;
+	int rc = 0;
+	FILE *fp;
+
+	memset(cfg, 0, sizeof(*cfg));
+	fp = fopen(path, "re");
+	if (!fp)
+		return rdc_err_set(err, errno, "cannot open '%s'", path);
+	if (!yaml_parser_initialize(&parser)) {
+		fclose(fp);
+		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
+	}
+	yaml_parser_set_input_file(&parser, fp);
+	while (!done && !rc) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path,
+					 parser.problem_mark.line + 1,
+					 parser.problem ? parser.problem : "not YAML");
+			break;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		/* Anchors and aliases would let a small file expand without bound: refuse them. */
+		if (ev.type == YAML_ALIAS_EVENT)
+			rc = cfg_error(&p, &ev, "aliases are not allowed");
+		else
+			rc = cfg_event(&p, &ev);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	fclose(fp);
+	if (!rc && cfg->ndevices == 0)
+		rc = rdc_err_set(err, EINVAL, "%s: no devices", path);
+	return rc;
+}
+
+void rdc_cfg_free(struct rdc_cfg *cfg)
+{
+	for (size_t i = 0; i < cfg->ndevices; i++) {
+		for (size_t k = 0; k < cfg->devices[i].nkeys; k++) {
+			free(cfg->devices[i].keys[k].key);
+			for (size_t w = 0; w < cfg->devices[i].keys[k].nwords; w++)
+				free(cfg->devices[i].keys[k].words[w]);
+		}
+	}
+	memset(cfg, 0, sizeof(*cfg));
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bench.c - what a run agrees on: the test, its parameters and their limits */
+#include <errno.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "bench/bench.h"
+
+static const char *const test_names[] = {
+	[RDC_BENCH_WRITE] = "write",
+	[RDC_BENCH_READ] = "read",
+	[RDC_BENCH_SEND] = "send",
+	[RDC_BENCH_LAT] = "lat",
+};
+
+const char *rdc_bench_test_name(enum rdc_bench_test test)
+{
+	return (unsigned int)test < RDC_ARRAY_SIZE(test_names) ? test_names[test] : NULL;
+}
+
+int rdc_bench_test_parse(const char *name, enum rdc_bench_test *test)
+{
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(test_names); i++)
+		if (!strcmp(name, test_names[i])) {
+			*test = (enum rdc_bench_test)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test test)
+{
+	memset(p, 0, sizeof(*p));
+	p->test = test;
+	p->size = test == RDC_BENCH_LAT ? 2 : 65536;
+	p->qps = 1;
+	p->tx_depth = test == RDC_BENCH_LAT ? 1 : 128;
+	p->duration_ns = 5000000000ull;
+	p->warmup_ns = 1000000000ull;
+	p->interval_ns = 1000000000ull;
+}
+
+static uint64_t page_round(uint64_t n)
+{
+	return (n + 4095) & ~4095ull;
+}
+
+uint64_t rdc_bench_slot_bytes(const struct rdc_bench_params *p)
+{
+	/* lat: an area to send from and one the peer writes into */
+	return page_round(p->test == RDC_BENCH_LAT ? 2ull * p->size : p->size);
+}
+
+uint64_t rdc_bench_params_memory(const struct rdc_bench_params *p, uint32_t nlinks)
+{
+	return rdc_bench_slot_bytes(p) * p->qps * nlinks;
+}
+
+int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err)
+{
+	const uint64_t max_ns = (uint64_t)RDC_BENCH_MAX_SECONDS * 1000000000ull;
+
+	if (!rdc_bench_test_name(p->test))
+		return rdc_err_set(err, EINVAL, "unknown test %d", (int)p->test);
+	if (p->size < 1 || p->size > RDC_BENCH_MAX_SIZE)
+		return rdc_err_set(err, EINVAL, "message size %u is outside 1-%u bytes", p->size,
+				   RDC_BENCH_MAX_SIZE);
+	if (p->qps < 1 || p->qps > RDC_BENCH_MAX_QPS)
+		return rdc_err_set(err, EINVAL, "%u QPs per link is outside 1-%u", p->qps,
+				   RDC_BENCH_MAX_QPS);
+	if (p->test == RDC_BENCH_LAT &&
+	    (p->iters > RDC_BENCH_MAX_LAT_ITERS ||
+	     p->duration_ns > (uint64_t)RDC_BENCH_MAX_LAT_SECONDS * 1000000000ull))
+		return rdc_err_set(err, EINVAL,
+				   "lat keeps every sample: at most %u iterations or %u s per run",
+				   RDC_BENCH_MAX_LAT_ITERS, RDC_BENCH_MAX_LAT_SECONDS);
+	if (p->test == RDC_BENCH_LAT && p->qps != 1)
+		return rdc_err_set(err, EINVAL, "the latency test runs one QP per link");
+	if (p->tx_depth < 1 || p->tx_depth > RDC_BENCH_MAX_DEPTH)
+		return rdc_err_set(err, EINVAL, "send queue depth %u is outside 1-%u", p->tx_depth,
+				   RDC_BENCH_MAX_DEPTH);
+	if (!p->duration_ns == !p->iters)
+		return rdc_err_set(err, EINVAL,
+				   "a run has either a duration or a count of iterations");
+	if (p->duration_ns > max_ns || p->warmup_ns > max_ns)
+		return rdc_err_set(err, EINVAL, "duration and warm-up are at most %u s",
+				   RDC_BENCH_MAX_SECONDS);
+	if (p->iters > RDC_BENCH_MAX_ITERS)
+		return rdc_err_set(err, EINVAL, "at most %llu iterations",
+				   (unsigned long long)RDC_BENCH_MAX_ITERS);
+	if (p->interval_ns < 100000000ull || p->interval_ns > max_ns)
+		return rdc_err_set(err, EINVAL, "the interval is 0.1 s to %u s",
+				   RDC_BENCH_MAX_SECONDS);
+	if (p->duration_ns && p->duration_ns / p->interval_ns > RDC_BENCH_MAX_INTERVALS)
+		return rdc_err_set(err, EINVAL, "more than %u intervals in one run",
+				   RDC_BENCH_MAX_INTERVALS);
+	if (p->mtu && (p->mtu < 256 || p->mtu > 4096 || (p->mtu & (p->mtu - 1))))
+		return rdc_err_set(err, EINVAL, "MTU %u is not one of 256, 512, 1024, 2048, 4096",
+				   p->mtu);
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* bench.h - `bench`: the run's parameters, the endpoints of a link, and what a run measured */
+#pragma once
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+#define RDC_BENCH_DEFAULT_PORT 18515 /* perftest's, so firewall rules carry over */
+#define RDC_BENCH_MAX_LINKS 16
+#define RDC_BENCH_MAX_QPS 64		  /* per link */
+#define RDC_BENCH_MAX_ENDPOINTS 32	  /* (port, IPv4 address) pairs one host offers */
+#define RDC_BENCH_MAX_SIZE (16u << 20)	  /* bytes per message */
+#define RDC_BENCH_MAX_MEMORY (1ull << 30) /* registered bytes per side and run */
+#define RDC_BENCH_MAX_ITERS 100000000ull  /* per QP */
+#define RDC_BENCH_MAX_DEPTH 1024	  /* send queue entries per QP */
+#define RDC_BENCH_MAX_SECONDS 86400
+#define RDC_BENCH_MAX_INTERVALS 100000 /* per-interval samples kept per link */
+/* lat keeps every sample (8 bytes each): bounded per run. */
+#define RDC_BENCH_MAX_LAT_ITERS 10000000u
+#define RDC_BENCH_MAX_LAT_SECONDS 60u
+
+enum rdc_bench_test { RDC_BENCH_WRITE, RDC_BENCH_READ, RDC_BENCH_SEND, RDC_BENCH_LAT };
+
+/* "write" / "read" / "send" / "lat"; NULL for an unknown value. */
+const char *rdc_bench_test_name(enum rdc_bench_test test);
+int rdc_bench_test_parse(const char *name, enum rdc_bench_test *test);
+
+/* Everything a run needs to agree on; the client chooses it and sends it to the server. */
+struct rdc_bench_params {
+	enum rdc_bench_test test;
+	uint32_t size;	       /* bytes per message */
+	uint32_t qps;	       /* RC QPs per link */
+	uint32_t tx_depth;     /* outstanding work requests per QP */
+	uint64_t duration_ns;  /* the measured window; 0 in iteration mode */
+	uint64_t iters;	       /* messages per QP (round trips for lat); 0 in duration mode */
+	uint64_t warmup_ns;    /* traffic before the window that is not counted */
+	uint64_t interval_ns;  /* per-interval samples */
+	uint8_t traffic_class; /* GRH traffic class: DSCP << 2 */
+	uint32_t mtu;	       /* path MTU limit in bytes (256..4096), 0: none */
+};
+
+/* Defaults as perftest users expect them: 64 KiB (2 B for lat), depth 128, 5 s. */
+void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test test);
+/*
+ * Check a parameter set against the limits above (the server runs this on
+ * what a client sent: never trust the peer).  -EINVAL with the reason.
+ */
+int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err);
+/* The buffer slot of one QP: @size page-rounded (twice @size for lat: send and receive areas). */
+uint64_t rdc_bench_slot_bytes(const struct rdc_bench_params *p);
+/* Registered bytes per side for @nlinks links: one slot per QP. */
+uint64_t rdc_bench_params_memory(const struct rdc_bench_params *p, uint32_t nlinks);

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* client.c - the client of a run: pairs links, drives the server, measures, reports */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "bench/client.h"
+#include "bench/ctl.h"
+#include "bench/proto.h"
+#include "bench/server.h"
+#include "host/cpu_times.h"
+#include "host/ibdev.h"
+#include "host/port_counters.h"
+#include "kernel/ethtool.h"
+#include "seam/fs.h"
+
+#define CONNECT_TIMEOUT_MS 5000
+#define REPLY_TIMEOUT_MS 10000
+#define SETUP_TIMEOUT_MS 60000	     /* the server registers memory and creates QPs */
+#define START_DELAY_NS 200000000ull  /* the threads' start, after STARTED */
+#define RUN_SLACK_NS 120000000000ull /* past the planned end, a run is cut off */
+
+/*
+ * The counters a run's report shows per link, where the port has them:
+ * mlx5 and rxe name their RoCE loss and congestion counters differently.
+ */
+static const char *const report_counters[] = {
+	"out_of_sequence",
+	"packet_seq_err",
+	"local_ack_timeout_err",
+	"rnr_nak_retry_err",
+	"implied_nak_seq_err",
+	"duplicate_request",
+	"np_cnp_sent",
+	"rp_cnp_handled",
+	"np_ecn_marked_roce_packets",
+	"out_of_seq_request",
+	"rcvd_seq_err",
+	"retry_exceeded_err",
+	"retry_rnr_exceeded_err",
+	"completer_retry_err",
+	"rcvd_rnr_err",
+	"send_rnr_err",
+	"link_downed",
+};
+
+static int connect_server(const char *host, uint16_t port, volatile sig_atomic_t *interrupted,
+			  char *peer, size_t peersize, struct rdc_err *err)
+{
+	struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *res, *ai;
+	char service[8];
+	int fd = -1, rc, last = ECONNREFUSED;
+
+	snprintf(service, sizeof(service), "%u", port);
+	snprintf(peer, peersize, "%s:%u", host, port);
+	rc = getaddrinfo(host, service, &hints, &res);
+	if (rc)
+		return rdc_err_set(err, EHOSTUNREACH, "cannot resolve '%s': %s", host,
+				   gai_strerror(rc));
+	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		struct pollfd pfd;
+		socklen_t len = sizeof(last);
+
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (fd < 0) {
+			last = errno;
+			continue;
+		}
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
+			last = errno;
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		pfd = (struct pollfd){.fd = fd, .events = POLLOUT};
+		do
+			rc = poll(&pfd, 1, CONNECT_TIMEOUT_MS);
+		while (rc < 0 && errno == EINTR && !(interrupted && *interrupted));
+		if (rc < 0)
+			last = errno;
+		else if (rc == 0)
+			last = ETIMEDOUT;
+		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &last, &len) || last == 0)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return rdc_err_set(err, last, "cannot reach the bench server at %s", peer);
+	rdc_bench_ctl_keepalive(fd);
+	return fd;
+}
+
+/* The port's hardware counters and pause frames, whatever of them is readable. */
+static void counters_snapshot(const struct rdc_bench_endpoint *e, struct rdc_counter_set *set)
+{
+	memset(set, 0, sizeof(*set));
+	rdc_port_hw_counters(e->device, e->port, set, NULL);
+	if (e->netdev[0])
+		rdc_ethtool_std_stats(e->netdev, set, NULL);
+}
+
+static void counters_delta(const struct rdc_counter_set *before,
+			   const struct rdc_counter_set *after, struct rdc_counter_set *delta)
+{
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(report_counters); i++) {
+		const struct rdc_counter *a = rdc_counters_find(after, "hw", report_counters[i]);
+		const struct rdc_counter *b = rdc_counters_find(before, "hw", report_counters[i]);
+
+		if (a && b)
+			rdc_counters_add(delta, "hw", a->name, a->value - b->value);
+	}
+	for (size_t i = 0; i < after->count; i++) {
+		const struct rdc_counter *a = &after->items[i], *b;
+
+		if (strcmp(a->group, "pause"))
+			continue;
+		b = rdc_counters_find(before, "pause", a->name);
+		if (b)
+			rdc_counters_add(delta, "pause", a->name, a->value - b->value);
+	}
+}
+
+static bool port_active(const struct rdc_bench_endpoint *e)
+{
+	char text[64], name[24];
+	int state;
+
+	/* Unknown is not a loss. */
+	if (rdc_fs_read(text, sizeof(text), NULL, "/sys/class/infiniband/%s/ports/%u/state",
+			e->device, e->port) < 0 ||
+	    rdc_port_state_parse(text, &state, name, sizeof(name)))
+		return true;
+	return !strcmp(name, "ACTIVE");
+}
+
+struct client {
+	const struct rdc_bench_client_opts *o;
+	const struct rdc_bench_client_cb *cb;
+	struct rdc_bench_report *r;
+	int fd;
+	struct rdc_bench_link *links[RDC_BENCH_MAX_LINKS];
+	struct rdc_counter_set before[RDC_BENCH_MAX_LINKS];
+	struct rdc_bench_sync sync;
+	struct rdc_bench_msg msg; /* scratch: large */
+};
+
+static int client_setup(struct client *c, struct rdc_err *err)
+{
+	struct rdc_bench_report *r = c->r;
+	struct rdc_bench_msg *m = &c->msg;
+	struct rdc_bench_endpoint local[RDC_BENCH_MAX_ENDPOINTS];
+	struct rdc_bench_endpoint remote[RDC_BENCH_MAX_ENDPOINTS];
+	struct rdc_bench_pair pairs[RDC_BENCH_MAX_LINKS];
+	uint32_t nlocal = 0, nremote, npairs = 0;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	m->type = RDC_BENCH_MSG_HELLO;
+	snprintf(m->u.hello.software, sizeof(m->u.hello.software), "rdmactl %s", RDC_VERSION);
+	rc = rdc_bench_ctl_send(c->fd, m, err);
+	if (!rc)
+		rc = rdc_bench_ctl_expect(c->fd, m, RDC_BENCH_MSG_PORTS, REPLY_TIMEOUT_MS, "server",
+					  err);
+	if (rc)
+		return rc;
+	rdc_strlcpy(r->peer_host, m->u.ports.host, sizeof(r->peer_host));
+	nremote = m->u.ports.count;
+	memcpy(remote, m->u.ports.eps, nremote * sizeof(remote[0]));
+
+	rc = rdc_bench_endpoints_read(local, RDC_BENCH_MAX_ENDPOINTS, &nlocal, err);
+	if (!rc)
+		rc = rdc_bench_pair_links(local, nlocal, remote, nremote, c->o->specs, c->o->nspecs,
+					  pairs, &npairs, err);
+	if (rc)
+		return rc;
+	if (rdc_bench_params_memory(&r->params, npairs) > RDC_BENCH_MAX_MEMORY)
+		return rdc_err_set(err, EINVAL, "%u links of size x qps need more than %llu MiB",
+				   npairs, RDC_BENCH_MAX_MEMORY >> 20);
+
+	memset(m, 0, sizeof(*m));
+	m->type = RDC_BENCH_MSG_SETUP;
+	m->u.setup.params = r->params;
+	for (uint32_t i = 0; i < npairs; i++) {
+		struct rdc_bench_link_report *lr = &r->links[i];
+
+		lr->local = local[pairs[i].local];
+		lr->remote = remote[pairs[i].remote];
+		if (!lr->local.active)
+			return rdc_err_set(err, ENETDOWN, "link %u: %s/%u is not ACTIVE", i,
+					   lr->local.device, lr->local.port);
+		rc = rdc_bench_link_open(&c->links[i], &r->params, &lr->local, false, err);
+		if (rc)
+			return rc;
+		r->nlinks++;
+		rdc_bench_link_local(c->links[i], pairs[i].remote, &m->u.setup.links[i]);
+	}
+	m->u.setup.nlinks = npairs;
+	rc = rdc_bench_ctl_send(c->fd, m, err);
+	if (!rc)
+		rc = rdc_bench_ctl_expect(c->fd, m, RDC_BENCH_MSG_SETUP_OK, SETUP_TIMEOUT_MS,
+					  "server", err);
+	if (rc)
+		return rc;
+	if (m->u.setup.nlinks != npairs)
+		return rdc_err_set(err, EPROTO, "server set up %u links, not %u", m->u.setup.nlinks,
+				   npairs);
+	for (uint32_t i = 0; i < npairs; i++) {
+		rc = rdc_bench_link_connect(c->links[i], &m->u.setup.links[i], err);
+		if (rc)
+			return rc;
+		r->links[i].path_mtu = rdc_bench_link_mtu(c->links[i]);
+	}
+	return 0;
+}
+
+/* Sleep until @until, waking for the control socket; -errno if the server spoke or left. */
+static int client_wait(struct client *c, uint64_t until, struct rdc_err *err)
+{
+	for (;;) {
+		uint64_t now = rdc_bench_now_ns();
+		struct pollfd pfd = {.fd = c->fd, .events = POLLIN};
+		int rc;
+
+		if (c->o->interrupted && *c->o->interrupted)
+			return rdc_err_set(err, EINTR, "interrupted");
+		if (now >= until)
+			return 0;
+		rc = poll(&pfd, 1, (int)((until - now) / 1000000) + 1);
+		if (rc > 0) {
+			/* Mid-run the server only ever speaks to give up. */
+			rc = rdc_bench_ctl_recv(c->fd, &c->msg, 1000, err);
+			if (rc == -ECONNRESET)
+				return rdc_err_set(err, ECONNRESET,
+						   "the server closed the connection mid-run");
+			if (rc)
+				return rc;
+			if (c->msg.type == RDC_BENCH_MSG_ERROR)
+				return rdc_err_set(err, ECONNABORTED, "server: %s",
+						   c->msg.u.error.text);
+			return rdc_err_set(err, EPROTO, "server sent %s mid-run",
+					   rdc_bench_msg_name(c->msg.type));
+		}
+	}
+}
+
+static bool all_finished(struct client *c)
+{
+	for (uint32_t i = 0; i < c->r->nlinks; i++)
+		if (!rdc_bench_link_finished(c->links[i]))
+			return false;
+	return true;
+}
+
+static void check_carriers(struct client *c, uint64_t now)
+{
+	for (uint32_t i = 0; i < c->r->nlinks; i++) {
+		struct rdc_bench_link_report *lr = &c->r->links[i];
+
+		if (!lr->carrier_lost && !port_active(&lr->local)) {
+			lr->carrier_lost = true;
+			lr->carrier_lost_ns = now - c->r->start_ns;
+		}
+	}
+}
+
+/* The measured part: start the threads together, sample, watch the server and the carriers. */
+static int client_measure(struct client *c, struct rdc_err *err)
+{
+	struct rdc_bench_report *r = c->r;
+	const struct rdc_bench_params *p = &r->params;
+	struct rdc_cpu_times cpu0 = {0}, cpu1 = {0};
+	uint64_t t0, planned_end, tick;
+	size_t k = 0;
+	int rc;
+
+	c->sync.start_ns = r->start_ns = rdc_bench_now_ns() + START_DELAY_NS;
+	rc = rdc_bench_links_start(c->links, r->nlinks, &c->sync, err);
+	if (rc)
+		return rc;
+	r->started = true;
+	t0 = r->start_ns + p->warmup_ns;
+	planned_end = t0 + (p->duration_ns ? p->duration_ns
+					   : (uint64_t)RDC_BENCH_MAX_SECONDS * 1000000000ull);
+	rc = client_wait(c, t0, err);
+	rdc_cpu_times_read(&cpu0, NULL);
+	tick = t0 + p->interval_ns;
+	while (!rc && !all_finished(c)) {
+		/* Wake at least every 50 ms to notice the threads' end and lost carriers. */
+		uint64_t now = rdc_bench_now_ns(), until = now + 50000000ull;
+
+		rc = client_wait(c, until < tick ? until : tick, err);
+		now = rdc_bench_now_ns();
+		check_carriers(c, now);
+		if (rc)
+			break;
+		if (now >= tick) {
+			uint64_t bytes[RDC_BENCH_MAX_LINKS];
+
+			for (uint32_t i = 0; i < r->nlinks; i++)
+				bytes[i] = rdc_bench_link_interval(c->links[i], k);
+			if (p->test != RDC_BENCH_LAT && tick <= planned_end && c->cb->interval)
+				c->cb->interval(c->cb->arg, r, k, bytes);
+			k++;
+			tick += p->interval_ns;
+		}
+		if (!cpu1.total && now >= planned_end)
+			rdc_cpu_times_read(&cpu1, NULL);
+		if (now > planned_end + RUN_SLACK_NS)
+			rc = rdc_err_set(err, ETIMEDOUT,
+					 "links still busy %u s after the planned end",
+					 (unsigned int)(RUN_SLACK_NS / 1000000000ull));
+	}
+	if (rc)
+		rdc_bench_links_stop(&c->sync);
+	rdc_bench_links_join(c->links, r->nlinks);
+	if (!cpu1.total)
+		rdc_cpu_times_read(&cpu1, NULL);
+	r->host_cpu_percent = rdc_cpu_busy_percent(&cpu0, &cpu1);
+	return rc;
+}
+
+/* Move each link's result into the report, with statistics and counter deltas. */
+static void client_collect(struct client *c)
+{
+	struct rdc_bench_report *r = c->r;
+
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		struct rdc_bench_link_report *lr = &r->links[i];
+		const struct rdc_bench_result *res = &lr->res;
+		uint64_t base = r->start_ns + r->params.warmup_ns;
+		struct rdc_counter_set after;
+
+		/* The report takes the link's arrays over. */
+		rdc_bench_link_take_result(c->links[i], &lr->res);
+		/* Whole intervals only: a partial one would be divided by the full length. */
+		if (res->interval_bytes) {
+			size_t n = res->window_end_ns > base
+					   ? (size_t)((res->window_end_ns - base) /
+						      r->params.interval_ns)
+					   : 0;
+
+			lr->res.nintervals = n < res->nintervals ? n : res->nintervals;
+		}
+		if (res->lat_ns && res->nlat)
+			rdc_lat_stats_compute(lr->res.lat_ns, res->nlat, &lr->lat);
+		if (i == 0 || res->window_start_ns < r->window_start_ns)
+			r->window_start_ns = res->window_start_ns;
+		if (res->window_end_ns > r->window_end_ns)
+			r->window_end_ns = res->window_end_ns;
+		counters_snapshot(&lr->local, &after);
+		counters_delta(&c->before[i], &after, &lr->counters);
+		rdc_counters_free(&after);
+	}
+	if (r->params.duration_ns && r->params.test != RDC_BENCH_LAT) {
+		/* The common window, whatever each link did inside it. */
+		uint64_t planned_end = r->start_ns + r->params.warmup_ns + r->params.duration_ns;
+
+		r->window_start_ns = r->start_ns + r->params.warmup_ns;
+		/* A run cut short ends when its last link stopped. */
+		if (r->window_end_ns > planned_end || r->window_end_ns < r->window_start_ns)
+			r->window_end_ns = planned_end;
+	}
+}
+
+static void client_finish(struct client *c)
+{
+	struct rdc_bench_report *r = c->r;
+	struct rdc_bench_msg *m = &c->msg;
+	struct rdc_err ignored;
+
+	memset(m, 0, sizeof(*m));
+	m->type = RDC_BENCH_MSG_DONE;
+	m->u.count.window_ns = r->window_end_ns > r->window_start_ns
+				       ? r->window_end_ns - r->window_start_ns
+				       : 0; /* a link that failed in its warm-up has no window */
+	m->u.count.nlinks = r->nlinks;
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		m->u.count.links[i].bytes = r->links[i].res.bytes;
+		m->u.count.links[i].msgs = r->links[i].res.msgs;
+		m->u.count.links[i].errors = r->links[i].res.errors;
+	}
+	if (rdc_bench_ctl_send(c->fd, m, &ignored) ||
+	    rdc_bench_ctl_expect(c->fd, m, RDC_BENCH_MSG_RESULT, REPLY_TIMEOUT_MS, "server",
+				 &ignored))
+		return;
+	for (uint32_t i = 0; i < r->nlinks && i < m->u.count.nlinks; i++)
+		r->links[i].peer = m->u.count.links[i];
+}
+
+int rdc_bench_client_run(const struct rdc_bench_client_opts *o,
+			 const struct rdc_bench_client_cb *cb, struct rdc_bench_report *r,
+			 struct rdc_err *err)
+{
+	struct client *c;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->params = o->params;
+	rc = rdc_bench_params_check(&o->params, err);
+	if (rc)
+		return rc;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	c->o = o;
+	c->cb = cb;
+	c->r = r;
+	rdc_bench_ctl_set_interrupt(o->interrupted);
+	c->fd = connect_server(o->host, o->port, o->interrupted, r->peer, sizeof(r->peer), err);
+	if (c->fd < 0) {
+		rc = c->fd;
+		free(c);
+		return rc;
+	}
+	rc = client_setup(c, err);
+	if (!rc) {
+		for (uint32_t i = 0; i < r->nlinks; i++)
+			counters_snapshot(&r->links[i].local, &c->before[i]);
+		if (cb->linked)
+			cb->linked(cb->arg, r);
+		memset(&c->msg, 0, sizeof(c->msg));
+		c->msg.type = RDC_BENCH_MSG_START;
+		rc = rdc_bench_ctl_send(c->fd, &c->msg, err);
+		if (!rc)
+			rc = rdc_bench_ctl_expect(c->fd, &c->msg, RDC_BENCH_MSG_STARTED,
+						  REPLY_TIMEOUT_MS, "server", err);
+	}
+	if (!rc)
+		rc = client_measure(c, err);
+	if (r->started)
+		client_collect(c);
+	if (!rc)
+		client_finish(c);
+	else
+		rdc_bench_ctl_send_error(c->fd, err ? err->code : EIO,
+					 err ? err->msg : "the client gave up");
+	if (rc && err) {
+		r->status = rc;
+		snprintf(r->error, sizeof(r->error), "%s", err->msg);
+	}
+	for (uint32_t i = 0; i < RDC_BENCH_MAX_LINKS; i++) {
+		rdc_bench_link_close(c->links[i]);
+		rdc_counters_free(&c->before[i]);
+	}
+	rdc_bench_ctl_close(c->fd);
+	free(c);
+	return rc;
+}

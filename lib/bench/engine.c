@@ -1,0 +1,1006 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* engine.c - verbs resources per link and the data loops of write, read, send and lat */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+#include <linux/mempolicy.h>
+
+#include "base/cpulist.h"
+#include "base/util.h"
+#include "bench/engine.h"
+#include "seam/fs.h"
+
+/*
+ * RC transport settings perftest users know: ACK timeout 14 (4.096 us *
+ * 2^14, about 67 ms), 7 retries, RNR retry 7 (infinite) and an RNR timer of
+ * 12 (0.64 ms).  A dead peer or cable therefore ends in a retry-exceeded
+ * completion within about 0.5 s.
+ */
+#define QP_TIMEOUT 14
+#define QP_RETRY 7
+#define QP_RNR_RETRY 7
+#define QP_MIN_RNR_TIMER 12
+#define QP_HOP_LIMIT 64
+#define LAT_INLINE 220		    /* inline bytes tried for lat; bandwidth tests use none */
+#define POLL_BATCH 16		    /* completions per ibv_poll_cq */
+#define DRAIN_NS 3000000000ull	    /* how long a link may take to retire its last requests */
+#define LAT_ANSWER_NS 5000000000ull /* a lat peer silent this long has gone */
+/* A link with requests in flight and no completion this long has failed (RNR loops never end). */
+#define STALL_FAIL_NS 10000000000ull
+#define MAX_RD_ATOM 16
+/* Duration-mode lat at about 1 us a round trip for RDC_BENCH_MAX_LAT_SECONDS. */
+#define MAX_LAT_SAMPLES 60000000u
+
+struct bench_qp {
+	struct ibv_qp *qp;
+	uint32_t psn;
+	uint32_t remote_qpn, remote_psn;
+	uint64_t posted, completed; /* work requests, 64-bit: never wrap */
+	uint32_t unsignaled;	    /* posted since the last signalled one */
+	uint64_t measured_posted;   /* iteration mode: posted inside the window */
+	uint32_t warm_tail; /* iteration mode: unsignalled warm-up requests not retired yet */
+};
+
+struct rdc_bench_link {
+	struct rdc_bench_params p;
+	struct rdc_bench_endpoint ep;
+	bool server;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	uint64_t buf_len, slot;
+	uint32_t max_inline;
+	uint32_t rd_atom_resp, rd_atom_init; /* device limits as responder / initiator */
+	enum ibv_mtu active_mtu, path_mtu;
+	uint32_t rx_depth;
+	struct bench_qp qps[RDC_BENCH_MAX_QPS];
+	uint32_t nqps;
+	uint32_t remote_rkey, remote_rd_atom;
+	uint64_t remote_vaddr;
+	uint32_t sig_every; /* signal one work request in this many */
+
+	struct rdc_bench_sync *sync;
+	pthread_t thread;
+	bool has_thread;
+	struct rdc_bench_result res;
+	uint64_t bucket_base_ns; /* start of interval 0: start + warm-up */
+};
+
+uint64_t rdc_bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool stop_requested(const struct rdc_bench_link *l)
+{
+	return __atomic_load_n(&l->sync->stop, __ATOMIC_RELAXED);
+}
+
+static uint32_t mtu_bytes(enum ibv_mtu m)
+{
+	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? 128u << m : 0;
+}
+
+static enum ibv_mtu mtu_enum(uint32_t bytes)
+{
+	enum ibv_mtu m = IBV_MTU_256;
+
+	while (m < IBV_MTU_4096 && mtu_bytes(m + 1) <= bytes)
+		m++;
+	return m;
+}
+
+/* Keep the calling thread on the CPUs of @node; silently nothing when unknown. */
+static void pin_to_node(int node)
+{
+	unsigned char cpus[CPU_SETSIZE];
+	char list[4096];
+	cpu_set_t set;
+	bool any = false;
+
+	if (node < 0 ||
+	    rdc_fs_read(list, sizeof(list), NULL, "/sys/devices/system/node/node%d/cpulist", node) <
+		    0 ||
+	    rdc_cpulist_parse(list, cpus, sizeof(cpus)))
+		return;
+	CPU_ZERO(&set);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (cpus[c]) {
+			CPU_SET(c, &set);
+			any = true;
+		}
+	if (any)
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/*
+ * Page-aligned anonymous memory, placed on @node (MPOL_PREFERRED, so a full
+ * node falls back rather than fails) before it is first touched.
+ */
+static void *alloc_on_node(size_t len, int node)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (node >= 0 && node < 64) {
+		unsigned long mask = 1ul << node;
+
+		/* Best effort: without NUMA support the kernel says ENOSYS/EINVAL. */
+		(void)syscall(SYS_mbind, p, len, MPOL_PREFERRED, &mask, 64 + 1, 0);
+	}
+	memset(p, 0, len);
+	return p;
+}
+
+static int verbs_fail(struct rdc_err *err, int e, const char *what, const struct rdc_bench_link *l)
+{
+	if (e <= 0)
+		e = EIO;
+	return rdc_err_set(err, e, "%s/%u: cannot %s", l->ep.device, l->ep.port, what);
+}
+
+static int open_device(struct rdc_bench_link *l, struct rdc_err *err)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return rdc_err_set(err, errno ? errno : ENODEV, "cannot list RDMA devices");
+	for (int i = 0; i < n && !l->ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), l->ep.device))
+			l->ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	if (!l->ctx)
+		return rdc_err_set(err, ENODEV, "cannot open RDMA device '%s'", l->ep.device);
+	return 0;
+}
+
+static int create_qp(struct rdc_bench_link *l, struct bench_qp *q, struct rdc_err *err)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = l->cq,
+		.recv_cq = l->cq,
+		.cap = {.max_send_wr = l->p.tx_depth,
+			.max_recv_wr = l->rx_depth,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+			.max_inline_data = l->max_inline},
+		.qp_type = IBV_QPT_RC,
+		.sq_sig_all = 0,
+	};
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = (uint8_t)l->ep.port,
+		.qp_access_flags =
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+	};
+	uint32_t rnd = 0;
+
+	q->qp = ibv_create_qp(l->pd, &init);
+	if (!q->qp && l->max_inline) {
+		/* Some devices take less inline data; lat then posts from the MR. */
+		l->max_inline = init.cap.max_inline_data = 0;
+		q->qp = ibv_create_qp(l->pd, &init);
+	}
+	if (!q->qp)
+		return verbs_fail(err, errno, "create an RC QP", l);
+	l->max_inline = init.cap.max_inline_data;
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (uint32_t)rdc_bench_now_ns();
+	q->psn = rnd & 0xffffff;
+	if (ibv_modify_qp(q->qp, &attr,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		return verbs_fail(err, errno, "move a QP to INIT", l);
+	return 0;
+}
+
+int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_params *p,
+			const struct rdc_bench_endpoint *ep, bool server, struct rdc_err *err)
+{
+	struct rdc_bench_link *l;
+	struct ibv_device_attr dattr;
+	struct ibv_port_attr pattr;
+	int rc;
+
+	*out = NULL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	l->p = *p;
+	l->ep = *ep;
+	l->server = server;
+	l->nqps = p->qps;
+	l->slot = rdc_bench_slot_bytes(p);
+	l->buf_len = l->slot * p->qps;
+	/* The receiving side of send keeps a full queue of receives per QP. */
+	l->rx_depth = server && p->test == RDC_BENCH_SEND ? p->tx_depth : 1;
+	l->max_inline = p->test == RDC_BENCH_LAT && p->size <= LAT_INLINE ? LAT_INLINE : 0;
+	/*
+	 * Small messages signal one request in a quarter of the queue, large
+	 * ones every request (it costs nothing there and keeps the count exact).
+	 */
+	l->sig_every = p->size > 8192 || p->tx_depth < 4 ? 1 : p->tx_depth / 4;
+
+	rc = open_device(l, err);
+	if (rc)
+		goto fail;
+	if (ibv_query_device(l->ctx, &dattr)) {
+		rc = verbs_fail(err, errno, "query the device", l);
+		goto fail;
+	}
+	if (ibv_query_port(l->ctx, (uint8_t)ep->port, &pattr)) {
+		rc = verbs_fail(err, errno, "query the port", l);
+		goto fail;
+	}
+	if (pattr.link_layer != IBV_LINK_LAYER_ETHERNET) {
+		rc = rdc_err_set(err, EPROTONOSUPPORT, "%s/%u is not a RoCE port", ep->device,
+				 ep->port);
+		goto fail;
+	}
+	if ((uint32_t)dattr.max_qp_wr < p->tx_depth || (uint32_t)dattr.max_qp_wr < l->rx_depth) {
+		rc = rdc_err_set(err, EINVAL, "%s takes at most %d work requests per queue",
+				 ep->device, dattr.max_qp_wr);
+		goto fail;
+	}
+	l->active_mtu = pattr.active_mtu;
+	l->rd_atom_resp = dattr.max_qp_rd_atom < MAX_RD_ATOM ? dattr.max_qp_rd_atom : MAX_RD_ATOM;
+	l->rd_atom_init =
+		dattr.max_qp_init_rd_atom < MAX_RD_ATOM ? dattr.max_qp_init_rd_atom : MAX_RD_ATOM;
+	l->pd = ibv_alloc_pd(l->ctx);
+	if (!l->pd) {
+		rc = verbs_fail(err, errno, "allocate a protection domain", l);
+		goto fail;
+	}
+	l->buf = alloc_on_node(l->buf_len, ep->numa_node);
+	if (!l->buf) {
+		rc = rdc_err_set(err, ENOMEM, "cannot allocate %llu bytes for %s",
+				 (unsigned long long)l->buf_len, ep->device);
+		goto fail;
+	}
+	l->mr = ibv_reg_mr(l->pd, l->buf, l->buf_len,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ);
+	if (!l->mr) {
+		int e = errno;
+
+		rc = verbs_fail(err, e, "register the buffer", l);
+		if (e == ENOMEM || e == EPERM)
+			rdc_err_detail(err,
+				       "%llu bytes; is the locked-memory limit (ulimit -l) lower?",
+				       (unsigned long long)l->buf_len);
+		goto fail;
+	}
+	l->cq = ibv_create_cq(l->ctx, (int)(p->qps * (p->tx_depth + l->rx_depth)), NULL, NULL, 0);
+	if (!l->cq) {
+		rc = verbs_fail(err, errno, "create a completion queue", l);
+		goto fail;
+	}
+	for (uint32_t q = 0; q < l->nqps; q++) {
+		rc = create_qp(l, &l->qps[q], err);
+		if (rc)
+			goto fail;
+	}
+	*out = l;
+	return 0;
+fail:
+	rdc_bench_link_close(l);
+	return rc;
+}
+
+void rdc_bench_link_close(struct rdc_bench_link *l)
+{
+	if (!l)
+		return;
+	for (uint32_t q = 0; q < l->nqps; q++)
+		if (l->qps[q].qp)
+			ibv_destroy_qp(l->qps[q].qp);
+	if (l->cq)
+		ibv_destroy_cq(l->cq);
+	if (l->mr)
+		ibv_dereg_mr(l->mr);
+	if (l->buf)
+		munmap(l->buf, l->buf_len);
+	if (l->pd)
+		ibv_dealloc_pd(l->pd);
+	if (l->ctx)
+		ibv_close_device(l->ctx);
+	free(l->res.interval_bytes);
+	free(l->res.lat_ns);
+	free(l);
+}
+
+void rdc_bench_link_local(const struct rdc_bench_link *l, uint32_t endpoint,
+			  struct rdc_bench_link_wire *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->endpoint = endpoint;
+	memcpy(w->gid, l->ep.gid, 16);
+	w->gid_index = l->ep.gid_index;
+	w->mtu = mtu_bytes(l->active_mtu);
+	w->rd_atom = l->rd_atom_resp;
+	w->rkey = l->mr->rkey;
+	w->vaddr = (uint64_t)(uintptr_t)l->buf;
+	w->length = l->buf_len;
+	w->nqps = l->nqps;
+	for (uint32_t q = 0; q < l->nqps; q++) {
+		w->qps[q].qpn = l->qps[q].qp->qp_num;
+		w->qps[q].psn = l->qps[q].psn;
+	}
+}
+
+static int post_recv(struct rdc_bench_link *l, uint32_t q)
+{
+	struct ibv_sge sge = {
+		.addr = (uint64_t)(uintptr_t)(l->buf + q * l->slot),
+		.length = l->p.size,
+		.lkey = l->mr->lkey,
+	};
+	struct ibv_recv_wr wr = {.wr_id = q, .sg_list = &sge, .num_sge = 1}, *bad;
+
+	/* The post calls return the error; they do not promise to set errno. */
+	return ibv_post_recv(l->qps[q].qp, &wr, &bad);
+}
+
+int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link_wire *remote,
+			   struct rdc_err *err)
+{
+	enum ibv_mtu path = l->active_mtu;
+
+	if (remote->nqps != l->nqps)
+		return rdc_err_set(err, EPROTO, "%s: the peer has %u QPs for this link, not %u",
+				   l->ep.device, remote->nqps, l->nqps);
+	if (remote->length < l->buf_len)
+		return rdc_err_set(err, EPROTO, "%s: the peer's buffer (%llu bytes) is too small",
+				   l->ep.device, (unsigned long long)remote->length);
+	if (remote->gid[10] != 0xff || remote->gid[11] != 0xff)
+		return rdc_err_set(err, EPROTO,
+				   "%s: the peer's GID is not a RoCE v2 IPv4-mapped one; both ends "
+				   "must use the same GID type",
+				   l->ep.device);
+	if (l->p.test == RDC_BENCH_READ && !remote->rd_atom)
+		return rdc_err_set(err, EOPNOTSUPP, "%s: the peer accepts no RDMA reads",
+				   l->ep.device);
+	if (remote->mtu && mtu_enum(remote->mtu) < path)
+		path = mtu_enum(remote->mtu);
+	if (l->p.mtu && mtu_enum(l->p.mtu) < path)
+		path = mtu_enum(l->p.mtu);
+	l->path_mtu = path;
+	l->remote_rkey = remote->rkey;
+	l->remote_vaddr = remote->vaddr;
+	l->remote_rd_atom = remote->rd_atom;
+	for (uint32_t q = 0; q < l->nqps; q++) {
+		struct bench_qp *bq = &l->qps[q];
+		struct ibv_qp_attr attr = {
+			.qp_state = IBV_QPS_RTR,
+			.path_mtu = path,
+			.dest_qp_num = remote->qps[q].qpn,
+			.rq_psn = remote->qps[q].psn,
+			.max_dest_rd_atomic = (uint8_t)l->rd_atom_resp,
+			.min_rnr_timer = QP_MIN_RNR_TIMER,
+			.ah_attr = {.is_global = 1,
+				    .port_num = (uint8_t)l->ep.port,
+				    .grh = {.sgid_index = (uint8_t)l->ep.gid_index,
+					    .hop_limit = QP_HOP_LIMIT,
+					    .traffic_class = l->p.traffic_class}},
+		};
+		uint32_t rd = l->rd_atom_init < remote->rd_atom ? l->rd_atom_init : remote->rd_atom;
+
+		memcpy(attr.ah_attr.grh.dgid.raw, remote->gid, 16);
+		bq->remote_qpn = remote->qps[q].qpn;
+		bq->remote_psn = remote->qps[q].psn;
+		if (l->ep.gid_index > 255)
+			return rdc_err_set(err, ERANGE,
+					   "%s: GID index %u does not fit verbs' 8 bits",
+					   l->ep.device, l->ep.gid_index);
+		if (ibv_modify_qp(bq->qp, &attr,
+				  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+					  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+					  IBV_QP_MIN_RNR_TIMER))
+			return verbs_fail(err, errno,
+					  "move a QP to RTR (check the GIDs and the route between "
+					  "the links)",
+					  l);
+		memset(&attr, 0, sizeof(attr));
+		attr.qp_state = IBV_QPS_RTS;
+		attr.timeout = QP_TIMEOUT;
+		attr.retry_cnt = QP_RETRY;
+		attr.rnr_retry = QP_RNR_RETRY;
+		attr.sq_psn = bq->psn;
+		attr.max_rd_atomic = (uint8_t)(rd ? rd : 1);
+		if (ibv_modify_qp(bq->qp, &attr,
+				  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+					  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+					  IBV_QP_MAX_QP_RD_ATOMIC))
+			return verbs_fail(err, errno, "move a QP to RTS", l);
+		/* The receiving side of send: a full receive queue before the first send. */
+		for (uint32_t r = 0; l->server && l->p.test == RDC_BENCH_SEND && r < l->rx_depth;
+		     r++) {
+			int e = post_recv(l, q);
+
+			if (e)
+				return verbs_fail(err, e, "post receives", l);
+		}
+	}
+	return 0;
+}
+
+uint32_t rdc_bench_link_mtu(const struct rdc_bench_link *l)
+{
+	return mtu_bytes(l->path_mtu);
+}
+
+const struct rdc_bench_result *rdc_bench_link_result(const struct rdc_bench_link *l)
+{
+	return &l->res;
+}
+
+void rdc_bench_link_take_result(struct rdc_bench_link *l, struct rdc_bench_result *out)
+{
+	*out = l->res;
+	l->res.interval_bytes = NULL;
+	l->res.lat_ns = NULL;
+	l->res.nintervals = l->res.nlat = l->res.cap_lat = 0;
+}
+
+uint64_t rdc_bench_link_interval(const struct rdc_bench_link *l, size_t k)
+{
+	if (!l->res.interval_bytes || k >= l->res.nintervals)
+		return 0;
+	return __atomic_load_n(&l->res.interval_bytes[k], __ATOMIC_RELAXED);
+}
+
+bool rdc_bench_link_finished(const struct rdc_bench_link *l)
+{
+	return __atomic_load_n(&l->res.finished, __ATOMIC_ACQUIRE);
+}
+
+/* ---- the data loops ---- */
+
+/* "retry exceeded" and what usually causes it, for a failed completion. */
+static void link_failed_wc(struct rdc_bench_link *l, const struct ibv_wc *wc, uint64_t now)
+{
+	l->res.errors++;
+	if (l->res.status)
+		return;
+	l->res.status = -EIO;
+	if (wc->status == IBV_WC_RETRY_EXC_ERR)
+		snprintf(l->res.error, sizeof(l->res.error),
+			 "%s (status %d) at %.3f s: no answer from the peer; cable, route, GID, "
+			 "MTU or a lossy priority",
+			 ibv_wc_status_str(wc->status), wc->status,
+			 (double)(now - l->sync->start_ns) / 1e9);
+	else
+		snprintf(l->res.error, sizeof(l->res.error), "%s (status %d) at %.3f s",
+			 ibv_wc_status_str(wc->status), wc->status,
+			 (double)(now - l->sync->start_ns) / 1e9);
+}
+
+static void link_failed(struct rdc_bench_link *l, int code, const char *what)
+{
+	if (l->res.status)
+		return;
+	l->res.status = -code;
+	snprintf(l->res.error, sizeof(l->res.error), "%s", what);
+}
+
+static void credit(struct rdc_bench_link *l, uint64_t now, uint64_t msgs, uint64_t bytes)
+{
+	uint64_t k;
+
+	l->res.msgs += msgs;
+	l->res.bytes += bytes;
+	/* Buckets count from the common window start, as the progress lines do. */
+	k = now > l->bucket_base_ns ? (now - l->bucket_base_ns) / l->p.interval_ns : 0;
+	if (l->res.interval_bytes && k < l->res.nintervals)
+		__atomic_store_n(&l->res.interval_bytes[k], l->res.interval_bytes[k] + bytes,
+				 __ATOMIC_RELAXED);
+}
+
+static int post_one(struct rdc_bench_link *l, uint32_t q, bool force_signal)
+{
+	struct bench_qp *bq = &l->qps[q];
+	uint64_t off = q * l->slot;
+	struct ibv_sge sge = {
+		.addr = (uint64_t)(uintptr_t)(l->buf + off),
+		.length = l->p.size,
+		.lkey = l->mr->lkey,
+	};
+	struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1}, *bad;
+	bool signal = force_signal || bq->unsignaled + 1 >= l->sig_every;
+	int rc;
+
+	switch (l->p.test) {
+	case RDC_BENCH_READ:
+		wr.opcode = IBV_WR_RDMA_READ;
+		break;
+	case RDC_BENCH_SEND:
+		wr.opcode = IBV_WR_SEND;
+		break;
+	default:
+		wr.opcode = IBV_WR_RDMA_WRITE;
+		break;
+	}
+	if (wr.opcode != IBV_WR_SEND) {
+		wr.wr.rdma.remote_addr = l->remote_vaddr + off;
+		wr.wr.rdma.rkey = l->remote_rkey;
+	}
+	if (signal) {
+		wr.send_flags = IBV_SEND_SIGNALED;
+		/* The completion retires this request and the unsignalled ones before it. */
+		wr.wr_id = (uint64_t)q << 32 | (bq->unsignaled + 1);
+	}
+	rc = ibv_post_send(bq->qp, &wr, &bad);
+	if (rc)
+		return rc > 0 ? -rc : -EIO;
+	bq->posted++;
+	bq->unsignaled = signal ? 0 : bq->unsignaled + 1;
+	return 0;
+}
+
+enum bw_phase { PHASE_WARM, PHASE_QUIESCE, PHASE_MEASURE, PHASE_DRAIN };
+
+static bool all_retired(const struct rdc_bench_link *l)
+{
+	for (uint32_t q = 0; q < l->nqps; q++)
+		/* Unsignalled requests after the last signalled one retire with the QP. */
+		if (l->qps[q].posted - l->qps[q].unsignaled != l->qps[q].completed)
+			return false;
+	return true;
+}
+
+/*
+ * The requester of write, read and send.  Duration mode counts what completes
+ * inside [start + warmup, start + warmup + duration); iteration mode drains
+ * the warm-up first and then counts exactly iters requests per QP.
+ */
+static void run_bw(struct rdc_bench_link *l)
+{
+	const struct rdc_bench_params *p = &l->p;
+	uint64_t t0 = l->sync->start_ns + p->warmup_ns;
+	uint64_t t1 = p->duration_ns ? t0 + p->duration_ns : UINT64_MAX;
+	uint64_t last = l->sync->start_ns, drain_until = 0, now;
+	enum bw_phase phase = p->warmup_ns ? PHASE_WARM : PHASE_MEASURE;
+	struct ibv_wc wc[POLL_BATCH];
+
+	l->res.window_start_ns = t0;
+	for (;;) {
+		int n;
+
+		now = rdc_bench_now_ns();
+		if (phase != PHASE_DRAIN && (stop_requested(l) || l->res.status)) {
+			/* Cut short: the link's window ends here, not after the drain. */
+			l->res.window_end_ns = now < t1 ? now : t1;
+			phase = PHASE_DRAIN;
+			drain_until = now + DRAIN_NS;
+		}
+		if (phase == PHASE_WARM && now >= t0)
+			phase = p->duration_ns ? PHASE_MEASURE : PHASE_QUIESCE;
+		if (phase == PHASE_QUIESCE && all_retired(l)) {
+			phase = PHASE_MEASURE;
+			l->res.window_start_ns = now > t0 ? now : t0;
+			/* The window's first completion also retires these: not theirs to count. */
+			for (uint32_t q = 0; q < l->nqps; q++)
+				l->qps[q].warm_tail = l->qps[q].unsignaled;
+		}
+		if (phase == PHASE_MEASURE) {
+			bool done = false;
+
+			if (p->duration_ns) {
+				done = now >= t1;
+			} else {
+				done = true;
+				for (uint32_t q = 0; q < l->nqps; q++)
+					if (l->qps[q].measured_posted < p->iters ||
+					    l->qps[q].posted != l->qps[q].completed)
+						done = false;
+			}
+			if (done) {
+				l->res.window_end_ns = p->duration_ns ? t1 : now;
+				phase = PHASE_DRAIN;
+				drain_until = now + DRAIN_NS;
+			}
+		}
+		if (phase == PHASE_DRAIN && (all_retired(l) || now >= drain_until))
+			break;
+		if (phase == PHASE_WARM || phase == PHASE_MEASURE) {
+			for (uint32_t q = 0; q < l->nqps; q++) {
+				struct bench_qp *bq = &l->qps[q];
+
+				while (bq->posted - bq->completed < p->tx_depth) {
+					bool last_one = false;
+					int rc;
+
+					if (phase == PHASE_MEASURE && !p->duration_ns) {
+						if (bq->measured_posted == p->iters)
+							break;
+						last_one = bq->measured_posted + 1 == p->iters;
+					}
+					rc = post_one(l, q, last_one);
+					if (rc) {
+						link_failed(l, -rc, "cannot post a work request");
+						break;
+					}
+					if (phase == PHASE_MEASURE)
+						bq->measured_posted++;
+				}
+			}
+		}
+		n = ibv_poll_cq(l->cq, POLL_BATCH, wc);
+		if (n < 0) {
+			link_failed(l, EIO, "cannot poll the completion queue");
+			continue;
+		}
+		if (n > 0) {
+			now = rdc_bench_now_ns();
+			if (now - last > l->res.longest_stall_ns)
+				l->res.longest_stall_ns = now - last;
+			last = now;
+			if (phase == PHASE_DRAIN)
+				drain_until = now + DRAIN_NS;
+		} else if (phase != PHASE_DRAIN && now - last > STALL_FAIL_NS && !all_retired(l)) {
+			link_failed(l, ETIMEDOUT, "no completion for 10 s with requests in flight");
+		}
+		for (int i = 0; i < n; i++) {
+			uint32_t q = (uint32_t)(wc[i].wr_id >> 32);
+			uint64_t cnt = wc[i].wr_id & 0xffffffffu;
+
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				if (wc[i].status != IBV_WC_WR_FLUSH_ERR || !l->res.status)
+					link_failed_wc(l, &wc[i], now);
+				continue;
+			}
+			if (q >= l->nqps)
+				continue;
+			l->qps[q].completed += cnt;
+			if (l->qps[q].warm_tail) {
+				uint64_t warm =
+					cnt < l->qps[q].warm_tail ? cnt : l->qps[q].warm_tail;
+
+				l->qps[q].warm_tail -= (uint32_t)warm;
+				cnt -= warm;
+			}
+			if (phase == PHASE_MEASURE || (phase == PHASE_DRAIN && p->duration_ns)) {
+				if (now >= l->res.window_start_ns && now < t1)
+					credit(l, now, cnt, cnt * p->size);
+			}
+		}
+	}
+	if (!l->res.window_end_ns)
+		l->res.window_end_ns = now < t1 ? now : t1;
+	/* A link that died keeps its last silence as a stall until the end. */
+	if (now - last > l->res.longest_stall_ns)
+		l->res.longest_stall_ns = now - last;
+	if (!l->res.status && !all_retired(l))
+		link_failed(l, ETIMEDOUT,
+			    stop_requested(l)
+				    ? "stopped with requests in flight: the run was cut short"
+				    : "no completion for 3 s while the last requests drained");
+}
+
+/* Server side of send: keep every receive queue full and count what arrives. */
+static void run_receiver(struct rdc_bench_link *l)
+{
+	struct ibv_wc wc[POLL_BATCH];
+
+	l->res.window_start_ns = l->sync->start_ns;
+	while (!stop_requested(l)) {
+		int n = ibv_poll_cq(l->cq, POLL_BATCH, wc);
+
+		for (int i = 0; i < n; i++) {
+			uint32_t q = (uint32_t)wc[i].wr_id;
+
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				/* Flushed receives follow a failure: not failures of their own. */
+				if (wc[i].status != IBV_WC_WR_FLUSH_ERR || !l->res.status)
+					link_failed_wc(l, &wc[i], rdc_bench_now_ns());
+				continue;
+			}
+			if (!(wc[i].opcode & IBV_WC_RECV) || q >= l->nqps)
+				continue;
+			l->res.msgs++;
+			l->res.bytes += wc[i].byte_len;
+			if (post_recv(l, q))
+				link_failed(l, EIO, "cannot post a receive");
+		}
+	}
+	l->res.window_end_ns = rdc_bench_now_ns();
+}
+
+/* Write @seq as the last byte of the peer's receive area and wait for the send to complete. */
+static int lat_write(struct rdc_bench_link *l, uint8_t seq)
+{
+	int rc;
+
+	uint8_t *src = l->buf;
+	struct ibv_sge sge = {
+		.addr = (uint64_t)(uintptr_t)src, .length = l->p.size, .lkey = l->mr->lkey};
+	struct ibv_send_wr wr = {.sg_list = &sge,
+				 .num_sge = 1,
+				 .opcode = IBV_WR_RDMA_WRITE,
+				 .send_flags = IBV_SEND_SIGNALED},
+			   *bad;
+
+	src[l->p.size - 1] = seq;
+	if (l->max_inline && l->p.size <= l->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	wr.wr.rdma.remote_addr = l->remote_vaddr + l->p.size;
+	wr.wr.rdma.rkey = l->remote_rkey;
+	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
+	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
+}
+
+/*
+ * Wait until the peer's byte @seq (unless negative) lands at the end of our
+ * receive area and, unless *@sent, our own write completed.  -EIO on a
+ * failed completion, -ETIMEDOUT when the peer stays silent (@patient: the
+ * server, which waits for its client as long as the run lasts),
+ * -ECANCELED when told to stop.
+ */
+static int lat_wait(struct rdc_bench_link *l, int seq, bool *sent, bool patient)
+{
+	volatile uint8_t *mark = l->buf + 2 * (size_t)l->p.size - 1;
+	uint64_t deadline = rdc_bench_now_ns() + LAT_ANSWER_NS;
+	struct ibv_wc wc;
+
+	for (unsigned int spin = 0;; spin++) {
+		if (!*sent) {
+			int n = ibv_poll_cq(l->cq, 1, &wc);
+
+			if (n < 0)
+				return -EIO;
+			if (n == 1) {
+				if (wc.status != IBV_WC_SUCCESS) {
+					link_failed_wc(l, &wc, rdc_bench_now_ns());
+					return -EIO;
+				}
+				*sent = true;
+			}
+		}
+		if (*sent && (seq < 0 || *mark == (uint8_t)seq))
+			return 0;
+		if ((spin & 1023) == 0) {
+			if (stop_requested(l))
+				return -ECANCELED;
+			if (!patient && rdc_bench_now_ns() > deadline)
+				return -ETIMEDOUT;
+		}
+	}
+}
+
+static uint8_t lat_next(uint8_t seq)
+{
+	return seq == 255 ? 1 : seq + 1; /* never 0: the receive area starts zeroed */
+}
+
+static bool lat_keep(struct rdc_bench_link *l, uint64_t sample)
+{
+	struct rdc_bench_result *r = &l->res;
+
+	if (r->nlat == r->cap_lat) {
+		size_t cap = r->cap_lat ? r->cap_lat * 2 : 65536;
+		uint64_t *more;
+
+		if (cap > MAX_LAT_SAMPLES)
+			cap = MAX_LAT_SAMPLES;
+		if (cap == r->cap_lat)
+			return false;
+		more = realloc(r->lat_ns, cap * sizeof(*more));
+		if (!more)
+			return false;
+		r->lat_ns = more;
+		r->cap_lat = cap;
+	}
+	r->lat_ns[r->nlat++] = sample;
+	return true;
+}
+
+static void lat_error(struct rdc_bench_link *l, int rc)
+{
+	if (rc == -ETIMEDOUT)
+		link_failed(l, ETIMEDOUT, "the peer did not answer for 5 s");
+	else if (rc != -ECANCELED)
+		link_failed(l, -rc, "the ping-pong failed");
+}
+
+/*
+ * The client of lat: write a sequence byte into the peer's receive area,
+ * wait for the peer to write it back into ours.  A sample is half the round
+ * trip, as ib_write_lat reports it.
+ */
+static void run_ping(struct rdc_bench_link *l)
+{
+	const struct rdc_bench_params *p = &l->p;
+	uint64_t t0 = l->sync->start_ns + p->warmup_ns;
+	uint64_t t1 = p->duration_ns ? t0 + p->duration_ns : UINT64_MAX;
+	uint64_t last = l->sync->start_ns, now;
+	bool measuring = !p->warmup_ns;
+	uint8_t seq = 0;
+
+	l->res.window_start_ns = t0;
+	/* Iteration mode knows its sample count: one allocation, no growth. */
+	if (p->iters) {
+		l->res.lat_ns = malloc(p->iters * sizeof(uint64_t));
+		if (!l->res.lat_ns) {
+			link_failed(l, ENOMEM, "cannot keep the latency samples");
+			return;
+		}
+		l->res.cap_lat = p->iters;
+	}
+	for (;;) {
+		uint64_t sent_at;
+		bool sent = false;
+		int rc;
+
+		now = rdc_bench_now_ns();
+		if (!measuring && now >= t0) {
+			measuring = true;
+			l->res.window_start_ns = now;
+		}
+		if (measuring && (now >= t1 || (p->iters && l->res.msgs == p->iters)))
+			break;
+		if (stop_requested(l))
+			break;
+		seq = lat_next(seq);
+		sent_at = rdc_bench_now_ns();
+		rc = lat_write(l, seq);
+		if (rc) {
+			link_failed(l, -rc, "cannot post a write");
+			break;
+		}
+		rc = lat_wait(l, seq, &sent, false);
+		now = rdc_bench_now_ns();
+		if (rc) {
+			lat_error(l, rc);
+			break;
+		}
+		if (now - last > l->res.longest_stall_ns)
+			l->res.longest_stall_ns = now - last;
+		last = now;
+		if (!measuring)
+			continue;
+		if (!lat_keep(l, (now - sent_at) / 2)) {
+			link_failed(l, ENOMEM,
+				    "too many latency samples; use iters or a shorter run");
+			break;
+		}
+		credit(l, now, 1, p->size);
+	}
+	l->res.window_end_ns = now < t1 ? now : t1;
+	if (now - last > l->res.longest_stall_ns)
+		l->res.longest_stall_ns = now - last;
+}
+
+/* The server of lat: answer every byte the client writes with the same byte. */
+static void run_pong(struct rdc_bench_link *l)
+{
+	uint8_t expect = 1;
+
+	l->res.window_start_ns = l->sync->start_ns;
+	for (;;) {
+		bool sent = true;
+		int rc = lat_wait(l, expect, &sent, true);
+
+		if (!rc) {
+			sent = false;
+			rc = lat_write(l, expect);
+			if (!rc)
+				rc = lat_wait(l, -1, &sent, false);
+		}
+		if (rc) {
+			lat_error(l, rc);
+			break;
+		}
+		l->res.msgs++;
+		l->res.bytes += l->p.size;
+		expect = lat_next(expect);
+	}
+	l->res.window_end_ns = rdc_bench_now_ns();
+}
+
+static void *link_thread(void *arg)
+{
+	struct rdc_bench_link *l = arg;
+	struct timespec ts = {.tv_sec = (time_t)(l->sync->start_ns / 1000000000ull),
+			      .tv_nsec = (long)(l->sync->start_ns % 1000000000ull)};
+	uint64_t cpu0;
+
+	pin_to_node(l->ep.numa_node);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	cpu0 = thread_cpu_ns();
+	l->bucket_base_ns = l->sync->start_ns + l->p.warmup_ns;
+	if (l->server)
+		l->p.test == RDC_BENCH_SEND ? run_receiver(l) : run_pong(l);
+	else
+		l->p.test == RDC_BENCH_LAT ? run_ping(l) : run_bw(l);
+	l->res.cpu_ns = thread_cpu_ns() - cpu0;
+	__atomic_store_n(&l->res.finished, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static bool link_has_work(const struct rdc_bench_link *l)
+{
+	/* The target of write and read is the NIC alone. */
+	return !l->server || l->p.test == RDC_BENCH_SEND || l->p.test == RDC_BENCH_LAT;
+}
+
+int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_bench_sync *sync,
+			  struct rdc_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rdc_bench_link *l = links[i];
+		int rc;
+
+		l->sync = sync;
+		memset(&l->res, 0, sizeof(l->res));
+		if (!l->server && l->p.test != RDC_BENCH_LAT) {
+			uint64_t span = l->p.duration_ns
+						? l->p.duration_ns
+						: (uint64_t)RDC_BENCH_MAX_SECONDS * 1000000000ull;
+			size_t k = (size_t)((span + l->p.interval_ns - 1) / l->p.interval_ns);
+
+			l->res.nintervals =
+				k < RDC_BENCH_MAX_INTERVALS ? k : RDC_BENCH_MAX_INTERVALS;
+			l->res.interval_bytes = calloc(l->res.nintervals, sizeof(uint64_t));
+			if (!l->res.interval_bytes) {
+				rdc_bench_links_stop(sync);
+				rdc_bench_links_join(links, i);
+				return rdc_err_set(err, ENOMEM, "out of memory");
+			}
+		}
+		if (!link_has_work(l)) {
+			l->res.finished = true;
+			continue;
+		}
+		rc = pthread_create(&l->thread, NULL, link_thread, l);
+		if (rc) {
+			rdc_bench_links_stop(sync);
+			rdc_bench_links_join(links, i);
+			return rdc_err_set(err, rc, "cannot start the thread of %s", l->ep.device);
+		}
+		l->has_thread = true;
+	}
+	return 0;
+}
+
+void rdc_bench_links_stop(struct rdc_bench_sync *sync)
+{
+	__atomic_store_n(&sync->stop, 1, __ATOMIC_RELAXED);
+}
+
+void rdc_bench_links_join(struct rdc_bench_link **links, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (links[i]->has_thread) {
+			pthread_join(links[i]->thread, NULL);
+			links[i]->has_thread = false;
+		}
+}

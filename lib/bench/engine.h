@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* engine.h - one link's verbs resources and the thread that moves its data */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "bench/bench.h"
+#include "bench/proto.h"
+
+/*
+ * A link owns its device context, PD, buffer (page-aligned, on the device's
+ * NUMA node), MR, one CQ and its RC QPs.  The life of a link:
+ *
+ *   rdc_bench_link_open()      resources, QPs in INIT
+ *   rdc_bench_link_local()     what the peer needs (QPNs, PSNs, rkey, GID)
+ *   rdc_bench_link_connect()   the peer's half: RTR, RTS (receives posted)
+ *   rdc_bench_links_start()    one thread per link, all released at start_ns
+ *   rdc_bench_links_join()     after they finished or were told to stop
+ *   rdc_bench_link_close()
+ */
+struct rdc_bench_link;
+
+/* Shared by the threads of one run. */
+struct rdc_bench_sync {
+	int stop;	   /* set (atomically) to end every thread early */
+	uint64_t start_ns; /* CLOCK_MONOTONIC time the threads start together */
+};
+
+struct rdc_bench_result {
+	int status;	 /* 0, or -errno when the link failed */
+	char error[256]; /* what failed, in words */
+	uint64_t bytes;	 /* moved inside the window */
+	uint64_t msgs;
+	uint64_t window_start_ns, window_end_ns; /* CLOCK_MONOTONIC */
+	uint64_t longest_stall_ns;		 /* longest time without a completion */
+	uint64_t cpu_ns;			 /* CPU time of the link's thread */
+	uint32_t errors;			 /* failed completions */
+	uint64_t *interval_bytes;		 /* per interval from the window start */
+	size_t nintervals;
+	uint64_t *lat_ns; /* one-way latency samples (round trip / 2), lat only */
+	size_t nlat, cap_lat;
+	bool finished; /* its thread ended */
+};
+
+int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_params *p,
+			const struct rdc_bench_endpoint *ep, bool server, struct rdc_err *err);
+void rdc_bench_link_close(struct rdc_bench_link *l);
+void rdc_bench_link_local(const struct rdc_bench_link *l, uint32_t endpoint,
+			  struct rdc_bench_link_wire *w);
+/* Connect to the peer's half; checks what the peer sent against the run first. */
+int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link_wire *remote,
+			   struct rdc_err *err);
+/* The path MTU after connect, bytes. */
+uint32_t rdc_bench_link_mtu(const struct rdc_bench_link *l);
+const struct rdc_bench_result *rdc_bench_link_result(const struct rdc_bench_link *l);
+/* Move the result out, its arrays included: the caller frees them (the link no longer has them). */
+void rdc_bench_link_take_result(struct rdc_bench_link *l, struct rdc_bench_result *out);
+/* The bytes of interval @k (0 until it has any), readable while the link's thread runs. */
+uint64_t rdc_bench_link_interval(const struct rdc_bench_link *l, size_t k);
+bool rdc_bench_link_finished(const struct rdc_bench_link *l);
+
+/*
+ * Start one thread per link that has work in this role (the server of a
+ * write or read test has none).  On failure, threads already started are
+ * stopped and joined.
+ */
+int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_bench_sync *sync,
+			  struct rdc_err *err);
+void rdc_bench_links_stop(struct rdc_bench_sync *sync);
+void rdc_bench_links_join(struct rdc_bench_link **links, size_t n);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t rdc_bench_now_ns(void);

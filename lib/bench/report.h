@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report.h - what a run measured, per link and in all, as client and server report it */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/counters.h"
+#include "bench/bench.h"
+#include "bench/engine.h"
+#include "bench/links.h"
+#include "bench/stats.h"
+
+/* One link as the report shows it. */
+struct rdc_bench_link_report {
+	struct rdc_bench_endpoint local, remote;
+	uint32_t path_mtu;
+	struct rdc_bench_result res;	  /* owns its interval and latency arrays */
+	struct rdc_lat_stats lat;	  /* lat only */
+	struct rdc_counter_set counters;  /* deltas over the run of the port's error, congestion
+					    and pause counters that exist */
+	struct rdc_bench_link_count peer; /* what the other side counted */
+	bool carrier_lost;		  /* the port left ACTIVE during the run */
+	uint64_t carrier_lost_ns;	  /* when, from the start */
+};
+
+struct rdc_bench_report {
+	struct rdc_bench_params params;
+	char peer[64];	    /* "198.18.1.1:18515" or the client's address on a server */
+	char peer_host[64]; /* the peer's host name */
+	uint32_t nlinks;
+	struct rdc_bench_link_report links[RDC_BENCH_MAX_LINKS];
+	bool started;	   /* the data moved; the link results mean something */
+	uint64_t start_ns; /* CLOCK_MONOTONIC of the common start */
+	uint64_t window_start_ns, window_end_ns; /* the common window */
+	double host_cpu_percent;		 /* busy share of all CPUs over the window */
+	int status;				 /* 0, or -errno when the run was cut short */
+	char error[256];
+};
+
+void rdc_bench_report_free(struct rdc_bench_report *r);

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* gid.c - GID table entries */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "host/gid.h"
+#include "seam/fs.h"
+
+/*
+ * sysfs GID text -> bytes
+ *   "fe80:0000:0000:0000:0e42:a1ff:fe65:8a10"  -> fe 80 00 .. 0e 42 a1 ff fe 65 8a 10
+ *   "0000:0000:0000:0000:0000:ffff:c0a8:0a0b"  -> IPv4-mapped 192.168.10.11
+ *   "fe80::1" (compressed), "0000:0000" (short)  -> -EINVAL: sysfs never prints those
+ */
+int rdc_gid_parse(const char *text, uint8_t raw[16])
+{
+	char hex[33];
+	size_t n = 0;
+
+	for (int group = 0; group < 8; group++) {
+		for (int i = 0; i < 4; i++, text++) {
+			if (!*text || !strchr("0123456789abcdefABCDEF", *text))
+				return -EINVAL;
+			hex[n++] = *text;
+		}
+		if (group < 7 && *text++ != ':')
+			return -EINVAL;
+	}
+	if (*text)
+		return -EINVAL;
+	hex[n] = '\0';
+	return rdc_hex_decode(hex, raw, 16) == 16 ? 0 : -EINVAL;
+}
+
+void rdc_gid_format(const uint8_t raw[16], char text[40])
+{
+	for (size_t g = 0; g < 8; g++)
+		snprintf(text + 5 * g, 6, "%02x%02x%s", raw[2 * g], raw[2 * g + 1],
+			 g < 7 ? ":" : "");
+}
+
+bool rdc_gid_is_zero(const uint8_t raw[16])
+{
+	static const uint8_t zero[16];
+
+	return !memcmp(raw, zero, 16);
+}
+
+bool rdc_gid_is_bare_link_local(const uint8_t raw[16])
+{
+	static const uint8_t bare[16] = {0xfe, 0x80};
+
+	return !memcmp(raw, bare, 16);
+}
+
+void rdc_gid_derive_ip(struct rdc_gid *gid)
+{
+	static const uint8_t v4mapped[12] = {[10] = 0xff, [11] = 0xff};
+
+	gid->link_local = gid->raw[0] == 0xfe && (gid->raw[1] & 0xc0) == 0x80;
+	if (!memcmp(gid->raw, v4mapped, sizeof(v4mapped))) {
+		gid->family = AF_INET;
+		inet_ntop(AF_INET, gid->raw + 12, gid->ip, sizeof(gid->ip));
+	} else {
+		gid->family = AF_INET6;
+		inet_ntop(AF_INET6, gid->raw, gid->ip, sizeof(gid->ip));
+	}
+}
+
+enum rdc_gid_type rdc_gid_type_parse(const char *sysfs_text, bool ethernet)
+{
+	/* The kernel names the v1 type "IB/RoCE v1" because both share one format. */
+	if (!strcmp(sysfs_text, "IB/RoCE v1"))
+		return ethernet ? RDC_GID_ROCE_V1 : RDC_GID_IB;
+	if (!strcmp(sysfs_text, "RoCE v2"))
+		return RDC_GID_ROCE_V2;
+	return RDC_GID_UNKNOWN;
+}
+
+const char *rdc_gid_type_name(enum rdc_gid_type type)
+{
+	switch (type) {
+	case RDC_GID_IB:
+		return "IB";
+	case RDC_GID_ROCE_V1:
+		return "RoCE v1";
+	case RDC_GID_ROCE_V2:
+		return "RoCE v2";
+	case RDC_GID_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		bool taken = false;
+
+		if (gids[i].type != RDC_GID_ROCE_V2 || gids[i].link_local || !gids[i].family)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (gids[j].recommended && !strcmp(gids[j].ip, gids[i].ip))
+				taken = true;
+		gids[i].recommended = !taken;
+	}
+}
+
+int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
+		       size_t *count, struct rdc_err *err)
+{
+	struct rdc_fs_list slots;
+	struct rdc_gid *out = NULL, *grown;
+	size_t n = 0, cap = 0;
+	char buf[64];
+	int rc;
+
+	*gids = NULL;
+	*count = 0;
+	rc = rdc_fs_list(&slots, err, "/sys/class/infiniband/%s/ports/%u/gids", dev, port);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < slots.count; i++) {
+		struct rdc_gid gid = {0};
+		uint64_t index;
+
+		if (rdc_parse_u64(slots.names[i], 10, &index) || index > UINT32_MAX)
+			continue;
+		gid.index = (unsigned int)index;
+		if (rdc_fs_read(buf, sizeof(buf), NULL, "/sys/class/infiniband/%s/ports/%u/gids/%s",
+				dev, port, slots.names[i]) < 0)
+			continue;
+		if (rdc_gid_parse(buf, gid.raw) < 0) {
+			rc = rdc_err_set(err, EINVAL, "GID %s of '%s/%u' reads '%s'",
+					 slots.names[i], dev, port, buf);
+			goto err_free;
+		}
+		if (rdc_gid_is_zero(gid.raw) || rdc_gid_is_bare_link_local(gid.raw))
+			continue;
+		rdc_gid_format(gid.raw, gid.text);
+		/* The kernel fails attribute reads of unused entries: that is how they look. */
+		if (rdc_fs_read(buf, sizeof(buf), NULL,
+				"/sys/class/infiniband/%s/ports/%u/gid_attrs/types/%s", dev, port,
+				slots.names[i]) < 0)
+			continue;
+		gid.type = rdc_gid_type_parse(buf, ethernet);
+		if (rdc_fs_read(gid.netdev, sizeof(gid.netdev), NULL,
+				"/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%s", dev, port,
+				slots.names[i]) < 0)
+			gid.netdev[0] = '\0';
+		if (ethernet)
+			rdc_gid_derive_ip(&gid);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			grown = realloc(out, cap * sizeof(*out));
+			if (!grown) {
+				rc = rdc_err_set(err, ENOMEM, "cannot read GIDs of '%s/%u'", dev,
+						 port);
+				goto err_free;
+			}
+			out = grown;
+		}
+		out[n++] = gid;
+	}
+	rdc_fs_list_free(&slots);
+	rdc_gid_mark_recommended(out, n);
+	*gids = out;
+	*count = n;
+	return 0;
+
+err_free:
+	free(out);
+	rdc_fs_list_free(&slots);
+	return rc;
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ibdev.c - RDMA devices and ports from /sys/class/infiniband */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "host/ibdev.h"
+#include "seam/fs.h"
+
+#define IB_CLASS "/sys/class/infiniband"
+
+/* Port states as `rdma link` names them (IB spec PortState numbers). */
+static const char *const port_state_names[] = {
+	"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
+};
+
+/* Physical states (IB spec PortPhysicalState numbers); the kernel prints CamelCase. */
+static const char *const phys_state_names[] = {
+	"NOP",
+	"SLEEP",
+	"POLLING",
+	"DISABLED",
+	"PORT_CONFIGURATION_TRAINING",
+	"LINK_UP",
+	"LINK_ERROR_RECOVERY",
+	"PHY_TEST",
+};
+
+/*
+ * "N: Text" as core/sysfs.c prints state and phys_state.  The number is what
+ * we trust; the text only names values our table does not know.
+ */
+static int state_parse(const char *text, const char *const *names, size_t nnames, int *state,
+		       char *name, size_t size)
+{
+	const char *colon = strchr(text, ':');
+	char num[16];
+	uint64_t v;
+
+	if (!colon || colon == text || (size_t)(colon - text) >= sizeof(num) || colon[1] != ' ' ||
+	    !colon[2])
+		return -EINVAL;
+	memcpy(num, text, (size_t)(colon - text));
+	num[colon - text] = '\0';
+	if (rdc_parse_u64(num, 10, &v) || v > 255)
+		return -EINVAL;
+	*state = (int)v;
+	if (v < nnames) {
+		rdc_strlcpy(name, names[v], size);
+	} else {
+		size_t i;
+
+		for (i = 0; colon[2 + i] && i + 1 < size; i++)
+			name[i] = colon[2 + i] == ' ' ? '_'
+						      : (char)toupper((unsigned char)colon[2 + i]);
+		name[i] = '\0';
+	}
+	return 0;
+}
+
+int rdc_port_state_parse(const char *text, int *state, char *name, size_t size)
+{
+	return state_parse(text, port_state_names, RDC_ARRAY_SIZE(port_state_names), state, name,
+			   size);
+}
+
+int rdc_port_phys_state_parse(const char *text, int *state, char *name, size_t size)
+{
+	return state_parse(text, phys_state_names, RDC_ARRAY_SIZE(phys_state_names), state, name,
+			   size);
+}
+
+int rdc_port_rate_parse(const char *text, double *gbps, char *lanes, size_t size)
+{
+	const char *open, *close;
+	char *end;
+	double v;
+
+	v = strtod(text, &end);
+	if (end == text || v < 0 || strncmp(end, " Gb/sec", 7))
+		return -EINVAL;
+	*gbps = v;
+	lanes[0] = '\0';
+	open = strchr(end, '(');
+	close = open ? strchr(open, ')') : NULL;
+	if (open && close && (size_t)(close - open - 1) < size) {
+		memcpy(lanes, open + 1, (size_t)(close - open - 1));
+		lanes[close - open - 1] = '\0';
+	}
+	return 0;
+}
+
+int rdc_roce_active_mtu(int64_t netdev_mtu, int overhead)
+{
+	int64_t room = netdev_mtu - overhead;
+
+	for (int mtu = 4096; mtu >= 256; mtu /= 2)
+		if (room >= mtu)
+			return mtu;
+	return 0;
+}
+
+int rdc_devport_parse(const char *text, char *dev, size_t devsize, unsigned int *port)
+{
+	const char *slash = strchr(text, '/');
+	size_t len = slash ? (size_t)(slash - text) : strlen(text);
+	uint32_t p = 0;
+
+	if (len == 0 || len >= devsize || (slash && strchr(slash + 1, '/')))
+		return -EINVAL;
+	if (slash && rdc_parse_u32_range(slash + 1, 1, 255, &p))
+		return -EINVAL;
+	memcpy(dev, text, len);
+	dev[len] = '\0';
+	if (!strcmp(dev, ".") || !strcmp(dev, ".."))
+		return -EINVAL;
+	*port = p;
+	return 0;
+}
+
+int rdc_ibdev_names(struct rdc_fs_list *names, struct rdc_err *err)
+{
+	int rc = rdc_fs_list(names, err, IB_CLASS);
+
+	/* No RDMA driver loaded: the class directory does not exist.  That is "none". */
+	if (rc == -ENOENT) {
+		rdc_err_clear(err);
+		return 0;
+	}
+	return rc;
+}
+
+/* The value after "N: " in node_type ("1: CA" -> "CA"). */
+static void read_node_type(const char *dev, char *out, size_t size)
+{
+	char buf[64];
+	const char *p;
+
+	out[0] = '\0';
+	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/node_type", dev) < 0)
+		return;
+	p = strstr(buf, ": ");
+	rdc_strlcpy(out, p ? p + 2 : buf, size);
+}
+
+static void read_device(struct rdc_port *tmpl, const char *dev)
+{
+	char path[4096];
+
+	memset(tmpl, 0, sizeof(*tmpl));
+	rdc_strlcpy(tmpl->device, dev, sizeof(tmpl->device));
+	rdc_fs_read(tmpl->node_guid, sizeof(tmpl->node_guid), NULL, IB_CLASS "/%s/node_guid", dev);
+	rdc_fs_read(tmpl->sys_image_guid, sizeof(tmpl->sys_image_guid), NULL,
+		    IB_CLASS "/%s/sys_image_guid", dev);
+	rdc_fs_read(tmpl->fw_ver, sizeof(tmpl->fw_ver), NULL, IB_CLASS "/%s/fw_ver", dev);
+	rdc_fs_read(tmpl->board_id, sizeof(tmpl->board_id), NULL, IB_CLASS "/%s/board_id", dev);
+	rdc_fs_read(tmpl->hca_type, sizeof(tmpl->hca_type), NULL, IB_CLASS "/%s/hca_type", dev);
+	read_node_type(dev, tmpl->node_type, sizeof(tmpl->node_type));
+
+	if (!rdc_fs_resolve(path, sizeof(path), IB_CLASS "/%s/device", dev) &&
+	    !rdc_pci_read(path, &tmpl->pci, NULL)) {
+		tmpl->has_pci = true;
+		rdc_strlcpy(tmpl->driver, tmpl->pci.driver, sizeof(tmpl->driver));
+	} else if (rdc_fs_exists(IB_CLASS "/%s/parent", dev)) {
+		/* Software devices sit on a netdev named in "parent" and have no bus device. */
+		rdc_strlcpy(tmpl->driver, !strcmp(tmpl->node_type, "RNIC") ? "siw" : "rdma_rxe",
+			    sizeof(tmpl->driver));
+	}
+}
+
+/*
+ * Which netdev serves a port.  GID 0 of a RoCE port is the default GID of the
+ * port's netdev (a bond master under RoCE LAG), so its ndev is the answer.
+ * Software devices name it in "parent".  InfiniBand ports have IPoIB
+ * interfaces under the PCI function, told apart by dev_port (port - 1).
+ */
+static bool find_netdev(const struct rdc_port *p, char *out, size_t size)
+{
+	struct rdc_fs_list nets;
+	bool found = false;
+	int64_t dev_port;
+
+	if (rdc_fs_read(out, size, NULL, IB_CLASS "/%s/ports/%u/gid_attrs/ndevs/0", p->device,
+			p->port) > 0)
+		return true;
+	if (rdc_fs_read(out, size, NULL, IB_CLASS "/%s/parent", p->device) > 0)
+		return true;
+	if (rdc_fs_list(&nets, NULL, IB_CLASS "/%s/device/net", p->device))
+		return false;
+	for (size_t i = 0; i < nets.count && !found; i++) {
+		if (!rdc_fs_read_i64(&dev_port, NULL, IB_CLASS "/%s/device/net/%s/dev_port",
+				     p->device, nets.names[i]) &&
+		    dev_port != (int64_t)p->port - 1)
+			continue;
+		found = !rdc_strlcpy(out, nets.names[i], size);
+	}
+	rdc_fs_list_free(&nets);
+	return found;
+}
+
+static void read_port(struct rdc_port *p)
+{
+	char buf[128], name[IF_NAMESIZE];
+	const char *dev = p->device;
+	unsigned int port = p->port;
+
+	p->state = p->phys_state = -1;
+	p->lid = p->sm_lid = -1;
+	rdc_strlcpy(p->state_name, "unknown", sizeof(p->state_name));
+	rdc_strlcpy(p->phys_state_name, "unknown", sizeof(p->phys_state_name));
+	rdc_fs_read(p->link_layer, sizeof(p->link_layer), NULL, IB_CLASS "/%s/ports/%u/link_layer",
+		    dev, port);
+	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/ports/%u/state", dev, port) >= 0)
+		rdc_port_state_parse(buf, &p->state, p->state_name, sizeof(p->state_name));
+	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/ports/%u/phys_state", dev, port) >= 0)
+		rdc_port_phys_state_parse(buf, &p->phys_state, p->phys_state_name,
+					  sizeof(p->phys_state_name));
+	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/ports/%u/rate", dev, port) >= 0)
+		rdc_port_rate_parse(buf, &p->rate_gbps, p->rate_lanes, sizeof(p->rate_lanes));
+	if (!strcmp(p->link_layer, "InfiniBand")) {
+		uint64_t v;
+
+		if (!rdc_fs_read_u64(&v, NULL, IB_CLASS "/%s/ports/%u/lid", dev, port))
+			p->lid = (int64_t)v;
+		if (!rdc_fs_read_u64(&v, NULL, IB_CLASS "/%s/ports/%u/sm_lid", dev, port))
+			p->sm_lid = (int64_t)v;
+	}
+	if (find_netdev(p, name, sizeof(name)) && !rdc_netdev_read(name, &p->netdev, NULL)) {
+		p->has_netdev = true;
+		if (!strcmp(p->link_layer, "Ethernet") && p->netdev.mtu > 0 &&
+		    strcmp(p->driver, "siw")) {
+			int overhead = !strcmp(p->driver, "rdma_rxe") ? 80 : 96;
+
+			p->active_mtu = rdc_roce_active_mtu(p->netdev.mtu, overhead);
+			p->active_mtu_limited = p->active_mtu < 4096;
+			p->mtu_for_4096 = 4096 + overhead;
+		}
+	}
+}
+
+int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
+{
+	struct rdc_fs_list devs, ports;
+	struct rdc_port tmpl, *grown;
+	size_t cap = 0;
+	int rc;
+
+	list->ports = NULL;
+	list->count = 0;
+	rc = rdc_ibdev_names(&devs, err);
+	if (rc)
+		return rc;
+	for (size_t d = 0; d < devs.count; d++) {
+		read_device(&tmpl, devs.names[d]);
+		if (rdc_fs_list(&ports, NULL, IB_CLASS "/%s/ports", devs.names[d]))
+			continue;
+		for (size_t i = 0; i < ports.count; i++) {
+			uint32_t num;
+
+			if (rdc_parse_u32_range(ports.names[i], 1, 255, &num))
+				continue;
+			if (list->count == cap) {
+				cap = cap ? cap * 2 : 8;
+				grown = realloc(list->ports, cap * sizeof(*grown));
+				if (!grown) {
+					rdc_fs_list_free(&ports);
+					rdc_fs_list_free(&devs);
+					rdc_ports_free(list);
+					return rdc_err_set(err, ENOMEM, "cannot read RDMA ports");
+				}
+				list->ports = grown;
+			}
+			list->ports[list->count] = tmpl;
+			list->ports[list->count].port = num;
+			read_port(&list->ports[list->count]);
+			list->count++;
+		}
+		rdc_fs_list_free(&ports);
+	}
+	rdc_fs_list_free(&devs);
+	return 0;
+}
+
+void rdc_ports_free(struct rdc_port_list *list)
+{
+	free(list->ports);
+	list->ports = NULL;
+	list->count = 0;
+}
+
+static bool port_serves_netdev(const struct rdc_port *p, const char *name)
+{
+	if (!p->has_netdev)
+		return false;
+	if (!strcmp(p->netdev.name, name))
+		return true;
+	for (unsigned int i = 0; i < p->netdev.nslaves; i++)
+		if (!strcmp(p->netdev.slaves[i], name))
+			return true;
+	return false;
+}
+
+int rdc_ports_filter(struct rdc_port_list *list, const char *name, struct rdc_err *err)
+{
+	char dev[RDC_IBDEV_NAME];
+	unsigned int port;
+	bool is_dev = false;
+	size_t kept = 0;
+
+	if (rdc_devport_parse(name, dev, sizeof(dev), &port))
+		return rdc_err_set(err, EINVAL, "'%s' is not DEV, DEV/PORT or a netdev name", name);
+	for (size_t i = 0; i < list->count; i++)
+		if (!strcmp(list->ports[i].device, dev))
+			is_dev = true;
+	for (size_t i = 0; i < list->count; i++) {
+		const struct rdc_port *p = &list->ports[i];
+		bool keep;
+
+		if (is_dev)
+			keep = !strcmp(p->device, dev) && (!port || p->port == port);
+		else
+			keep = port_serves_netdev(p, name);
+		if (keep)
+			list->ports[kept++] = *p;
+	}
+	list->count = kept;
+	if (kept)
+		return 0;
+	if (is_dev)
+		return rdc_err_set(err, ENOENT, "RDMA device '%s' has no port %u", dev, port);
+	if (!strchr(name, '/') && rdc_netdev_exists(name))
+		return rdc_err_set(err, ENXIO, "network interface '%s' has no RDMA port", name);
+	return rdc_err_set(err, ENODEV, "no RDMA device or network interface '%s'", name);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ibdev.h - the model of RDMA devices and ports, read from /sys/class/infiniband */
+#pragma once
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "host/netdev.h"
+#include "host/pci.h"
+
+#define RDC_IBDEV_NAME 64
+
+struct rdc_port {
+	/* device-wide */
+	char device[RDC_IBDEV_NAME];
+	char node_guid[24];
+	char sys_image_guid[24];
+	char fw_ver[64];
+	char board_id[64];
+	char hca_type[64];
+	char node_type[32]; /* "CA", "RNIC", ... */
+	char driver[64];    /* "mlx5_core", "rdma_rxe", "siw" */
+	bool has_pci;
+	struct rdc_pci pci;
+
+	/* the port */
+	unsigned int port;
+	char link_layer[16]; /* "Ethernet", "InfiniBand" */
+	int state;	     /* IB port state number, -1 unknown */
+	char state_name[24]; /* "ACTIVE", "DOWN", ... as `rdma link` prints */
+	int phys_state;
+	char phys_state_name[32]; /* "LINK_UP", "POLLING", ... */
+	double rate_gbps;	  /* 0 when unknown */
+	char rate_lanes[24];	  /* "4X EDR" */
+	int64_t lid;		  /* InfiniBand only, -1 otherwise */
+	int64_t sm_lid;
+
+	/* the port's netdev (a bond master under RoCE LAG) */
+	bool has_netdev;
+	struct rdc_netdev netdev;
+	int active_mtu;		 /* bytes, 0 when it cannot be derived */
+	bool active_mtu_limited; /* the netdev MTU keeps the RDMA MTU below 4096 */
+	int mtu_for_4096;	 /* netdev MTU that would give 4096 */
+};
+
+struct rdc_port_list {
+	struct rdc_port *ports;
+	size_t count;
+};
+
+/* Read every port of every RDMA device. */
+int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err);
+void rdc_ports_free(struct rdc_port_list *list);
+
+/*
+ * Keep only the ports a user named (in place):
+ *   "mlx5_0"      every port of that device
+ *   "mlx5_0/1"    that port
+ *   "ens1f0np0"   the port(s) whose netdev it is, or whose bond it is a slave of
+ * Returns -ENODEV (device/netdev unknown), -ENOENT (no such port), -ENXIO (a
+ * netdev without RDMA port) with a message.
+ */
+int rdc_ports_filter(struct rdc_port_list *list, const char *name, struct rdc_err *err);
+
+/* The names of all RDMA devices, for completion; free with rdc_fs_list_free(). */
+struct rdc_fs_list;
+int rdc_ibdev_names(struct rdc_fs_list *names, struct rdc_err *err);
+
+/*
+ * Split "DEV/PORT":
+ *   "mlx5_0/1" -> dev "mlx5_0", port 1      "mlx5_0" -> dev "mlx5_0", port 0 (all)
+ *   "mlx5_0/"  -> -EINVAL   "mlx5_0/0" -> -EINVAL   "/1" -> -EINVAL   "a/1/2" -> -EINVAL
+ */
+int rdc_devport_parse(const char *text, char *dev, size_t devsize, unsigned int *port);
+
+/* "4: ACTIVE" -> 4 and "ACTIVE"; "5: LinkUp" -> 5 and "LINK_UP". -EINVAL when malformed. */
+int rdc_port_state_parse(const char *text, int *state, char *name, size_t size);
+int rdc_port_phys_state_parse(const char *text, int *state, char *name, size_t size);
+/* "100 Gb/sec (4X EDR)" -> 100, "4X EDR"; "2.5 Gb/sec (1X SDR)" -> 2.5, "1X SDR". */
+int rdc_port_rate_parse(const char *text, double *gbps, char *lanes, size_t size);
+/*
+ * The active MTU the kernel derives for RoCE from the netdev MTU: the largest
+ * IB MTU (256..4096) that fits after the RoCE headers (@overhead bytes; 96 for
+ * hardware RoCE as in iboe_get_mtu(), 80 for rxe).  0 when nothing fits.
+ */
+int rdc_roce_active_mtu(int64_t netdev_mtu, int overhead);

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* netdev.c - network interface facts from sysfs */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "host/netdev.h"
+#include "seam/fs.h"
+
+bool rdc_netdev_exists(const char *name)
+{
+	/* A name with '/' or ".." would walk out of /sys/class/net. */
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	return rdc_fs_exists("/sys/class/net/%s", name);
+}
+
+static void netdev_read_bond(struct rdc_netdev *nd)
+{
+	char buf[512], *tok, *save = NULL;
+
+	nd->is_bond = true;
+	/* "802.3ad 4": the name, then the number. */
+	if (rdc_fs_read(buf, sizeof(buf), NULL, "/sys/class/net/%s/bonding/mode", nd->name) >= 0) {
+		tok = strtok_r(buf, " ", &save);
+		rdc_strlcpy(nd->bond_mode, tok ? tok : "", sizeof(nd->bond_mode));
+	}
+	if (rdc_fs_read(buf, sizeof(buf), NULL, "/sys/class/net/%s/bonding/slaves", nd->name) < 0)
+		return;
+	save = NULL;
+	for (tok = strtok_r(buf, " ", &save); tok && nd->nslaves < RDC_BOND_MAX_SLAVES;
+	     tok = strtok_r(NULL, " ", &save))
+		rdc_strlcpy(nd->slaves[nd->nslaves++], tok, IF_NAMESIZE);
+}
+
+int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err)
+{
+	int64_t v;
+
+	memset(nd, 0, sizeof(*nd));
+	if (!rdc_netdev_exists(name))
+		return rdc_err_set(err, ENODEV, "no network interface '%s'", name);
+	rdc_strlcpy(nd->name, name, sizeof(nd->name));
+	nd->mtu = rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/mtu", name) ? -1 : v;
+	/* speed reads EINVAL while the link is down, and -1 on some virtual devices. */
+	nd->speed_mbps =
+		rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/speed", name) || v < 0 ? -1 : v;
+	if (rdc_fs_read(nd->operstate, sizeof(nd->operstate), NULL, "/sys/class/net/%s/operstate",
+			name) < 0)
+		rdc_strlcpy(nd->operstate, "unknown", sizeof(nd->operstate));
+	if (rdc_fs_exists("/sys/class/net/%s/bonding", name))
+		netdev_read_bond(nd);
+	if (rdc_fs_link_name(nd->master, sizeof(nd->master), "/sys/class/net/%s/master", name) < 0)
+		nd->master[0] = '\0';
+	return 0;
+}

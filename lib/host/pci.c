@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* pci.c - PCIe link, NUMA node and driver of a device */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "host/pci.h"
+#include "seam/fs.h"
+
+int rdc_pci_parse_speed(const char *text, double *gts)
+{
+	char *end;
+	double v;
+
+	v = strtod(text, &end);
+	if (end == text || v <= 0 || strncmp(end, " GT/s", 5))
+		return -EINVAL;
+	end += 5;
+	if (*end && strcmp(end, " PCIe"))
+		return -EINVAL;
+	*gts = v;
+	return 0;
+}
+
+int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
+{
+	const char *base = strrchr(devpath, '/');
+	char buf[64];
+	int64_t v;
+
+	memset(pci, 0, sizeof(*pci));
+	pci->numa_node = -1;
+	pci->cur_width = pci->max_width = -1;
+	if (!base || rdc_strlcpy(pci->address, base + 1, sizeof(pci->address)))
+		return rdc_err_set(err, EINVAL, "'%s' is not a PCI device path", devpath);
+	if (rdc_fs_link_name(pci->driver, sizeof(pci->driver), "%s/driver", devpath) < 0)
+		pci->driver[0] = '\0';
+	if (!rdc_fs_read_i64(&v, NULL, "%s/numa_node", devpath))
+		pci->numa_node = v;
+	if (rdc_fs_read(buf, sizeof(buf), NULL, "%s/current_link_speed", devpath) >= 0)
+		pci->has_link = !rdc_pci_parse_speed(buf, &pci->cur_speed_gts);
+	if (rdc_fs_read(buf, sizeof(buf), NULL, "%s/max_link_speed", devpath) >= 0)
+		rdc_pci_parse_speed(buf, &pci->max_speed_gts);
+	if (!rdc_fs_read_i64(&v, NULL, "%s/current_link_width", devpath))
+		pci->cur_width = v;
+	if (!rdc_fs_read_i64(&v, NULL, "%s/max_link_width", devpath))
+		pci->max_width = v;
+	pci->degraded =
+		pci->has_link &&
+		((pci->max_speed_gts > 0 && pci->cur_speed_gts < pci->max_speed_gts) ||
+		 (pci->max_width > 0 && pci->cur_width >= 0 && pci->cur_width < pci->max_width));
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* pci.h - PCIe link, NUMA node and driver of a device */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+struct rdc_pci {
+	char address[16];     /* "0000:3b:00.0" */
+	char driver[64];      /* "mlx5_core", "" when unbound */
+	int64_t numa_node;    /* -1 when the platform does not say */
+	double cur_speed_gts; /* 0 when unreadable */
+	double max_speed_gts;
+	int64_t cur_width; /* lanes; -1 when unreadable */
+	int64_t max_width;
+	bool has_link; /* the speed/width files exist */
+	bool degraded; /* running below its capability */
+};
+
+/*
+ * Read the PCI function at kernel path @devpath ("/sys/devices/pci0000:00/.../0000:3b:00.0").
+ */
+int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err);
+
+/*
+ * Parse a link speed file:
+ *   "16.0 GT/s PCIe" -> 16.0     (kernel >= 5.x)
+ *   "8 GT/s"         -> 8.0      (older kernels)
+ *   "2.5 GT/s PCIe"  -> 2.5
+ *   "Unknown"        -> -EINVAL
+ */
+int rdc_pci_parse_speed(const char *text, double *gts);

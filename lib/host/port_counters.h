@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* port_counters.h - named 64-bit counters: IB port, hw_counters, ethtool */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/counters.h"
+#include "base/err.h"
+
+/*
+ * IB PortCounters from ports/N/counters.  port_xmit_data and port_rcv_data
+ * count 4-byte words; they are reported as port_xmit_bytes/port_rcv_bytes
+ * in bytes.  Entries that read "N/A (no PMA)" are left out.  A port without
+ * the directory (rxe, irdma) gives an empty set.
+ */
+int rdc_port_ib_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
+			 struct rdc_err *err);
+/* ports/N/hw_counters, the RoCE-relevant ones (loss, retries, congestion) first. */
+int rdc_port_hw_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
+			 struct rdc_err *err);

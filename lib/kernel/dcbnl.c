@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* dcbnl.c - IEEE DCB over dcbnl, built with libmnl and carried by the transport */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
+#include "base/util.h"
+#include "kernel/dcbnl.h"
+#include "seam/nl.h"
+#include "uapi/dcbnl_ext.h"
+
+/* The request layout `dcb` (iproute2) uses, so both send the same bytes for a change. */
+static struct nlmsghdr *dcb_request(char *buf, size_t size, uint16_t type, uint8_t cmd,
+				    const char *ifname)
+{
+	struct nlmsghdr *nlh;
+	struct dcbmsg *dcbm;
+
+	memset(buf, 0, size);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	dcbm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcbm));
+	dcbm->dcb_family = AF_UNSPEC;
+	dcbm->cmd = cmd;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
+	return nlh;
+}
+
+/* The kernel's answer for a netdev without dcbnl_ops, in words an operator can act on. */
+static int dcb_fail(struct rdc_err *err, int rc, const char *ifname, const char *what)
+{
+	char detail[sizeof(err->detail)] = "";
+
+	if (err && err->detail[0])
+		memcpy(detail, err->detail, sizeof(detail));
+	rdc_err_set(err, -rc, "cannot %s DCB of '%s'", what, ifname);
+	if (rc == -EOPNOTSUPP)
+		rdc_err_detail(err, "its driver implements no dcbnl operations; virtual devices "
+				    "such as veth and virtio, and most VFs, have no DCB support");
+	else if (rc == -EPERM)
+		rdc_err_detail(err, "needs CAP_NET_ADMIN: run as root");
+	else if (detail[0])
+		rdc_err_detail(err, "%s", detail);
+	return rc;
+}
+
+/* Copy an attribute's payload into a struct: newer kernels may send more than we know. */
+static bool dcb_copy(const struct nlattr *attr, void *dst, size_t size)
+{
+	if (mnl_attr_get_payload_len(attr) < size)
+		return false;
+	memcpy(dst, mnl_attr_get_payload(attr), size);
+	return true;
+}
+
+static void dcb_parse_apps(const struct nlattr *table, struct rdc_dcb *dcb)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested (a, table) {
+		uint16_t type = mnl_attr_get_type(a);
+
+		/* DCB_ATTR_DCB_APP carries the non-IEEE PCP selector; same struct. */
+		if ((type != DCB_ATTR_IEEE_APP && type != RDC_DCB_ATTR_DCB_APP) ||
+		    dcb->napps >= RDC_DCB_MAX_APPS)
+			continue;
+		if (dcb_copy(a, &dcb->apps[dcb->napps], sizeof(dcb->apps[0])))
+			dcb->napps++;
+	}
+}
+
+static int dcb_get_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct rdc_dcb *dcb = arg;
+	const struct nlattr *attr, *a;
+
+	mnl_attr_for_each (attr, nlh, sizeof(struct dcbmsg)) {
+		switch (mnl_attr_get_type(attr)) {
+		case DCB_ATTR_DCBX:
+			if (mnl_attr_get_payload_len(attr) >= 1) {
+				dcb->dcbx = mnl_attr_get_u8(attr);
+				dcb->have_dcbx = true;
+			}
+			break;
+		case DCB_ATTR_IEEE:
+			mnl_attr_for_each_nested (a, attr) {
+				switch (mnl_attr_get_type(a)) {
+				case DCB_ATTR_IEEE_PFC:
+					dcb->have_pfc = dcb_copy(a, &dcb->pfc, sizeof(dcb->pfc));
+					break;
+				case DCB_ATTR_IEEE_ETS:
+					dcb->have_ets = dcb_copy(a, &dcb->ets, sizeof(dcb->ets));
+					break;
+				case DCB_ATTR_IEEE_MAXRATE:
+					dcb->have_maxrate =
+						dcb_copy(a, &dcb->maxrate, sizeof(dcb->maxrate));
+					break;
+				case DCB_ATTR_DCB_BUFFER:
+					dcb->have_buffer =
+						dcb_copy(a, &dcb->buffer, sizeof(dcb->buffer));
+					break;
+				case DCB_ATTR_IEEE_APP_TABLE:
+					dcb_parse_apps(a, dcb);
+					break;
+				}
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+int rdc_dcb_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err)
+{
+	char buf[256];
+	struct nlmsghdr *nlh;
+	int rc;
+
+	memset(dcb, 0, sizeof(*dcb));
+	if (strlen(ifname) >= 16)
+		return rdc_err_set(err, EINVAL, "interface name '%s' is too long", ifname);
+	nlh = dcb_request(buf, sizeof(buf), RTM_GETDCB, DCB_CMD_IEEE_GET, ifname);
+	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, dcb_get_cb, dcb, err);
+	if (rc)
+		return dcb_fail(err, rc, ifname, "read");
+	dcb->supported = true;
+	return 0;
+}
+
+/*
+ * The answer to a SET or DEL: the attribute named like the command's nest
+ * "is formally u8, but actually an i8 containing a negative errno" (the
+ * kernel fills it with the driver's return value).
+ */
+static int dcb_status_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *attr;
+	int *status = arg;
+
+	mnl_attr_for_each (attr, nlh, sizeof(struct dcbmsg)) {
+		if (mnl_attr_get_type(attr) == DCB_ATTR_IEEE &&
+		    mnl_attr_get_payload_len(attr) >= 1) {
+			uint8_t raw = mnl_attr_get_u8(attr);
+
+			/* Two's complement by hand: -5 arrives as 0xfb. */
+			*status = raw > INT8_MAX ? (int)raw - 256 : (int)raw;
+		}
+	}
+	return 0;
+}
+
+static int dcb_set(const char *ifname, uint8_t cmd, uint16_t attr, const void *data, size_t len,
+		   struct rdc_err *err)
+{
+	char buf[1024];
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int status = 0, rc;
+
+	if (strlen(ifname) >= 16)
+		return rdc_err_set(err, EINVAL, "interface name '%s' is too long", ifname);
+	nlh = dcb_request(buf, sizeof(buf), RTM_SETDCB, cmd, ifname);
+	nest = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	mnl_attr_put(nlh, attr, len, data);
+	mnl_attr_nest_end(nlh, nest);
+	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, RDC_NL_WRITE, dcb_status_cb, &status, err);
+	if (!rc && status < 0) {
+		rdc_err_clear(err);
+		rc = status;
+	}
+	return rc ? dcb_fail(err, rc, ifname, "set") : 0;
+}
+
+int rdc_dcb_set_pfc(const char *ifname, const struct ieee_pfc *pfc, struct rdc_err *err)
+{
+	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_PFC, pfc, sizeof(*pfc), err);
+}
+
+int rdc_dcb_set_ets(const char *ifname, const struct ieee_ets *ets, struct rdc_err *err)
+{
+	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_ETS, ets, sizeof(*ets), err);
+}
+
+int rdc_dcb_set_maxrate(const char *ifname, const struct ieee_maxrate *rate, struct rdc_err *err)
+{
+	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_MAXRATE, rate, sizeof(*rate), err);
+}
+
+int rdc_dcb_set_buffer(const char *ifname, const struct dcbnl_buffer *b, struct rdc_err *err)
+{
+	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_DCB_BUFFER, b, sizeof(*b), err);
+}
+
+int rdc_dcb_apps(const char *ifname, bool add, const struct dcb_app *apps, size_t n,
+		 struct rdc_err *err)
+{
+	char buf[8192];
+	struct nlmsghdr *nlh;
+	struct nlattr *ieee, *table;
+	int status = 0, rc;
+
+	if (strlen(ifname) >= 16)
+		return rdc_err_set(err, EINVAL, "interface name '%s' is too long", ifname);
+	if (n > RDC_DCB_MAX_APPS)
+		return rdc_err_set(err, E2BIG, "too many APP entries (%zu)", n);
+	nlh = dcb_request(buf, sizeof(buf), RTM_SETDCB, add ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL,
+			  ifname);
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	table = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+	for (size_t i = 0; i < n; i++)
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[i]), &apps[i]);
+	mnl_attr_nest_end(nlh, table);
+	mnl_attr_nest_end(nlh, ieee);
+	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, RDC_NL_WRITE, dcb_status_cb, &status, err);
+	if (!rc && status < 0) {
+		rdc_err_clear(err);
+		rc = status;
+	}
+	return rc ? dcb_fail(err, rc, ifname,
+			     add ? "add APP entries to" : "delete APP entries from")
+		  : 0;
+}
+
+int rdc_dcb_dscp_prio(const struct rdc_dcb *dcb, unsigned int dscp)
+{
+	for (size_t i = 0; i < dcb->napps; i++)
+		if (dcb->apps[i].selector == IEEE_8021QAZ_APP_SEL_DSCP &&
+		    dcb->apps[i].protocol == dscp)
+			return dcb->apps[i].priority;
+	return -1;
+}
+
+size_t rdc_dcb_dscp_count(const struct rdc_dcb *dcb)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < dcb->napps; i++)
+		n += dcb->apps[i].selector == IEEE_8021QAZ_APP_SEL_DSCP;
+	return n;
+}
+
+static const struct {
+	uint8_t tsa;
+	const char *name;
+} dcb_tsas[] = {
+	{IEEE_8021QAZ_TSA_STRICT, "strict"},
+	{IEEE_8021QAZ_TSA_CB_SHAPER, "cbs"},
+	{IEEE_8021QAZ_TSA_ETS, "ets"},
+	{IEEE_8021QAZ_TSA_VENDOR, "vendor"},
+};
+
+const char *rdc_dcb_tsa_name(uint8_t tsa)
+{
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(dcb_tsas); i++)
+		if (dcb_tsas[i].tsa == tsa)
+			return dcb_tsas[i].name;
+	return "unknown";
+}
+
+int rdc_dcb_tsa_parse(const char *name, uint8_t *tsa)
+{
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(dcb_tsas); i++)
+		if (!strcmp(dcb_tsas[i].name, name)) {
+			*tsa = dcb_tsas[i].tsa;
+			return 0;
+		}
+	return -EINVAL;
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* yaml.c - YAML backend of the output layer, through libyaml's emitter */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "out/out_impl.h"
+
+struct yaml_state {
+	yaml_emitter_t emitter;
+	bool failed;
+	unsigned int docs; /* documents begun so far */
+};
+
+static void yaml_emit(struct yaml_state *ys, yaml_event_t *ev)
+{
+	/* libyaml frees the event on success and failure alike. */
+	if (!ys->failed && !yaml_emitter_emit(&ys->emitter, ev))
+		ys->failed = true;
+	else if (ys->failed)
+		yaml_event_delete(ev);
+}
+
+static void yaml_plain(struct yaml_state *ys, const char *text, bool is_string)
+{
+	yaml_event_t ev;
+
+	/*
+	 * Strings get the str tag with plain style not implicit, so the emitter
+	 * quotes them: "on", "4096" or "null" stay strings for every YAML 1.1
+	 * reader.  Numbers, booleans and null stay plain.
+	 */
+	if (!yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)YAML_STR_TAG,
+					  (yaml_char_t *)text, (int)strlen(text), !is_string, 1,
+					  YAML_ANY_SCALAR_STYLE)) {
+		ys->failed = true;
+		return;
+	}
+	yaml_emit(ys, &ev);
+}
+
+static void yaml_key(struct yaml_state *ys, const char *key)
+{
+	if (key)
+		yaml_plain(ys, key, false);
+}
+
+static void *yaml_open(FILE *fp, bool pretty)
+{
+	struct yaml_state *ys = calloc(1, sizeof(*ys));
+	yaml_event_t ev;
+
+	(void)pretty;
+	if (!ys)
+		return NULL;
+	if (!yaml_emitter_initialize(&ys->emitter)) {
+		free(ys);
+		return NULL;
+	}
+	yaml_emitter_set_output_file(&ys->emitter, fp);
+	yaml_emitter_set_unicode(&ys->emitter, 1);
+	yaml_emitter_set_width(&ys->emitter, -1);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	yaml_emit(ys, &ev);
+	return ys;
+}
+
+static void yaml_doc_begin(void *state)
+{
+	struct yaml_state *ys = state;
+	yaml_event_t ev;
+
+	/* The first document needs no "---"; later ones must be told apart. */
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, ys->docs++ == 0);
+	yaml_emit(ys, &ev);
+}
+
+static void yaml_doc_end(void *state)
+{
+	struct yaml_state *ys = state;
+	yaml_event_t ev;
+
+	yaml_document_end_event_initialize(&ev, 1);
+	yaml_emit(ys, &ev);
+	if (!ys->failed && !yaml_emitter_flush(&ys->emitter))
+		ys->failed = true;
+}
+
+static void yaml_obj_open(void *state, const char *key)
+{
+	struct yaml_state *ys = state;
+	yaml_event_t ev;
+
+	yaml_key(ys, key);
+	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+	yaml_emit(ys, &ev);
+}
+
+static void yaml_obj_close(void *state)
+{
+	yaml_event_t ev;
+
+	yaml_mapping_end_event_initialize(&ev);
+	yaml_emit(state, &ev);
+}
+
+static void yaml_arr_open(void *state, const char *key)
+{
+	struct yaml_state *ys = state;
+	yaml_event_t ev;
+
+	yaml_key(ys, key);
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+	yaml_emit(ys, &ev);
+}
+
+static void yaml_arr_close(void *state)
+{
+	yaml_event_t ev;
+
+	yaml_sequence_end_event_initialize(&ev);
+	yaml_emit(state, &ev);
+}
+
+static void yaml_scalar(void *state, const char *key, enum out_scalar kind, const char *value)
+{
+	struct yaml_state *ys = state;
+
+	yaml_key(ys, key);
+	if (kind == OUT_NULL || !value)
+		yaml_plain(ys, "null", false);
+	else
+		yaml_plain(ys, value, kind == OUT_STRING);
+}
+
+static int yaml_close(void *state)
+{
+	struct yaml_state *ys = state;
+	yaml_event_t ev;
+	int rc;
+
+	yaml_stream_end_event_initialize(&ev);
+	yaml_emit(ys, &ev);
+	if (!ys->failed && !yaml_emitter_flush(&ys->emitter))
+		ys->failed = true;
+	rc = ys->failed ? -EIO : 0;
+	yaml_emitter_delete(&ys->emitter);
+	free(ys);
+	return rc;
+}
+
+const struct out_backend rdc_out_yaml_backend = {
+	.open = yaml_open,
+	.doc_begin = yaml_doc_begin,
+	.doc_end = yaml_doc_end,
+	.obj_open = yaml_obj_open,
+	.obj_close = yaml_obj_close,
+	.arr_open = yaml_arr_open,
+	.arr_close = yaml_arr_close,
+	.scalar = yaml_scalar,
+	.close = yaml_close,
+};

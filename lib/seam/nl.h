@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nl.h - the one kernel-message transport (netlink and the ethtool ioctl) */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/netlink.h>
+
+#include "base/err.h"
+
+/*
+ * Every message rdmactl exchanges with the kernel passes through here, so
+ * that one switch replaces the kernel:
+ *
+ *   live    talk to the kernel
+ *   record  talk to the kernel and append every exchange to a file
+ *   replay  answer from such a file; writes are refused
+ *   off     no kernel and no recording (--root without one): every request
+ *           fails with -ENODATA, and callers report the value as unknown
+ *
+ * The recording is line-oriented text, easy to diff and keep in git:
+ *
+ *   # rdmactl kernel recording v1
+ *   > nl PROTO HEX            a netlink request (one message)
+ *   < HEX                     one datagram of its reply, in order
+ *   > ioctl ethtool IFNAME HEX    SIOCETHTOOL with the buffer sent
+ *   < HEX                     the buffer the kernel returned
+ *   ! ERRNO                   the request failed with this errno
+ *
+ * Replay matches a request by protocol and bytes, ignoring nlmsg_seq and
+ * nlmsg_pid, and rewrites the sequence number of the recorded replies.
+ */
+enum rdc_nl_mode { RDC_NL_LIVE, RDC_NL_RECORD, RDC_NL_REPLAY, RDC_NL_OFF };
+
+#define RDC_NL_REC_NAME "kernel.rec" /* the recording inside a --root bundle */
+
+/* The request changes kernel state: refused in replay and off modes. */
+#define RDC_NL_WRITE 0x1
+
+/* Called for every reply message that is not an ACK, error or DONE; return 0 or -errno. */
+typedef int (*rdc_nl_msg_cb)(const struct nlmsghdr *nlh, void *arg);
+
+/* @file: the recording to write (record) or read (replay); ignored otherwise. */
+int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err);
+void rdc_nl_close(void);
+enum rdc_nl_mode rdc_nl_mode(void);
+
+/*
+ * Send one request on a NETLINK_* @proto socket, sets seq and pid, and read
+ * the replies until the kernel's ACK, error or DONE.  A kernel error is
+ * returned as -errno with its extack message in @err->detail.
+ */
+int rdc_nl_talk(int proto, struct nlmsghdr *req, unsigned int flags, rdc_nl_msg_cb cb, void *arg,
+		struct rdc_err *err);
+
+/* SIOCETHTOOL on @ifname: @data is sent and overwritten with the kernel's answer. */
+int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned int flags,
+			 struct rdc_err *err);
+
+/* Resolve a generic netlink family ("ethtool") to its id, cached. */
+int rdc_nl_genl_family(const char *name, uint16_t *id, struct rdc_err *err);
