@@ -49,6 +49,13 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_SRC := $(wildcard man/*.scd)
 MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 
+# Flags are a dependency: $(BUILD)/.flags holds the compiler, its flags and the
+# link line, and is rewritten only when they change (WERROR=1, OPT, CFLAGS,
+# LDFLAGS, CC, ...), which then rebuilds every object and relinks.  Comparing
+# here rather than in a recipe keeps `make -n` honest: unchanged flags plan nothing.
+FLAGS_FILE := $(BUILD)/.flags
+FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
+
 # libFuzzer on the bench control decoder: clang only, no verbs/libnl, its own folder.
 # New inputs go to build-fuzz/corpus; tests/fuzz/corpus holds the seeds (tests/fuzz/mkseeds.py).
 FUZZ_CC ?= clang
@@ -58,27 +65,39 @@ FUZZ_SRC := tests/fuzz/fuzz_bench_proto.c lib/bench/proto.c lib/base/err.c lib/b
 # check builds the fuzzer where clang is, and tests/run's fuzz tier runs it briefly.
 FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BUILD)/fuzz_bench_proto)
 
-.PHONY: asan-check all clean check check-unit check-cli check-netns check-lab install uninstall man \
-	asan lint format-check help deps bench fuzz
+.PHONY: asan-check all clean check check-unit check-cli check-netns check-lab check-layers \
+	install uninstall man asan lint format-check help deps bench fuzz FORCE
 
 all: rdmactl man
 
-rdmactl: $(LIB_OBJ) $(CMD_OBJ)
+rdmactl: $(LIB_OBJ) $(CMD_OBJ) $(FLAGS_FILE)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+ifneq ($(strip $(FLAGS_NOW)),$(strip $(shell cat $(FLAGS_FILE) 2>/dev/null)))
+$(FLAGS_FILE): FORCE
+endif
+$(FLAGS_FILE):
+	@mkdir -p $(dir $@)
+	@echo "  FLAGS   $@"
+	$(Q)printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' >$@
+
+FORCE:
+
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
 
 # Unit tests link the library objects (not cmd/, which has main) and cmocka.
-$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB_OBJ) $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ))
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIB_OBJ) $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ)) \
+		$(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	@echo "  CCLD    $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(FLAGS_FILE),$^) $(LDLIBS) \
+		$(shell $(PKG_CONFIG) --libs cmocka)
 
 man: $(MAN_OUT)
 
@@ -90,14 +109,19 @@ $(BUILD)/man/%: man/%.scd
 # The dcbnl NIC double that `pfc` is tested against (tests/dcb-double/README.md).
 include tests/dcb-double/double.mk
 
-# check: every tier whose needs are met; tests/run says which were skipped and why.
-check: rdmactl $(UNIT_BIN) man $(DCB_DOUBLE_ALL) $(FUZZ_IF_CLANG)
+# check: the include rules, then every tier whose needs are met; tests/run says
+# which were skipped and why.
+check: check-layers rdmactl $(UNIT_BIN) man $(DCB_DOUBLE_ALL) $(FUZZ_IF_CLANG)
 	$(Q)tests/run
+
+# Every #include "..." of lib/ and cmd/ points down the layers (docs/HACKING.md).
+check-layers:
+	$(Q)scripts/check-layers
 
 check-unit: $(UNIT_BIN)
 	$(Q)tests/run unit
 
-check-cli: rdmactl man
+check-cli: rdmactl man $(DCB_DOUBLE_ALL)
 	$(Q)tests/run cli
 
 check-netns: rdmactl
@@ -108,10 +132,10 @@ check-lab: rdmactl
 
 # Sanitizer build in its own folder, then the same tests against it.
 asan:
-	$(MAKE) BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
+	$(MAKE) --no-print-directory BUILD=build-asan OPT='-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all' \
 		LDFLAGS='-fsanitize=address,undefined' RDMACTL_BIN=build-asan/rdmactl asan-check
 
-asan-check: $(UNIT_BIN) $(LIB_OBJ) $(CMD_OBJ) man $(DCB_DOUBLE_ALL)
+asan-check: $(UNIT_BIN) $(LIB_OBJ) $(CMD_OBJ) man $(DCB_DOUBLE_ALL) $(FLAGS_FILE)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $(BUILD)/rdmactl $(LIB_OBJ) $(CMD_OBJ) $(LDLIBS)
 	$(Q)RDMACTL=$(CURDIR)/$(BUILD)/rdmactl UNIT_DIR=$(BUILD)/tests tests/run unit cli netns
 
@@ -138,13 +162,19 @@ $(FUZZ_BUILD)/fuzz_bench_proto: $(FUZZ_SRC) $(wildcard lib/bench/*.h lib/base/*.
 	$(Q)$(FUZZ_CC) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -g -O1 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib -o $@ $(FUZZ_SRC) -lm
 
+# The verbs (one rdmactl-VERB link each) are those the binary names: cmd/verbs.c
+# is the only list.  `rdmactl __complete help ''` prints them, one a line.
 install: rdmactl man
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
-	for v in port pfc bench; do ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v; done
 	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$$(basename $$m); done
 	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
-	for v in port pfc bench; do ln -sf rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-$$v; done
 	install -D -m 0644 completions/_rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
+	verbs=$$(./rdmactl __complete help '') && [ -n "$$verbs" ] || \
+		{ echo "install: ./rdmactl names no verbs" >&2; exit 1; }; \
+	for v in $$verbs; do \
+		ln -sf rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-$$v && \
+		ln -sf rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-$$v || exit 1; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmactl $(DESTDIR)$(SBINDIR)/rdmactl-*
@@ -159,7 +189,8 @@ clean:
 	rm -rf build build-asan build-fuzz rdmactl
 
 help:
-	@echo "targets: all check check-unit check-cli check-netns check-lab install uninstall"
+	@echo "targets: all check check-layers check-unit check-cli check-netns check-lab"
+	@echo "         install uninstall"
 	@echo "         man asan lint format-check bench deps clean"
 	@echo "         fuzz (FUZZ_SECONDS=60: libFuzzer on the bench protocol; needs clang)"
 	@echo "variables: PREFIX DESTDIR SBINDIR MANDIR WERROR=1 V=1 CC"

@@ -1,31 +1,54 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* args.c - keyword-table argument walk and typed values (no prefix matching) */
+/* args.c - keyword-table argument walk, from argv or a YAML device (no prefix matching) */
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/config.h"
 #include "base/log.h"
 #include "base/util.h"
-#include "seam/fs.h"
-#include "seam/nl.h"
+#include "host/system.h"
 #include "cmd.h"
 
-int rdc_usage_error(struct rdc_ctx *ctx, const char *fmt, ...)
+static void usage_vprint(struct rdc_ctx *ctx, const char *where, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	fprintf(stderr, "%s: ", ctx->prog);
 	if (ctx->verb)
 		fprintf(stderr, "%s: ", ctx->verb);
-	va_start(ap, fmt);
+	if (where)
+		fprintf(stderr, "%s: ", where);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	fputc('\n', stderr);
 	if (ctx->verb)
 		fprintf(stderr, "see '%s help %s'\n", ctx->prog, ctx->verb);
 	else
 		fprintf(stderr, "see '%s --help'\n", ctx->prog);
+}
+
+int rdc_usage_error(struct rdc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usage_vprint(ctx, NULL, fmt, ap);
+	va_end(ap);
+	return RDC_EXIT_USAGE;
+}
+
+int rdc_arg_error(struct rdc_ctx *ctx, const struct rdc_args *args, int param, const char *fmt, ...)
+{
+	char where[300];
+	va_list ap;
+
+	if (args && args->file)
+		snprintf(where, sizeof(where), "%s line %u", args->file,
+			 param >= 0 && param < RDC_MAX_PARAMS ? args->line[param]
+							      : args->file_line);
+	va_start(ap, fmt);
+	usage_vprint(ctx, args && args->file ? where : NULL, fmt, ap);
+	va_end(ap);
 	return RDC_EXIT_USAGE;
 }
 
@@ -33,6 +56,14 @@ int rdc_fail(struct rdc_ctx *ctx, const struct rdc_err *err)
 {
 	rdc_log_error_record(ctx->verb, err);
 	return RDC_EXIT_FAIL;
+}
+
+int rdc_oom(struct rdc_ctx *ctx)
+{
+	struct rdc_err err = {0};
+
+	rdc_err_set(&err, ENOMEM, "out of memory");
+	return rdc_fail(ctx, &err);
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -77,12 +108,34 @@ const char *rdc_closest(const char *word, const char *const *candidates, size_t 
 	return best;
 }
 
-int rdc_param_index(const struct rdc_action *act, const char *name)
+int rdc_param_find(const struct rdc_action *act, const char *name)
 {
 	for (int i = 0; act->params && act->params[i].name; i++)
 		if (!strcmp(act->params[i].name, name))
 			return i;
-	return 0;
+	return -1;
+}
+
+/* A keyword the code names must be in the table: a typo there is a programming error. */
+static int param_index(const struct rdc_action *act, const char *name)
+{
+	int i = rdc_param_find(act, name);
+
+	assert(i >= 0 && "keyword not in the action's table");
+	return i;
+}
+
+bool rdc_arg_given(const struct rdc_action *act, const struct rdc_args *args, const char *name)
+{
+	return args->given[param_index(act, name)];
+}
+
+const char *rdc_arg_value(const struct rdc_action *act, const struct rdc_args *args,
+			  const char *name)
+{
+	int i = param_index(act, name);
+
+	return args->given[i] ? args->value[i] : NULL;
 }
 
 static int unknown_keyword(struct rdc_ctx *ctx, const struct rdc_action *act, const char *word)
@@ -100,21 +153,43 @@ static int unknown_keyword(struct rdc_ctx *ctx, const struct rdc_action *act, co
 	return rdc_usage_error(ctx, "%s: unexpected argument '%s'", act->name, word);
 }
 
+/* Keywords that exclude others, and a required object: the same for argv and files. */
+static int args_check(struct rdc_ctx *ctx, const struct rdc_action *act,
+		      const struct rdc_args *args)
+{
+	for (int k = 0; act->params && act->params[k].name; k++) {
+		const char *other = act->params[k].excludes;
+
+		if (args->given[k] && act->params[k].alone)
+			for (int j = 0; act->params[j].name; j++)
+				if (j != k && args->given[j])
+					return rdc_arg_error(ctx, args, j,
+							     "%s: '%s' takes no other keywords",
+							     act->name, act->params[k].name);
+
+		if (args->given[k] && other && args->given[param_index(act, other)])
+			return rdc_arg_error(ctx, args, k, "%s: '%s' and '%s' exclude each other",
+					     act->name, act->params[k].name, other);
+	}
+	if ((act->object_required && !args->object) ||
+	    (act->object2 != RDC_COMPLETE_NONE && !args->object2))
+		return rdc_usage_error(ctx, "%s: missing argument %s", act->name, act->synopsis);
+	return 0;
+}
+
 int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, char **argv,
 		   struct rdc_args *args)
 {
 	memset(args, 0, sizeof(*args));
 	for (int i = 0; i < argc; i++) {
 		const char *word = argv[i];
-		int p = -1;
+		int p;
 
 		if (!strcmp(word, "--dry-run")) {
 			ctx->dry_run = true;
 			continue;
 		}
-		for (int k = 0; act->params && act->params[k].name; k++)
-			if (!strcmp(act->params[k].name, word))
-				p = k;
+		p = rdc_param_find(act, word);
 		if (p >= 0) {
 			const struct rdc_param *param = &act->params[p];
 
@@ -135,7 +210,7 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 			}
 			if (param->multi) {
 				/* KEY:VALUE words up to the next keyword: "prio-pfc all:off 3:on". */
-				args->values[p] = &argv[i + 1];
+				args->values[p] = (const char *const *)&argv[i + 1];
 				while (i + 1 < argc && strchr(argv[i + 1], ':')) {
 					args->nvalues[p]++;
 					i++;
@@ -157,61 +232,106 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 			args->object = word;
 			continue;
 		}
+		if (act->object2 != RDC_COMPLETE_NONE && args->object && !args->object2 &&
+		    word[0] != '-') {
+			args->object2 = word;
+			continue;
+		}
 		return unknown_keyword(ctx, act, word);
 	}
-	for (int k = 0; act->params && act->params[k].name; k++) {
-		const char *other = act->params[k].excludes;
+	return args_check(ctx, act, args);
+}
 
-		if (args->given[k] && act->params[k].alone)
-			for (int j = 0; act->params[j].name; j++)
-				if (j != k && args->given[j])
-					return rdc_usage_error(ctx,
-							       "%s: '%s' takes no other keywords",
-							       act->name, act->params[k].name);
+static bool name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
 
-		if (args->given[k] && other && args->given[rdc_param_index(act, other)])
-			return rdc_usage_error(ctx, "%s: '%s' and '%s' exclude each other",
-					       act->name, act->params[k].name, other);
+int rdc_args_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *act, const char *path,
+		      const struct rdc_cfg_device *dev, const char *const *allowed,
+		      struct rdc_args *args)
+{
+	memset(args, 0, sizeof(*args));
+	args->file = path;
+	args->file_line = dev->line;
+	for (size_t k = 0; k < dev->nkeys; k++) {
+		const char *key = dev->keys[k].key;
+		int p = rdc_param_find(act, key);
+		const struct rdc_param *param;
+
+		if (p < 0 || (allowed && !name_in(key, allowed))) {
+			const char *names[RDC_MAX_PARAMS], *hint;
+			size_t n = 0;
+
+			for (int i = 0; act->params[i].name && n < RDC_MAX_PARAMS; i++)
+				if (!allowed || name_in(act->params[i].name, allowed))
+					names[n++] = act->params[i].name;
+			hint = p < 0 ? rdc_closest(key, names, n) : NULL;
+			args->file_line = dev->keys[k].line;
+			if (hint)
+				return rdc_arg_error(ctx, args, -1,
+						     "%s: unknown keyword '%s'; did you mean '%s'?",
+						     act->name, key, hint);
+			return rdc_arg_error(ctx, args, -1, "%s: '%s' is not a setting here",
+					     act->name, key);
+		}
+		param = &act->params[p];
+		args->line[p] = dev->keys[k].line;
+		if (args->given[p])
+			return rdc_arg_error(ctx, args, p, "'%s' given twice", key);
+		args->given[p] = true;
+		if (param->multi) {
+			args->values[p] = (const char *const *)dev->keys[k].words;
+			args->nvalues[p] = (int)dev->keys[k].nwords;
+			if (!args->nvalues[p])
+				return rdc_arg_error(ctx, args, p, "'%s' needs %s", key,
+						     param->metavar);
+			continue;
+		}
+		if (!param->metavar) {
+			if (dev->keys[k].nwords)
+				return rdc_arg_error(ctx, args, p, "'%s' takes no value", key);
+			continue;
+		}
+		if (dev->keys[k].nwords != 1)
+			return rdc_arg_error(ctx, args, p, "'%s' needs one value %s", key,
+					     param->metavar);
+		args->value[p] = dev->keys[k].words[0];
+		if (param->repeat)
+			args->repeated[args->nrepeated++] = args->value[p];
 	}
-	if (act->object_required && !args->object)
-		return rdc_usage_error(ctx, "%s: missing argument %s", act->name, act->synopsis);
-	return 0;
+	return args_check(ctx, act, args);
 }
 
-int rdc_arg_u32(struct rdc_ctx *ctx, const char *keyword, const char *value, uint32_t min,
-		uint32_t max, uint32_t *out)
+int rdc_args_convert(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		     void *opts)
 {
-	int rc = rdc_parse_u32_range(value, min, max, out);
+	for (int k = 0; act->params && act->params[k].name; k++) {
+		const struct rdc_param *p = &act->params[k];
+		int rc = 0;
 
-	if (rc == -ERANGE)
-		return rdc_usage_error(ctx, "'%s %s': out of range %u-%u", keyword, value, min,
-				       max);
-	if (rc)
-		return rdc_usage_error(ctx, "'%s %s': not a number", keyword, value);
+		if (!args->given[k] || !p->parse)
+			continue;
+		if (p->repeat) {
+			for (int r = 0; r < args->nrepeated && !rc; r++)
+				rc = p->parse(ctx, p, &args->repeated[r], 1, opts);
+		} else if (p->multi) {
+			rc = p->parse(ctx, p, args->values[k], args->nvalues[k], opts);
+		} else {
+			rc = p->parse(ctx, p, &args->value[k], p->metavar ? 1 : 0, opts);
+		}
+		if (rc)
+			return rc;
+	}
 	return 0;
-}
-
-int rdc_arg_seconds(struct rdc_ctx *ctx, const char *keyword, const char *value, double *out)
-{
-	int rc = rdc_parse_seconds(value, out);
-
-	if (rc == -ERANGE)
-		return rdc_usage_error(ctx, "'%s %s': must be more than 0 seconds", keyword, value);
-	if (rc)
-		return rdc_usage_error(ctx, "'%s %s': not a number of seconds", keyword, value);
-	if (*out > 86400)
-		return rdc_usage_error(ctx, "'%s %s': at most 86400 seconds", keyword, value);
-	return 0;
-}
-
-bool rdc_live_system(void)
-{
-	return !rdc_fs_root() && rdc_nl_mode() != RDC_NL_REPLAY;
 }
 
 int rdc_writes_allowed(struct rdc_ctx *ctx)
 {
-	if (rdc_live_system())
+	if (rdc_system_live())
 		return 0;
 	fprintf(stderr, "%s: %s: writes are refused under --root and --replay\n", ctx->prog,
 		ctx->verb);

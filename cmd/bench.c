@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,70 +18,294 @@
 #include "bench/server.h"
 #include "bench/stats.h"
 #include "host/gid.h"
+#include "host/system.h"
 #include "cmd.h"
 
 static const char *const test_values[] = {"write", "read", "send", "lat", NULL};
+static const char *const mtu_values[] = {"256", "512", "1024", "2048", "4096", NULL};
+
+/* What `bench client` keywords fill: the run's options and the verdict thresholds. */
+struct client_args {
+	struct rdc_bench_client_opts o;
+	double expect_gbps, min_link_gbps;
+};
+
+#define CLIENT_PARAM(field) offsetof(struct client_args, o.params.field)
+
+/* "test" comes first in the table: it sets the test's defaults the other keywords override. */
+static int client_test(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts)
+{
+	struct client_args *ca = opts;
+	enum rdc_bench_test test;
+
+	(void)n;
+	if (rdc_bench_test_parse(w[0], &test))
+		return rdc_usage_error(ctx, "'%s %s': not one of write, read, send, lat", p->name,
+				       w[0]);
+	rdc_bench_params_default(&ca->o.params, test);
+	return 0;
+}
+
+static int client_link(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts)
+{
+	struct client_args *ca = opts;
+
+	(void)n;
+	if (ca->o.nspecs >= RDC_BENCH_MAX_LINKS ||
+	    rdc_bench_link_spec_parse(w[0], &ca->o.specs[ca->o.nspecs]))
+		return rdc_usage_error(ctx,
+				       "'%s %s': not LOCAL or LOCAL:REMOTE (a DEV, DEV/PORT, "
+				       "netdev or IPv4 address each)",
+				       p->name, w[0]);
+	ca->o.nspecs++;
+	return 0;
+}
+
+static int client_size(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts)
+{
+	struct client_args *ca = opts;
+	uint64_t v;
+	int rc = rdc_parse_size(w[0], RDC_BENCH_MAX_SIZE, &v);
+
+	(void)n;
+	if (rc || !v)
+		return rdc_usage_error(ctx, "'%s %s': %s", p->name, w[0],
+				       rc == -ERANGE ? "at most 16M"
+				       : rc	     ? "not BYTES, nK or nM"
+						     : "at least 1 byte");
+	ca->o.params.size = (uint32_t)v;
+	return 0;
+}
+
+/* Iteration mode: no window and, unless warmup follows in the table, no warm-up. */
+static int client_iters(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+			void *opts)
+{
+	struct client_args *ca = opts;
+	uint64_t v;
+
+	(void)n;
+	if (rdc_parse_u64(w[0], 10, &v) || !v || v > RDC_BENCH_MAX_ITERS)
+		return rdc_usage_error(ctx, "'%s %s': not a number 1-%llu", p->name, w[0],
+				       (unsigned long long)RDC_BENCH_MAX_ITERS);
+	ca->o.params.iters = v;
+	ca->o.params.duration_ns = 0;
+	ca->o.params.warmup_ns = 0;
+	return 0;
+}
+
+/* DSCP is the upper six bits of the traffic class. */
+static int client_dscp(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts)
+{
+	struct client_args *ca = opts;
+	uint32_t u;
+
+	(void)n;
+	if (rdc_parse_u32_range(w[0], 0, 63, &u))
+		return rdc_usage_error(ctx, "'%s %s': out of range 0-63", p->name, w[0]);
+	ca->o.params.traffic_class = (uint8_t)(u << 2);
+	return 0;
+}
+
+static int client_mtu(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		      void *opts)
+{
+	struct client_args *ca = opts;
+
+	(void)n;
+	for (size_t i = 0; mtu_values[i]; i++)
+		if (!strcmp(w[0], mtu_values[i])) {
+			ca->o.params.mtu = 256u << i;
+			return 0;
+		}
+	return rdc_usage_error(ctx, "'%s %s': not 256, 512, 1024, 2048 or 4096", p->name, w[0]);
+}
+
+static const struct rdc_val_uint qps_range = {
+	.min = 1, .max = RDC_BENCH_MAX_QPS, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint tclass_range = {
+	.min = 0, .max = 255, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint tcp_port_range = {
+	.min = 1, .max = 65535, .size = sizeof(uint16_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_seconds window_s = {.min_s = 0.001};
+static const struct rdc_val_seconds warmup_s = {.min_s = 0.001, .zero_ok = true};
+static const struct rdc_val_seconds interval_s = {.min_s = 0.1};
 
 static const struct rdc_param bench_client_params[] = {
 	{.name = "test",
 	 .metavar = "write|read|send|lat",
 	 .suggest = test_values,
-	 .help = "what to measure (default write)"},
+	 .help = "what to measure (default write)",
+	 .parse = client_test},
 	{.name = "link",
 	 .metavar = "LOCAL[:REMOTE]",
 	 .repeat = true,
 	 .value_kind = RDC_COMPLETE_PORT,
 	 .help = "a link by RDMA DEV[/PORT] or IP on each side; repeatable (default: every "
-		 "active port, paired by subnet)"},
-	{.name = "qps", .metavar = "N", .help = "RC QPs per link (default 1)"},
-	{.name = "size", .metavar = "BYTES|nK|nM", .help = "message size (default 64K, lat 2)"},
+		 "active port, paired by subnet)",
+	 .parse = client_link},
+	{.name = "qps",
+	 .metavar = "N",
+	 .help = "RC QPs per link (default 1)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(qps),
+	 .spec = &qps_range},
+	{.name = "size",
+	 .metavar = "BYTES|nK|nM",
+	 .help = "message size (default 64K, lat 2)",
+	 .parse = client_size},
 	{.name = "duration",
 	 .metavar = "SEC",
 	 .excludes = "iters",
-	 .help = "the measured window (default 5)"},
+	 .help = "the measured window (default 5)",
+	 .parse = rdc_val_seconds_ns,
+	 .dest = CLIENT_PARAM(duration_ns),
+	 .spec = &window_s},
 	{.name = "iters",
 	 .metavar = "N",
 	 .excludes = "duration",
-	 .help = "messages per QP (round trips for lat) instead"},
+	 .help = "messages per QP (round trips for lat) instead",
+	 .parse = client_iters},
 	{.name = "warmup",
 	 .metavar = "SEC",
-	 .help = "traffic before the window, not counted (default 1 with duration, 0 with iters)"},
-	{.name = "interval", .metavar = "SEC", .help = "per-interval samples (default 1)"},
+	 .help = "traffic before the window, not counted (default 1 with duration, 0 with iters)",
+	 .parse = rdc_val_seconds_ns,
+	 .dest = CLIENT_PARAM(warmup_ns),
+	 .spec = &warmup_s},
+	{.name = "interval",
+	 .metavar = "SEC",
+	 .help = "per-interval samples (default 1)",
+	 .parse = rdc_val_seconds_ns,
+	 .dest = CLIENT_PARAM(interval_ns),
+	 .spec = &interval_s},
 	{.name = "dscp",
 	 .metavar = "N",
 	 .excludes = "tclass",
-	 .help = "DSCP of the traffic (GRH traffic class N << 2)"},
+	 .help = "DSCP of the traffic (GRH traffic class N << 2)",
+	 .parse = client_dscp},
 	{.name = "tclass",
 	 .metavar = "N",
 	 .excludes = "dscp",
-	 .help = "GRH traffic class (the whole ToS byte)"},
-	{.name = "mtu", .metavar = "N", .help = "path MTU limit: 256, 512, 1024, 2048 or 4096"},
-	{.name = "port", .metavar = "N", .help = "the server's TCP port (default 18515)"},
-	{.name = "expect-gbps", .metavar = "X", .help = "exit 1 when the total is below X Gb/s"},
+	 .help = "GRH traffic class (the whole ToS byte)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(traffic_class),
+	 .spec = &tclass_range},
+	{.name = "mtu",
+	 .metavar = "N",
+	 .suggest = mtu_values,
+	 .help = "path MTU limit: 256, 512, 1024, 2048 or 4096",
+	 .parse = client_mtu},
+	{.name = "port",
+	 .metavar = "N",
+	 .help = "the server's TCP port (default 18515)",
+	 .parse = rdc_val_uint,
+	 .dest = offsetof(struct client_args, o.port),
+	 .spec = &tcp_port_range},
+	{.name = "expect-gbps",
+	 .metavar = "X",
+	 .help = "exit 1 when the total is below X Gb/s",
+	 .parse = rdc_val_positive,
+	 .dest = offsetof(struct client_args, expect_gbps),
+	 .spec = "Gb/s"},
 	{.name = "min-link-gbps",
 	 .metavar = "X",
-	 .help = "exit 1 when a link is below X Gb/s, naming it"},
+	 .help = "exit 1 when a link is below X Gb/s, naming it",
+	 .parse = rdc_val_positive,
+	 .dest = offsetof(struct client_args, min_link_gbps),
+	 .spec = "Gb/s"},
 	{.name = NULL},
 };
+
+static void client_defaults(void *opts)
+{
+	struct client_args *ca = opts;
+
+	rdc_bench_params_default(&ca->o.params, RDC_BENCH_WRITE);
+	ca->o.port = RDC_BENCH_DEFAULT_PORT;
+}
+
+/* What `bench server` keywords fill. */
+static int server_bind(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts)
+{
+	struct rdc_bench_server_opts *o = opts;
+	struct in_addr in;
+
+	(void)n;
+	if (inet_pton(AF_INET, w[0], &in) != 1)
+		return rdc_usage_error(ctx, "'%s %s': not an IPv4 address", p->name, w[0]);
+	o->bind = w[0];
+	return 0;
+}
+
+static int server_allow(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+			void *opts)
+{
+	struct rdc_bench_server_opts *o = opts;
+
+	(void)n;
+	if (rdc_ipv4_cidr_parse(w[0], &o->allow_net, &o->allow_prefix))
+		return rdc_usage_error(ctx, "'%s %s': not an IPv4 CIDR such as 198.18.0.0/15",
+				       p->name, w[0]);
+	o->has_allow = true;
+	return 0;
+}
 
 static const struct rdc_param bench_server_params[] = {
-	{.name = "bind", .metavar = "ADDR", .help = "listen on this IPv4 address (default all)"},
-	{.name = "port", .metavar = "N", .help = "TCP port (default 18515)"},
-	{.name = "allow", .metavar = "CIDR", .help = "serve only clients from this range"},
-	{.name = "once", .help = "exit after one run"},
+	{.name = "bind",
+	 .metavar = "ADDR",
+	 .help = "listen on this IPv4 address (default all)",
+	 .parse = server_bind},
+	{.name = "port",
+	 .metavar = "N",
+	 .help = "TCP port (default 18515)",
+	 .parse = rdc_val_uint,
+	 .dest = offsetof(struct rdc_bench_server_opts, port),
+	 .spec = &tcp_port_range},
+	{.name = "allow",
+	 .metavar = "CIDR",
+	 .help = "serve only clients from this range",
+	 .parse = server_allow},
+	{.name = "once",
+	 .help = "exit after one run",
+	 .parse = rdc_val_flag,
+	 .dest = offsetof(struct rdc_bench_server_opts, once)},
 	{.name = NULL},
 };
 
-static int bench_client_run(struct rdc_ctx *ctx, int argc, char **argv);
-static int bench_server_run(struct rdc_ctx *ctx, int argc, char **argv);
+static void server_defaults(void *opts)
+{
+	struct rdc_bench_server_opts *o = opts;
+
+	o->port = RDC_BENCH_DEFAULT_PORT;
+}
+
+static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			    const struct rdc_args *args, void *opts);
+static int bench_server_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			    const struct rdc_args *args, void *opts);
 
 static const struct rdc_action bench_actions[] = {
-	{"client", "HOST [KEYWORD VALUE]...",
-	 "measure bandwidth or latency over every link to a server at once, one report",
-	 bench_client_run, bench_client_params, RDC_COMPLETE_HOST, true, 0},
-	{"server", "[bind ADDR] [port N] [allow CIDR] [once]",
-	 "serve benchmark runs; the client sends every parameter", bench_server_run,
-	 bench_server_params, RDC_COMPLETE_NONE, false, 0},
+	{.name = "client",
+	 .synopsis = "HOST [KEYWORD VALUE]...",
+	 .help = "measure bandwidth or latency over every link to a server at once, one report",
+	 .run = bench_client_run,
+	 .params = bench_client_params,
+	 .object = RDC_COMPLETE_HOST,
+	 .object_required = true,
+	 .opts_size = sizeof(struct client_args),
+	 .opts_init = client_defaults},
+	{.name = "server",
+	 .synopsis = "[bind ADDR] [port N] [allow CIDR] [once]",
+	 .help = "serve benchmark runs; the client sends every parameter",
+	 .run = bench_server_run,
+	 .params = bench_server_params,
+	 .opts_size = sizeof(struct rdc_bench_server_opts),
+	 .opts_init = server_defaults},
 	{.name = NULL},
 };
 
@@ -112,151 +337,28 @@ static void bench_signals(void)
 /* The data path is verbs on real devices: a bundle or a recording cannot stand in. */
 static int bench_needs_live(struct rdc_ctx *ctx)
 {
-	if (rdc_live_system())
+	if (rdc_system_live())
 		return 0;
 	fprintf(stderr, "%s: bench: runs on the live system only, not under --root or --replay\n",
 		ctx->prog);
 	return 1;
 }
 
-static const char *arg_of(const struct rdc_action *act, const struct rdc_args *args,
-			  const char *name)
-{
-	int i = rdc_param_index(act, name);
-
-	return args->given[i] ? args->value[i] : NULL;
-}
-
-static int arg_gbps(struct rdc_ctx *ctx, const char *keyword, const char *value, double *out)
-{
-	char *end;
-
-	*out = strtod(value, &end);
-	if (!*value || *end || !isfinite(*out) || *out <= 0)
-		return rdc_usage_error(ctx, "'%s %s': not a positive number of Gb/s", keyword,
-				       value);
-	return 0;
-}
-
-/* Seconds as nanoseconds, at least @min_s; "0" is allowed where @zero_ok (no warm-up). */
-static int arg_ns(struct rdc_ctx *ctx, const char *keyword, const char *value, bool zero_ok,
-		  double min_s, uint64_t *ns)
-{
-	double s;
-	int rc;
-
-	if (zero_ok && rdc_parse_seconds(value, &s) == -ERANGE &&
-	    strspn(value, "0.") == strlen(value)) {
-		*ns = 0; /* "0", "0.0": no warm-up */
-		return 0;
-	}
-	rc = rdc_arg_seconds(ctx, keyword, value, &s);
-	if (rc)
-		return rc;
-	if (s < min_s)
-		return rdc_usage_error(ctx, "'%s %s': at least %g s", keyword, value, min_s);
-	*ns = (uint64_t)llround(s * 1e9);
-	return 0;
-}
-
-struct client_args {
-	struct rdc_bench_client_opts o;
-	double expect_gbps, min_link_gbps;
-};
-
-static int client_parse(struct rdc_ctx *ctx, const struct rdc_action *act,
+/* What no single keyword can check: combinations, and the limits of the whole run. */
+static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 			const struct rdc_args *args, struct client_args *ca)
 {
-	struct rdc_bench_params *p = &ca->o.params;
-	enum rdc_bench_test test = RDC_BENCH_WRITE;
-	const char *v;
-	uint32_t u;
-	uint64_t u64;
-	int rc;
+	struct rdc_err err = {0};
+	bool lat = ca->o.params.test == RDC_BENCH_LAT;
 
-	memset(ca, 0, sizeof(*ca));
-	v = arg_of(act, args, "test");
-	if (v && rdc_bench_test_parse(v, &test))
-		return rdc_usage_error(ctx, "'test %s': not one of write, read, send, lat", v);
-	rdc_bench_params_default(p, test);
 	ca->o.host = args->object;
-	ca->o.port = RDC_BENCH_DEFAULT_PORT;
-	for (int i = 0; i < args->nrepeated; i++)
-		if (rdc_bench_link_spec_parse(args->repeated[i], &ca->o.specs[ca->o.nspecs++]))
-			return rdc_usage_error(ctx,
-					       "'link %s': not LOCAL or LOCAL:REMOTE (a DEV, "
-					       "DEV/PORT, netdev or IPv4 address each)",
-					       args->repeated[i]);
-	if ((v = arg_of(act, args, "qps"))) {
-		if ((rc = rdc_arg_u32(ctx, "qps", v, 1, RDC_BENCH_MAX_QPS, &p->qps)))
-			return rc;
-		if (test == RDC_BENCH_LAT)
-			return rdc_usage_error(ctx,
-					       "'qps' applies to the bandwidth tests; lat runs "
-					       "one QP per link");
-	}
-	if ((v = arg_of(act, args, "size"))) {
-		rc = rdc_parse_size(v, RDC_BENCH_MAX_SIZE, &u64);
-		if (rc || !u64)
-			return rdc_usage_error(ctx, "'size %s': %s", v,
-					       rc == -ERANGE ? "at most 16M"
-					       : rc	     ? "not BYTES, nK or nM"
-							     : "at least 1 byte");
-		p->size = (uint32_t)u64;
-	}
-	if ((v = arg_of(act, args, "iters"))) {
-		rc = rdc_parse_u64(v, 10, &p->iters);
-		if (rc || !p->iters || p->iters > RDC_BENCH_MAX_ITERS)
-			return rdc_usage_error(ctx, "'iters %s': not a number 1-%llu", v,
-					       (unsigned long long)RDC_BENCH_MAX_ITERS);
-		p->duration_ns = 0;
-		p->warmup_ns = 0;
-	}
-	if ((v = arg_of(act, args, "duration")) &&
-	    (rc = arg_ns(ctx, "duration", v, false, 0.001, &p->duration_ns)))
-		return rc;
-	if ((v = arg_of(act, args, "warmup")) &&
-	    (rc = arg_ns(ctx, "warmup", v, true, 0.001, &p->warmup_ns)))
-		return rc;
-	if ((v = arg_of(act, args, "interval")) &&
-	    (rc = arg_ns(ctx, "interval", v, false, 0.1, &p->interval_ns)))
-		return rc;
-	if ((v = arg_of(act, args, "dscp"))) {
-		if ((rc = rdc_arg_u32(ctx, "dscp", v, 0, 63, &u)))
-			return rc;
-		p->traffic_class = (uint8_t)(u << 2);
-	}
-	if ((v = arg_of(act, args, "tclass"))) {
-		if ((rc = rdc_arg_u32(ctx, "tclass", v, 0, 255, &u)))
-			return rc;
-		p->traffic_class = (uint8_t)u;
-	}
-	if ((v = arg_of(act, args, "mtu"))) {
-		if ((rc = rdc_arg_u32(ctx, "mtu", v, 256, 4096, &p->mtu)))
-			return rc;
-		if (p->mtu & (p->mtu - 1))
-			return rdc_usage_error(ctx, "'mtu %s': not 256, 512, 1024, 2048 or 4096",
-					       v);
-	}
-	if ((v = arg_of(act, args, "port"))) {
-		if ((rc = rdc_arg_u32(ctx, "port", v, 1, 65535, &u)))
-			return rc;
-		ca->o.port = (uint16_t)u;
-	}
-	if ((v = arg_of(act, args, "expect-gbps")) &&
-	    (rc = arg_gbps(ctx, "expect-gbps", v, &ca->expect_gbps)))
-		return rc;
-	if ((v = arg_of(act, args, "min-link-gbps")) &&
-	    (rc = arg_gbps(ctx, "min-link-gbps", v, &ca->min_link_gbps)))
-		return rc;
-	if (test == RDC_BENCH_LAT && (ca->expect_gbps || ca->min_link_gbps))
+	if (lat && rdc_arg_given(act, args, "qps"))
+		return rdc_usage_error(ctx, "'qps' applies to the bandwidth tests; lat runs one QP "
+					    "per link");
+	if (lat && (ca->expect_gbps || ca->min_link_gbps))
 		return rdc_usage_error(ctx, "Gb/s thresholds apply to the bandwidth tests");
-	{
-		struct rdc_err err = {0};
-
-		if (rdc_bench_params_check(p, &err))
-			return rdc_usage_error(ctx, "%s", err.msg);
-	}
+	if (rdc_bench_params_check(&ca->o.params, &err))
+		return rdc_usage_error(ctx, "%s", err.msg);
 	return 0;
 }
 
@@ -546,35 +648,32 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 	return client_verdict(ca, r, total, link_gbps);
 }
 
-static int bench_client_run(struct rdc_ctx *ctx, int argc, char **argv)
+static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			    const struct rdc_args *args, void *opts)
 {
-	const struct rdc_action *act = &bench_actions[0];
+	struct client_args *ca = opts;
 	struct client_out co = {.ctx = ctx};
 	struct rdc_bench_client_cb cb = {
 		.linked = client_linked_cb, .interval = client_interval_cb, .arg = &co};
 	struct rdc_bench_report *r;
-	struct client_args ca;
-	struct rdc_args args;
 	struct rdc_err err = {0};
 	int rc, verdict = RDC_EXIT_OK;
 
-	rc = rdc_args_parse(ctx, act, argc, argv, &args);
-	if (!rc)
-		rc = client_parse(ctx, act, &args, &ca);
+	rc = client_check(ctx, act, args, ca);
 	if (rc)
 		return rc;
 	if (bench_needs_live(ctx))
 		return RDC_EXIT_FAIL;
 	co.progress = rdc_out_is_text(ctx->out) && !ctx->quiet;
 	bench_signals();
-	ca.o.interrupted = &bench_interrupted;
+	ca->o.interrupted = &bench_interrupted;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return RDC_EXIT_FAIL;
-	rc = rdc_bench_client_run(&ca.o, &cb, r, &err);
+		return rdc_oom(ctx);
+	rc = rdc_bench_client_run(&ca->o, &cb, r, &err);
 	/* A run cut short still reports what its links measured up to then. */
 	if (r->started)
-		verdict = client_report(ctx, &ca, r);
+		verdict = client_report(ctx, ca, r);
 	rc = rc ? rdc_fail(ctx, &err) : verdict;
 	rdc_bench_report_free(r);
 	free(r);
@@ -662,49 +761,24 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 	rdc_out_end(o);
 }
 
-static int bench_server_run(struct rdc_ctx *ctx, int argc, char **argv)
+static int bench_server_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			    const struct rdc_args *args, void *opts)
 {
-	const struct rdc_action *act = &bench_actions[1];
-	struct rdc_bench_server_opts o = {.port = RDC_BENCH_DEFAULT_PORT};
+	struct rdc_bench_server_opts *o = opts;
 	struct rdc_bench_server_cb cb = {.listening = server_listening_cb,
 					 .run_begin = server_begin_cb,
 					 .run_end = server_end_cb,
 					 .arg = ctx};
-	struct rdc_args args;
 	struct rdc_err err = {0};
-	const char *v;
-	uint32_t u;
 	int rc, last = 0;
 
-	rc = rdc_args_parse(ctx, act, argc, argv, &args);
-	if (rc)
-		return rc;
-	if ((v = arg_of(act, &args, "port"))) {
-		if ((rc = rdc_arg_u32(ctx, "port", v, 1, 65535, &u)))
-			return rc;
-		o.port = (uint16_t)u;
-	}
-	if ((v = arg_of(act, &args, "bind"))) {
-		struct in_addr in;
-
-		if (inet_pton(AF_INET, v, &in) != 1)
-			return rdc_usage_error(ctx, "'bind %s': not an IPv4 address", v);
-		o.bind = v;
-	}
-	if ((v = arg_of(act, &args, "allow"))) {
-		if (rdc_ipv4_cidr_parse(v, &o.allow_net, &o.allow_prefix))
-			return rdc_usage_error(
-				ctx, "'allow %s': not an IPv4 CIDR such as 198.18.0.0/15", v);
-		o.has_allow = true;
-	}
-	o.once = args.given[rdc_param_index(act, "once")];
 	if (bench_needs_live(ctx))
 		return RDC_EXIT_FAIL;
 	bench_signals();
-	o.interrupted = &bench_interrupted;
-	rc = rdc_bench_server_serve(&o, &cb, &last, &err);
+	o->interrupted = &bench_interrupted;
+	rc = rdc_bench_server_serve(o, &cb, &last, &err);
 	if (rc)
 		return rdc_fail(ctx, &err);
 	/* With once, the exit status is the run's (its failure is already reported). */
-	return o.once && last ? RDC_EXIT_FAIL : RDC_EXIT_OK;
+	return o->once && last ? RDC_EXIT_FAIL : RDC_EXIT_OK;
 }

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/err.h"
 #include "out/out.h"
 
-enum rdc_exit { RDC_EXIT_OK = 0, RDC_EXIT_FAIL = 1, RDC_EXIT_USAGE = 2 };
+/* 3: a check found warnings only (bond check, diag). */
+enum rdc_exit { RDC_EXIT_OK = 0, RDC_EXIT_FAIL = 1, RDC_EXIT_USAGE = 2, RDC_EXIT_WARN = 3 };
 
 struct rdc_ctx {
 	const char *prog; /* "rdmactl" */
@@ -24,9 +26,25 @@ struct rdc_ctx {
 /* What a positional argument or a keyword's value names, for completion. */
 enum rdc_complete {
 	RDC_COMPLETE_NONE,
-	RDC_COMPLETE_PORT, /* DEV, DEV/PORT or NETDEV */
-	RDC_COMPLETE_HOST, /* a host name or address: nothing to offer */
+	RDC_COMPLETE_PORT,   /* DEV, DEV/PORT or NETDEV */
+	RDC_COMPLETE_HOST,   /* a host name or address: nothing to offer */
+	RDC_COMPLETE_NETDEV, /* a network interface */
+	RDC_COMPLETE_BOND,   /* a bond */
+	RDC_COMPLETE_FILE,   /* a file: the shell completes it */
 };
+
+struct rdc_action;
+struct rdc_param;
+struct rdc_args;
+
+/*
+ * A keyword's converter (ethtool's handler-and-destination idea): it reads
+ * the keyword's value words and stores the result at @p->dest in the
+ * action's options struct @opts.  It prints a usage error naming the keyword
+ * and the valid values, and returns RDC_EXIT_USAGE, or 0.
+ */
+typedef int (*rdc_param_parse_fn)(struct rdc_ctx *ctx, const struct rdc_param *p,
+				  const char *const *words, int nwords, void *opts);
 
 /* A keyword of an action: "mtu N", "up", "interval SEC". */
 struct rdc_param {
@@ -39,19 +57,34 @@ struct rdc_param {
 	bool alone;		    /* excludes every other keyword of the action */
 	bool repeat;		    /* may be given up to RDC_MAX_REPEAT times ("link A link B") */
 	enum rdc_complete value_kind; /* what the value names, for completion */
+	/* Conversion, in table order (so a keyword that sets defaults comes first). */
+	rdc_param_parse_fn parse; /* NULL: the action reads the raw words itself */
+	size_t dest;		  /* offsetof() the destination in the options struct */
+	const void *spec;	  /* the converter's own description (range, names, map) */
 };
 
 #define RDC_ACT_MUTATES 0x1 /* changes the system: refused under --root */
+
+/*
+ * An action gets its keyword table's result: @args (the raw words, what was
+ * given) and @opts, the options struct the table's converters filled (NULL
+ * when the action has none).
+ */
+typedef int (*rdc_action_fn)(struct rdc_ctx *ctx, const struct rdc_action *act,
+			     const struct rdc_args *args, void *opts);
 
 struct rdc_action {
 	const char *name;
 	const char *synopsis; /* arguments, for help: "[DEV[/PORT] | NETDEV]" */
 	const char *help;
-	int (*run)(struct rdc_ctx *ctx, int argc, char **argv);
+	rdc_action_fn run;
 	const struct rdc_param *params; /* terminated by { NULL } */
 	enum rdc_complete object;	/* the positional argument, if any */
 	bool object_required;
+	enum rdc_complete object2; /* a second positional argument ("bond add BOND IF") */
 	unsigned int flags;
+	size_t opts_size;	       /* the options struct the converters fill, 0: none */
+	void (*opts_init)(void *opts); /* its defaults (zeroed first); NULL: all zero */
 };
 
 /* A verb: its first action runs when no action word is given. */
@@ -64,7 +97,8 @@ struct rdc_cmd {
 extern const struct rdc_cmd rdc_cmd_port;
 extern const struct rdc_cmd rdc_cmd_pfc;
 extern const struct rdc_cmd rdc_cmd_bench;
-/* All verbs, NULL-terminated (main.c). */
+extern const struct rdc_cmd rdc_cmd_bond;
+/* All verbs, NULL-terminated (verbs.c: the one list). */
 extern const struct rdc_cmd *const rdc_cmds[];
 
 /* ---- args.c ---- */
@@ -75,12 +109,17 @@ extern const struct rdc_cmd *const rdc_cmds[];
 /* An action's arguments after the keyword walk. */
 struct rdc_args {
 	const char *object;		   /* the positional argument or NULL */
+	const char *object2;		   /* the second positional argument or NULL */
 	const char *value[RDC_MAX_PARAMS]; /* by index into the action's params */
 	bool given[RDC_MAX_PARAMS];
-	char **values[RDC_MAX_PARAMS]; /* multi keywords: their KEY:VALUE words */
+	const char *const *values[RDC_MAX_PARAMS]; /* multi keywords: their KEY:VALUE words */
 	int nvalues[RDC_MAX_PARAMS];
 	const char *repeated[RDC_MAX_REPEAT]; /* the values of the action's repeat keyword */
 	int nrepeated;
+	/* Where the arguments came from, for messages: NULL for the command line. */
+	const char *file;
+	unsigned int file_line;		   /* with @file: where the device starts */
+	unsigned int line[RDC_MAX_PARAMS]; /* with @file: the line of each keyword */
 };
 
 /*
@@ -91,8 +130,32 @@ struct rdc_args {
  */
 int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, char **argv,
 		   struct rdc_args *args);
-/* The index of @name in @act's table (a programming error if absent: returns 0). */
-int rdc_param_index(const struct rdc_action *act, const char *name);
+
+/*
+ * The same for one device of a YAML file: each key is a keyword of @act's
+ * table, its words the values.  Keys outside the table, and keys not in
+ * @allowed when it is given (NULL-terminated names), are usage errors naming
+ * the file and line.
+ */
+struct rdc_cfg_device;
+int rdc_args_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *act, const char *path,
+		      const struct rdc_cfg_device *dev, const char *const *allowed,
+		      struct rdc_args *args);
+
+/*
+ * Run the converters of every given keyword of @act, in table order, into
+ * @opts (which the caller zeroed and gave its defaults).
+ */
+int rdc_args_convert(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		     void *opts);
+
+/* Whether keyword @name was given; @name must be in @act's table (asserted). */
+bool rdc_arg_given(const struct rdc_action *act, const struct rdc_args *args, const char *name);
+/* The value of keyword @name, or NULL when not given; @name must be in the table (asserted). */
+const char *rdc_arg_value(const struct rdc_action *act, const struct rdc_args *args,
+			  const char *name);
+/* The index of @name in @act's table, or -1 when the table has no such keyword. */
+int rdc_param_find(const struct rdc_action *act, const char *name);
 
 /*
  * Whether this invocation may change the system: not under --root or
@@ -100,25 +163,95 @@ int rdc_param_index(const struct rdc_action *act, const char *name);
  * errors still exit 2.  Prints the refusal and returns RDC_EXIT_FAIL.
  */
 int rdc_writes_allowed(struct rdc_ctx *ctx);
-/* Neither --root nor --replay: the running kernel answers. */
-bool rdc_live_system(void);
-
-/* Typed conversions of keyword values; print a usage error on failure. */
-int rdc_arg_u32(struct rdc_ctx *ctx, const char *keyword, const char *value, uint32_t min,
-		uint32_t max, uint32_t *out);
-int rdc_arg_seconds(struct rdc_ctx *ctx, const char *keyword, const char *value, double *out);
 
 /* "rdmactl: port: MSG" and "see 'rdmactl help port'"; returns RDC_EXIT_USAGE. */
 int rdc_usage_error(struct rdc_ctx *ctx, const char *fmt, ...) RDC_PRINTF(2, 3);
+/* The same, naming the file and line of keyword @param (-1: of the device) when @args came from a file. */
+int rdc_arg_error(struct rdc_ctx *ctx, const struct rdc_args *args, int param, const char *fmt, ...)
+	RDC_PRINTF(4, 5);
 /* Print an error record as one line; returns RDC_EXIT_FAIL. */
 int rdc_fail(struct rdc_ctx *ctx, const struct rdc_err *err);
+/* "rdmactl: pfc: out of memory"; returns RDC_EXIT_FAIL (the one exit path maps it). */
+int rdc_oom(struct rdc_ctx *ctx);
 /* The closest of @candidates to @word within edit distance 2, or NULL (for "did you mean"). */
 const char *rdc_closest(const char *word, const char *const *candidates, size_t n);
+
+/* ---- values.c: converters for rdc_param.parse ---- */
+
+/* An unsigned number in [min, max], stored in @size bytes (1, 2, 4 or 8). */
+struct rdc_val_uint {
+	uint64_t min, max;
+	size_t size;
+	size_t given; /* offsetof() a bool set when given, or RDC_VAL_NO_FLAG */
+};
+#define RDC_VAL_NO_FLAG ((size_t)-1)
+int rdc_val_uint(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		 void *opts);
+
+/* One of @names, storing the matching @values[i] as an int. */
+struct rdc_val_enum {
+	const char *const *names; /* NULL-terminated */
+	const int *values;
+};
+int rdc_val_enum(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		 void *opts);
+
+/* The value word itself (a const char *), checked by nothing but the walk. */
+int rdc_val_string(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		   void *opts);
+/* A word on its own: stores the int in spec (a const int *), or true into a bool when NULL. */
+int rdc_val_flag(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		 void *opts);
+
+/* Seconds, stored as nanoseconds (uint64_t); @min_s and at most 86400 s. */
+struct rdc_val_seconds {
+	double min_s;
+	bool zero_ok; /* "0" is allowed (means none) */
+};
+int rdc_val_seconds_ns(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts);
+/* Seconds as a double (0 < s <= 86400). */
+int rdc_val_seconds(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		    void *opts);
+/* A positive finite number (a double); spec: its unit for messages (a const char *) or NULL. */
+int rdc_val_positive(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		     void *opts);
+
+/* The value of one KEY:VALUE word of a map. */
+enum rdc_map_val {
+	RDC_MAP_NUMBER, /* 0..max */
+	RDC_MAP_ONOFF,	/* on | off -> 1 | 0 */
+	RDC_MAP_TSA,	/* strict | cbs | ets | vendor */
+	RDC_MAP_SIZE,	/* bytes with an optional K/M suffix, up to max */
+	RDC_MAP_RATE,	/* 0 or N{kbit,mbit,gbit,tbit} -> kbit/s */
+};
+
+/*
+ * dcb's mapping words, "KEY:VALUE" where KEY is 0..nkeys-1 or "all" (when
+ * @allow_all), later words overriding earlier ones.  Values land in an array
+ * at rdc_param.dest of @elem bytes per entry (1 for bool), flags in a bool
+ * array at @given (or none: RDC_VAL_NO_FLAG).
+ *   prio-pfc all:off 3:on   -> 3 on, the rest off
+ *   dscp-prio 26:3 48:6     -> two entries
+ *   prio-pfc 8:on           -> usage error (priorities are 0-7)
+ */
+struct rdc_val_map {
+	unsigned int nkeys;
+	bool allow_all;
+	enum rdc_map_val kind;
+	uint64_t max;
+	size_t elem; /* bytes per stored value: 1, 2, 4 or 8; 0 for int (signed) */
+	size_t given;
+};
+int rdc_val_map(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		void *opts);
 
 /* ---- help.c ---- */
 void rdc_help_main(struct rdc_ctx *ctx);
 void rdc_help_cmd(struct rdc_ctx *ctx, const struct rdc_cmd *cmd);
 const struct rdc_cmd *rdc_cmd_find(const char *name);
+/* The action @name of @cmd; @name must be one of its actions (asserted). */
+const struct rdc_action *rdc_action_find(const struct rdc_cmd *cmd, const char *name);
 
 /* ---- complete.c ---- */
 int rdc_complete(int argc, char **argv);

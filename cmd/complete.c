@@ -5,7 +5,8 @@
 
 #include "base/util.h"
 #include "host/ibdev.h"
-#include "seam/fs.h"
+#include "host/netdev.h"
+#include "host/system.h"
 #include "cmd.h"
 
 /*
@@ -35,7 +36,7 @@ static void emit(const char *cand, const char *cur)
 static void complete_ports(const char *cur)
 {
 	struct rdc_port_list ports;
-	struct rdc_fs_list nets;
+	struct rdc_names nets;
 	char buf[RDC_IBDEV_NAME + 8];
 	const char *last = "";
 
@@ -50,11 +51,38 @@ static void complete_ports(const char *cur)
 		}
 		rdc_ports_free(&ports);
 	}
-	if (!rdc_fs_list(&nets, NULL, "/sys/class/net")) {
+	if (!rdc_netdev_names(&nets, NULL)) {
 		for (size_t i = 0; i < nets.count; i++)
 			emit(nets.names[i], cur);
-		rdc_fs_list_free(&nets);
+		rdc_names_free(&nets);
 	}
+}
+
+/* Network interfaces, or only bonds. */
+static void complete_netdevs(const char *cur, bool bonds_only)
+{
+	struct rdc_names nets;
+
+	if (rdc_netdev_names(&nets, NULL))
+		return;
+	for (size_t i = 0; i < nets.count; i++) {
+		struct rdc_netdev nd;
+
+		if (!bonds_only || (!rdc_netdev_read(nets.names[i], &nd, NULL) && nd.is_bond))
+			emit(nets.names[i], cur);
+	}
+	rdc_names_free(&nets);
+}
+
+/* Candidates for what a value or positional argument names. */
+static void complete_kind(enum rdc_complete kind, const char *cur, bool list_ports)
+{
+	if (!list_ports)
+		return;
+	if (kind == RDC_COMPLETE_PORT)
+		complete_ports(cur);
+	else if (kind == RDC_COMPLETE_NETDEV || kind == RDC_COMPLETE_BOND)
+		complete_netdevs(cur, kind == RDC_COMPLETE_BOND);
 }
 
 /* The value of "--opt=VALUE", or NULL when @word is not that option. */
@@ -77,7 +105,7 @@ static bool word_in(const char *word, int argc, char **argv)
 static void complete_action(const struct rdc_action *act, int argc, char **argv, const char *cur,
 			    bool list_ports)
 {
-	bool object_seen = false;
+	int objects = 0;
 
 	for (int i = 0; i < argc; i++) {
 		const struct rdc_param *p = NULL;
@@ -97,13 +125,12 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 			if (i + 1 == argc) {
 				for (const char *const *s = p->suggest; s && *s; s++)
 					emit(*s, cur);
-				if (p->value_kind == RDC_COMPLETE_PORT && list_ports)
-					complete_ports(cur);
+				complete_kind(p->value_kind, cur, list_ports);
 				return;
 			}
 			i++;
 		} else if (!p) {
-			object_seen = true;
+			objects++;
 		}
 	}
 	for (const struct rdc_param *q = act->params; q && q->name; q++) {
@@ -120,8 +147,10 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 	}
 	if ((act->flags & RDC_ACT_MUTATES) && !word_in("--dry-run", argc, argv))
 		emit("--dry-run", cur);
-	if (act->object == RDC_COMPLETE_PORT && !object_seen && list_ports)
-		complete_ports(cur);
+	if (objects == 0)
+		complete_kind(act->object, cur, list_ports);
+	else if (objects == 1)
+		complete_kind(act->object2, cur, list_ports);
 }
 
 int rdc_complete(int argc, char **argv)
@@ -145,7 +174,7 @@ int rdc_complete(int argc, char **argv)
 			i++;
 		}
 		/* A root that cannot be used lists nothing rather than the live host. */
-		if (root && rdc_fs_set_root(root, NULL))
+		if (root && rdc_system_set_root(root, NULL))
 			list_ports = false;
 	}
 	if (i == words) {
@@ -175,8 +204,7 @@ int rdc_complete(int argc, char **argv)
 		for (const struct rdc_action *a = cmd->actions; a->name; a++)
 			emit(a->name, cur);
 		emit("help", cur);
-		if (cmd->actions[0].object == RDC_COMPLETE_PORT && list_ports)
-			complete_ports(cur);
+		complete_kind(cmd->actions[0].object, cur, list_ports);
 		return 0;
 	}
 	for (const struct rdc_action *a = cmd->actions; a->name; a++)

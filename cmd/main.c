@@ -10,8 +10,9 @@
 
 #include "base/log.h"
 #include "base/util.h"
-#include "seam/fs.h"
-#include "seam/nl.h"
+#include "host/ibdev.h"
+#include "host/netdev.h"
+#include "host/system.h"
 #include "cmd.h"
 
 enum {
@@ -136,30 +137,36 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 }
 
 /* Choose the file root and the kernel transport; --root replays DIR/kernel.rec if present. */
-static int setup_seams(struct rdc_ctx *ctx, const struct main_opts *mo)
+static int setup_system(struct rdc_ctx *ctx, const struct main_opts *mo)
 {
+	struct rdc_system_opts so = {.root = mo->root, .record = mo->record, .replay = mo->replay};
 	struct rdc_err err = {0};
-	char rec[4096];
+
+	return rdc_system_open(&so, &err) ? rdc_fail(ctx, &err) : 0;
+}
+
+/* The action's table parses the words and fills its options; the action gets both. */
+static int run_action(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, char **argv)
+{
+	struct rdc_args args;
+	void *opts = NULL;
 	int rc;
 
-	rc = rdc_fs_set_root(mo->root, &err);
+	rc = rdc_args_parse(ctx, act, argc, argv, &args);
 	if (rc)
-		return rdc_fail(ctx, &err);
-	if (mo->replay)
-		rc = rdc_nl_open(RDC_NL_REPLAY, mo->replay, &err);
-	else if (mo->record)
-		rc = rdc_nl_open(RDC_NL_RECORD, mo->record, &err);
-	else if (rdc_fs_root()) {
-		/* Through the file layer: the recording is part of the rooted bundle. */
-		snprintf(rec, sizeof(rec), "%s/%s", rdc_fs_root(), RDC_NL_REC_NAME);
-		if (rdc_fs_exists("/%s", RDC_NL_REC_NAME))
-			rc = rdc_nl_open(RDC_NL_REPLAY, rec, &err);
-		else
-			rc = rdc_nl_open(RDC_NL_OFF, NULL, &err);
-	} else {
-		rc = rdc_nl_open(RDC_NL_LIVE, NULL, &err);
+		return rc;
+	if (act->opts_size) {
+		opts = calloc(1, act->opts_size);
+		if (!opts)
+			return rdc_oom(ctx);
+		if (act->opts_init)
+			act->opts_init(opts);
 	}
-	return rc ? rdc_fail(ctx, &err) : 0;
+	rc = rdc_args_convert(ctx, act, &args, opts);
+	if (!rc)
+		rc = act->run(ctx, act, &args, opts);
+	free(opts);
+	return rc;
 }
 
 static int run_verb(struct rdc_ctx *ctx, const struct rdc_cmd *cmd, int argc, char **argv)
@@ -176,12 +183,8 @@ static int run_verb(struct rdc_ctx *ctx, const struct rdc_cmd *cmd, int argc, ch
 	}
 	if (argc > 0) {
 		for (const struct rdc_action *a = cmd->actions; a->name; a++) {
-			if (!strcmp(a->name, argv[0])) {
-				act = a;
-				argc--;
-				argv++;
-				goto found;
-			}
+			if (!strcmp(a->name, argv[0]))
+				return run_action(ctx, a, argc - 1, argv + 1);
 			if (n < RDC_ARRAY_SIZE(names))
 				names[n++] = a->name;
 		}
@@ -190,13 +193,12 @@ static int run_verb(struct rdc_ctx *ctx, const struct rdc_cmd *cmd, int argc, ch
 		 * that is neither an object nor close to an action is caught there.
 		 */
 		const char *hint = rdc_closest(argv[0], names, n);
-		if (hint && !rdc_fs_exists("/sys/class/infiniband/%s", argv[0]) &&
-		    !rdc_fs_exists("/sys/class/net/%s", argv[0]) && !strchr(argv[0], '/'))
+		if (hint && !rdc_ibdev_exists(argv[0]) && !rdc_netdev_exists(argv[0]) &&
+		    !strchr(argv[0], '/'))
 			return rdc_usage_error(ctx, "unknown action '%s'; did you mean '%s'?",
 					       argv[0], hint);
 	}
-found:
-	return act->run(ctx, argc, argv);
+	return run_action(ctx, act, argc, argv);
 }
 
 static int unknown_verb(struct rdc_ctx *ctx, const char *word)
@@ -278,18 +280,17 @@ int main(int argc, char **argv)
 		argv++;
 	}
 	ctx.verb = cmd->name;
-	rc = setup_seams(&ctx, &mo);
+	rc = setup_system(&ctx, &mo);
 	if (rc)
 		return rc;
 	ctx.out = rdc_out_new(stdout, ctx.format, ctx.pretty, ctx.color);
 	if (!ctx.out) {
-		fprintf(stderr, "%s: out of memory\n", ctx.prog);
-		rdc_nl_close();
-		return RDC_EXIT_FAIL;
+		rdc_system_close();
+		return rdc_oom(&ctx);
 	}
 	rc = run_verb(&ctx, cmd, argc, argv);
 	out_rc = rdc_out_free(ctx.out);
-	rdc_nl_close();
+	rdc_system_close();
 	if (out_rc && rc == RDC_EXIT_OK) {
 		fprintf(stderr, "%s: cannot write output: %s\n", ctx.prog, strerror(-out_rc));
 		rc = RDC_EXIT_FAIL;

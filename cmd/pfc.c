@@ -2,111 +2,276 @@
 /* pfc.c - `rdmactl pfc`: the descriptor, target resolution and `pfc show` */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/counters.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "host/dcb.h"
+#include "host/ibdev.h"
 #include "host/netdev.h"
-#include "host/port_counters.h"
-#include "kernel/dcbnl.h"
-#include "kernel/ethtool.h"
-#include "seam/fs.h"
+#include "host/netdev_stats.h"
+#include "host/ofed_qos.h"
+#include "host/rdma_cm.h"
 #include "pfc.h"
 
-static const char *const trust_values[] = {"dscp", "pcp", NULL};
+static const char *const trust_values[] = {"pcp", "dscp", NULL};
+static const int trust_codes[] = {0, 1};
 static const char *const mode_values[] = {"v1", "v2", NULL};
-static const char *const profile_values[] = {"roce-lossless", NULL};
+static const int mode_codes[] = {1, 2};
 
-#define PFC_DEV_PARAM                                                                              \
+#define SET_WANT(field) offsetof(struct pfc_set_opts, want.field)
+#define MAP(n, all, k, mx, type, flag)                                                             \
+	{                                                                                          \
+		.nkeys = (n), .allow_all = (all), .kind = (k), .max = (mx), .elem = sizeof(type),  \
+		.given = (flag)                                                                    \
+	}
+
+static const struct rdc_val_map map_pfc =
+	MAP(RDC_DCB_PRIOS, true, RDC_MAP_ONOFF, 1, bool, SET_WANT(pfc_given));
+static const struct rdc_val_map map_prio_tc =
+	MAP(RDC_DCB_PRIOS, true, RDC_MAP_NUMBER, 7, uint8_t, SET_WANT(prio_tc_given));
+static const struct rdc_val_map map_tsa =
+	MAP(RDC_DCB_TCS, true, RDC_MAP_TSA, 255, uint8_t, SET_WANT(tsa_given));
+static const struct rdc_val_map map_bw =
+	MAP(RDC_DCB_TCS, true, RDC_MAP_NUMBER, 100, uint8_t, SET_WANT(bw_given));
+static const struct rdc_val_map map_maxrate =
+	MAP(RDC_DCB_TCS, true, RDC_MAP_RATE, UINT64_MAX, uint64_t, SET_WANT(maxrate_given));
+static const struct rdc_val_map map_prio_buffer =
+	MAP(RDC_DCB_PRIOS, true, RDC_MAP_NUMBER, DCBX_MAX_BUFFERS - 1, uint8_t,
+	    SET_WANT(prio_buffer_given));
+static const struct rdc_val_map map_buffer_size = MAP(
+	DCBX_MAX_BUFFERS, true, RDC_MAP_SIZE, UINT32_MAX, uint32_t, SET_WANT(buffer_size_given));
+/* int entries, -1 meaning "leave": no flags beside them. */
+static const struct rdc_val_map map_dscp_prio = {
+	.nkeys = RDC_DSCP_COUNT, .kind = RDC_MAP_NUMBER, .max = 7, .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_map map_ecn =
+	MAP(RDC_DCB_PRIOS, true, RDC_MAP_ONOFF, 1, bool, SET_WANT(ecn_given));
+static const struct rdc_val_uint delay_range = {
+	.min = 0, .max = 65535, .size = sizeof(uint16_t), .given = SET_WANT(delay_given)};
+static const struct rdc_val_enum trust_enum = {.names = trust_values, .values = trust_codes};
+static const struct rdc_val_enum mode_enum = {.names = mode_values, .values = mode_codes};
+
+/* A value that lands in an int (-1: leave). */
+static int pfc_int(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		   void *opts)
+{
+	const struct rdc_val_uint *spec = p->spec;
+	uint32_t v;
+	int rc = rdc_parse_u32_range(w[0], (uint32_t)spec->min, (uint32_t)spec->max, &v);
+
+	(void)n;
+	if (rc == -ERANGE)
+		return rdc_usage_error(ctx, "'%s %s': out of range %u-%u", p->name, w[0],
+				       (uint32_t)spec->min, (uint32_t)spec->max);
+	if (rc)
+		return rdc_usage_error(ctx, "'%s %s': not a number", p->name, w[0]);
+	*(int *)(void *)((char *)opts + p->dest) = (int)v;
+	return 0;
+}
+
+static const struct rdc_val_uint tos_range = {.min = 0, .max = 255};
+
+#define PFC_DEV_PARAM(opts_type)                                                                   \
 	{                                                                                          \
 		.name = "dev", .metavar = "NETDEV", .value_kind = RDC_COMPLETE_PORT,               \
-		.help = "the netdev, or an RDMA DEV[/PORT] on it"                                  \
+		.help = "the netdev, or an RDMA DEV[/PORT] on it", .parse = rdc_val_string,        \
+		.dest = offsetof(opts_type, dev)                                                   \
 	}
 
 static const struct rdc_param pfc_show_params[] = {
-	PFC_DEV_PARAM,
+	{.name = "dev",
+	 .metavar = "NETDEV",
+	 .value_kind = RDC_COMPLETE_PORT,
+	 .help = "the netdev, or an RDMA DEV[/PORT] on it"},
 	{.name = NULL},
 };
 
 static const struct rdc_param pfc_set_params[] = {
-	PFC_DEV_PARAM,
+	PFC_DEV_PARAM(struct pfc_set_opts),
 	{.name = "prio-pfc",
 	 .metavar = "{all|P}:{on|off}...",
 	 .multi = true,
-	 .help = "PFC per priority"},
-	{.name = "delay", .metavar = "BITTIMES", .help = "PFC delay allowance (0-65535 bit times)"},
-	{.name = "prio-tc", .metavar = "{all|P}:TC...", .multi = true, .help = "priority to TC"},
+	 .help = "PFC per priority",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(pfc_on),
+	 .spec = &map_pfc},
+	{.name = "delay",
+	 .metavar = "BITTIMES",
+	 .help = "PFC delay allowance (0-65535 bit times)",
+	 .parse = rdc_val_uint,
+	 .dest = SET_WANT(delay),
+	 .spec = &delay_range},
+	{.name = "prio-tc",
+	 .metavar = "{all|P}:TC...",
+	 .multi = true,
+	 .help = "priority to TC",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(prio_tc),
+	 .spec = &map_prio_tc},
 	{.name = "tc-tsa",
 	 .metavar = "{all|TC}:{strict|cbs|ets|vendor}...",
 	 .multi = true,
-	 .help = "transmission selection per TC"},
+	 .help = "transmission selection per TC",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(tsa),
+	 .spec = &map_tsa},
 	{.name = "tc-bw",
 	 .metavar = "{all|TC}:PERCENT...",
 	 .multi = true,
-	 .help = "ETS bandwidth per TC; the ETS TCs sum to 100"},
+	 .help = "ETS bandwidth per TC; the ETS TCs sum to 100",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(bw),
+	 .spec = &map_bw},
 	{.name = "tc-maxrate",
 	 .metavar = "{all|TC}:RATE...",
 	 .multi = true,
-	 .help = "rate limit per TC (RATE: 0 or e.g. 25Gbit, 500Mbit)"},
+	 .help = "rate limit per TC (RATE: 0 or e.g. 25Gbit, 500Mbit)",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(maxrate_kbps),
+	 .spec = &map_maxrate},
 	{.name = "prio-buffer",
 	 .metavar = "{all|P}:BUF...",
 	 .multi = true,
-	 .help = "priority to receive buffer"},
+	 .help = "priority to receive buffer",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(prio_buffer),
+	 .spec = &map_prio_buffer},
 	{.name = "buffer-size",
 	 .metavar = "{all|BUF}:SIZE...",
 	 .multi = true,
-	 .help = "receive buffer sizes (SIZE: bytes, or with K/M suffix)"},
+	 .help = "receive buffer sizes (SIZE: bytes, or with K/M suffix)",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(buffer_size),
+	 .spec = &map_buffer_size},
 	{.name = "trust",
 	 .metavar = "dscp|pcp",
 	 .suggest = trust_values,
-	 .help = "trust DSCP (APP entries) or PCP (none)"},
+	 .help = "trust DSCP (APP entries) or PCP (none)",
+	 .parse = rdc_val_enum,
+	 .dest = SET_WANT(trust),
+	 .spec = &trust_enum},
 	{.name = "dscp-prio",
 	 .metavar = "DSCP:P...",
 	 .multi = true,
-	 .help = "DSCP to priority (APP table, selector 5)"},
+	 .help = "DSCP to priority (APP table, selector 5)",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(dscp_prio),
+	 .spec = &map_dscp_prio},
 	{.name = "roce-tos",
 	 .metavar = "TOS",
-	 .help = "RDMA-CM default ToS (0-255) on the RDMA ports"},
+	 .help = "RDMA-CM default ToS (0-255) on the RDMA ports",
+	 .parse = pfc_int,
+	 .dest = SET_WANT(roce_tos),
+	 .spec = &tos_range},
 	{.name = "roce-mode",
 	 .metavar = "v1|v2",
 	 .suggest = mode_values,
-	 .help = "RDMA-CM default RoCE mode on the RDMA ports"},
+	 .help = "RDMA-CM default RoCE mode on the RDMA ports",
+	 .parse = rdc_val_enum,
+	 .dest = SET_WANT(roce_mode),
+	 .spec = &mode_enum},
 	{.name = "ecn",
 	 .metavar = "{all|P}:{on|off}...",
 	 .multi = true,
-	 .help = "ECN reaction and notification point per priority (MLNX_OFED sysfs)"},
+	 .help = "ECN reaction and notification point per priority (MLNX_OFED sysfs)",
+	 .parse = rdc_val_map,
+	 .dest = SET_WANT(ecn_on),
+	 .spec = &map_ecn},
 	{.name = NULL},
 };
 
+void pfc_set_defaults(void *opts)
+{
+	struct pfc_set_opts *so = opts;
+
+	rdc_dcb_want_init(&so->want);
+}
+
+/* "profile" comes first in the table: it sets the defaults its parameters override. */
+static int apply_profile(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w,
+			 int n, void *opts)
+{
+	struct pfc_apply_opts *ao = opts;
+
+	(void)n;
+	if (rdc_dcb_profile_init(&ao->profile, w[0]))
+		return rdc_usage_error(ctx, "apply: unknown profile '%s' (roce-lossless)", w[0]);
+	return 0;
+}
+
+#define APPLY_PROFILE(field) offsetof(struct pfc_apply_opts, profile.field)
+static const struct rdc_val_uint prio_range = {
+	.min = 0, .max = 7, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint dscp_range = {
+	.min = 0, .max = 63, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
+
 static const struct rdc_param pfc_apply_params[] = {
-	PFC_DEV_PARAM,
+	PFC_DEV_PARAM(struct pfc_apply_opts),
 	{.name = "profile",
 	 .metavar = "NAME",
-	 .suggest = profile_values,
-	 .help = "roce-lossless: DSCP trust, PFC on one priority, CNP strict"},
-	{.name = "prio", .metavar = "P", .help = "the lossless RoCE priority (default 3)"},
-	{.name = "dscp", .metavar = "DSCP", .help = "the RoCE data DSCP (default 26)"},
-	{.name = "cnp-dscp", .metavar = "DSCP", .help = "the CNP DSCP (default 48)"},
-	{.name = "cnp-prio", .metavar = "P", .help = "the CNP priority (default 6)"},
+	 .suggest = rdc_dcb_profile_names,
+	 .help = "roce-lossless: DSCP trust, PFC on one priority, CNP strict",
+	 .parse = apply_profile},
+	{.name = "prio",
+	 .metavar = "P",
+	 .help = "the lossless RoCE priority (default 3)",
+	 .parse = rdc_val_uint,
+	 .dest = APPLY_PROFILE(prio),
+	 .spec = &prio_range},
+	{.name = "dscp",
+	 .metavar = "DSCP",
+	 .help = "the RoCE data DSCP (default 26)",
+	 .parse = rdc_val_uint,
+	 .dest = APPLY_PROFILE(dscp),
+	 .spec = &dscp_range},
+	{.name = "cnp-dscp",
+	 .metavar = "DSCP",
+	 .help = "the CNP DSCP (default 48)",
+	 .parse = rdc_val_uint,
+	 .dest = APPLY_PROFILE(cnp_dscp),
+	 .spec = &dscp_range},
+	{.name = "cnp-prio",
+	 .metavar = "P",
+	 .help = "the CNP priority (default 6)",
+	 .parse = rdc_val_uint,
+	 .dest = APPLY_PROFILE(cnp_prio),
+	 .spec = &prio_range},
 	{.name = "-f",
 	 .metavar = "FILE",
 	 .alone = true,
-	 .help = "apply a YAML file of devices instead (see rdmactl.yaml(5))"},
+	 .help = "apply a YAML file of devices instead (see rdmactl.yaml(5))",
+	 .parse = rdc_val_string,
+	 .dest = offsetof(struct pfc_apply_opts, file)},
 	{.name = NULL},
 };
 
-const struct rdc_action pfc_actions[] = {
-	{"show", "[dev NETDEV | DEV[/PORT]]",
-	 "PFC, ETS, trust, DSCP map, buffers, rate limits, ECN and RoCE ToS with their sources",
-	 pfc_show_run, pfc_show_params, RDC_COMPLETE_PORT, false, 0},
-	{"set", "dev NETDEV KEYWORD VALUE...",
-	 "change DCB in dcb's grammar; only what differs is sent, then verified", pfc_set_run,
-	 pfc_set_params, RDC_COMPLETE_NONE, false, RDC_ACT_MUTATES},
-	{"apply", "dev NETDEV profile roce-lossless [prio P] [dscp D] ... | -f FILE.yaml",
-	 "apply a whole profile idempotently, with rollback on failure", pfc_apply_run,
-	 pfc_apply_params, RDC_COMPLETE_NONE, false, RDC_ACT_MUTATES},
+static const struct rdc_action pfc_actions[] = {
+	{.name = "show",
+	 .synopsis = "[dev NETDEV | DEV[/PORT]]",
+	 .help = "PFC, ETS, trust, DSCP map, buffers, rate limits, ECN and RoCE ToS with their "
+		 "sources",
+	 .run = pfc_show_run,
+	 .params = pfc_show_params,
+	 .object = RDC_COMPLETE_PORT},
+	{.name = "set",
+	 .synopsis = "dev NETDEV KEYWORD VALUE...",
+	 .help = "change DCB in dcb's grammar; only what differs is sent, then verified",
+	 .run = pfc_set_run,
+	 .params = pfc_set_params,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct pfc_set_opts),
+	 .opts_init = pfc_set_defaults},
+	{.name = "apply",
+	 .synopsis = "dev NETDEV profile roce-lossless [prio P] [dscp D] ... | -f FILE.yaml",
+	 .help = "apply a whole profile idempotently, with rollback on failure",
+	 .run = pfc_apply_run,
+	 .params = pfc_apply_params,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct pfc_apply_opts)},
 	{.name = NULL},
 };
 
@@ -116,7 +281,7 @@ const struct rdc_cmd rdc_cmd_pfc = {
 	.actions = pfc_actions,
 };
 
-int pfc_target(struct rdc_ctx *ctx, const char *name, struct pfc_target *t)
+int pfc_target(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_target *t)
 {
 	struct rdc_port_list ports;
 	struct rdc_err err = {0};
@@ -127,7 +292,7 @@ int pfc_target(struct rdc_ctx *ctx, const char *name, struct pfc_target *t)
 		return rdc_usage_error(ctx, "name the device: dev NETDEV or DEV[/PORT]");
 	if (rdc_ports_read(&ports, &err))
 		return rdc_fail(ctx, &err);
-	rdma_name = strchr(name, '/') || rdc_fs_exists("/sys/class/infiniband/%s", name);
+	rdma_name = strchr(name, '/') || rdc_ibdev_exists(name);
 	if (rdma_name) {
 		if (rdc_ports_filter(&ports, name, &err)) {
 			rdc_ports_free(&ports);
@@ -151,7 +316,7 @@ int pfc_target(struct rdc_ctx *ctx, const char *name, struct pfc_target *t)
 	}
 	/* Every RDMA port on this netdev: RDMA-CM settings live per port. */
 	if (!rdc_ports_filter(&ports, t->netdev, NULL))
-		for (size_t i = 0; i < ports.count && t->nports < PFC_MAX_PORTS; i++) {
+		for (size_t i = 0; i < ports.count && t->nports < RDC_DCB_TARGET_PORTS; i++) {
 			rdc_strlcpy(t->ports[t->nports].device, ports.ports[i].device,
 				    sizeof(t->ports[0].device));
 			t->ports[t->nports++].port = ports.ports[i].port;
@@ -254,14 +419,13 @@ static void emit_pfc(struct rdc_out *o, const struct rdc_dcb *d, const struct rd
 	rdc_out_obj_close(o);
 }
 
-static void emit_trust_map(struct rdc_out *o, const char *netdev, const struct rdc_dcb *d)
+static void emit_trust_map(struct rdc_out *o, const struct rdc_ofed_qos *q, const struct rdc_dcb *d)
 {
-	char ofed[16] = "";
+	const char *ofed = q->trust;
 	size_t n = rdc_dcb_dscp_count(d);
 
 	/* MLNX_OFED has its own sysfs; upstream mlx5 trusts DSCP iff DSCP APP entries exist. */
-	if (rdc_fs_read(ofed, sizeof(ofed), NULL, "/sys/class/net/%s/qos/trust", netdev) <= 0 &&
-	    !d->supported) {
+	if (!ofed[0] && !d->supported) {
 		emit_unknown(o, "trust", "trust", DCB_NO_OPS);
 		emit_unknown(o, "dscp_prio", "dscp-prio", DCB_NO_OPS);
 		return;
@@ -367,11 +531,9 @@ static void emit_maxrate_buffer(struct rdc_out *o, const struct rdc_dcb *d)
 }
 
 /* ECN and CNP live only in MLNX_OFED's sysfs (upstream has debugfs parameters only). */
-static void emit_ecn(struct rdc_out *o, const char *netdev)
+static void emit_ecn(struct rdc_out *o, const struct rdc_ofed_qos *q)
 {
-	int64_t v;
-
-	if (!rdc_fs_exists("/sys/class/net/%s/ecn", netdev)) {
+	if (!q->have_ecn) {
 		emit_unknown(o, "ecn", "ecn", "no MLNX_OFED ecn sysfs on this driver");
 		emit_unknown(o, "cnp", "cnp", "no MLNX_OFED ecn sysfs on this driver");
 		return;
@@ -383,14 +545,12 @@ static void emit_ecn(struct rdc_out *o, const char *netdev)
 	for (int p = 0; p < RDC_DCB_PRIOS; p++) {
 		rdc_out_obj_open(o, NULL);
 		rdc_out_u64(o, RDC_OUT_ANY, "prio", " %" PRIu64 ":", (uint64_t)p);
-		if (!rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/ecn/roce_np/enable/%d", netdev,
-				     p))
-			rdc_out_bool(o, RDC_OUT_ANY, "np", "%s", v);
+		if (q->ecn_np[p] >= 0)
+			rdc_out_bool(o, RDC_OUT_ANY, "np", "%s", q->ecn_np[p]);
 		else
 			rdc_out_null(o, "np", "-");
-		if (!rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/ecn/roce_rp/enable/%d", netdev,
-				     p))
-			rdc_out_bool(o, RDC_OUT_ANY, "rp", "/%s", v);
+		if (q->ecn_rp[p] >= 0)
+			rdc_out_bool(o, RDC_OUT_ANY, "rp", "/%s", q->ecn_rp[p]);
 		else
 			rdc_out_null(o, "rp", "/-");
 		rdc_out_obj_close(o);
@@ -401,12 +561,12 @@ static void emit_ecn(struct rdc_out *o, const char *netdev)
 	rdc_out_obj_open(o, "cnp");
 	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "ofed-sysfs");
 	rdc_out_text(o, "  cnp      ");
-	if (!rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/ecn/roce_np/cnp_dscp", netdev))
-		rdc_out_i64(o, RDC_OUT_ANY, "dscp", " dscp %" PRId64, v);
+	if (q->cnp_dscp >= 0)
+		rdc_out_i64(o, RDC_OUT_ANY, "dscp", " dscp %" PRId64, q->cnp_dscp);
 	else
 		rdc_out_null(o, "dscp", " dscp -");
-	if (!rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/ecn/roce_np/cnp_802p_prio", netdev))
-		rdc_out_i64(o, RDC_OUT_ANY, "prio", " prio %" PRId64, v);
+	if (q->cnp_prio >= 0)
+		rdc_out_i64(o, RDC_OUT_ANY, "prio", " prio %" PRId64, q->cnp_prio);
 	else
 		rdc_out_null(o, "prio", " prio -");
 	rdc_out_nl(o);
@@ -414,36 +574,27 @@ static void emit_ecn(struct rdc_out *o, const char *netdev)
 }
 
 /* RDMA-CM defaults per RDMA port, from configfs (the directory exists once created). */
-static void emit_roce(struct rdc_out *o, const struct pfc_target *t)
+static void emit_roce(struct rdc_out *o, const struct rdc_dcb_target *t)
 {
 	rdc_out_arr_open(o, "roce");
 	for (size_t i = 0; i < t->nports; i++) {
-		const char *dev = t->ports[i].device;
-		unsigned int port = t->ports[i].port;
-		char mode[32];
-		int64_t tos;
-		bool have_mode, have_tos;
+		struct rdc_rdma_cm_port cm;
 
-		have_mode = rdc_fs_read(mode, sizeof(mode), NULL,
-					"/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
-					dev, port) > 0;
-		have_tos = !rdc_fs_read_i64(
-			&tos, NULL, "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos", dev,
-			port);
+		rdc_rdma_cm_read(t->ports[i].device, t->ports[i].port, &cm);
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_ANY, "device", "  roce      %s", dev);
-		rdc_out_u64(o, RDC_OUT_ANY, "port", "/%" PRIu64, port);
+		rdc_out_str(o, RDC_OUT_ANY, "device", "  roce      %s", t->ports[i].device);
+		rdc_out_u64(o, RDC_OUT_ANY, "port", "/%" PRIu64, t->ports[i].port);
 		rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)",
-			    have_mode || have_tos ? "configfs" : "unknown");
-		if (have_mode)
-			rdc_out_str(o, RDC_OUT_ANY, "default_roce_mode", " mode %s", mode);
+			    cm.have_mode || cm.have_tos ? "configfs" : "unknown");
+		if (cm.have_mode)
+			rdc_out_str(o, RDC_OUT_ANY, "default_roce_mode", " mode %s", cm.mode);
 		else
 			rdc_out_null(o, "default_roce_mode", " mode -");
-		if (have_tos)
-			rdc_out_i64(o, RDC_OUT_ANY, "default_roce_tos", " tos %" PRId64, tos);
+		if (cm.have_tos)
+			rdc_out_i64(o, RDC_OUT_ANY, "default_roce_tos", " tos %" PRId64, cm.tos);
 		else
 			rdc_out_null(o, "default_roce_tos", " tos -");
-		if (!have_mode && !have_tos)
+		if (!cm.have_mode && !cm.have_tos)
 			rdc_out_text(o, " (rdma_cm configfs not set up for this device)");
 		rdc_out_nl(o);
 		rdc_out_obj_close(o);
@@ -451,17 +602,20 @@ static void emit_roce(struct rdc_out *o, const struct pfc_target *t)
 	rdc_out_arr_close(o);
 }
 
-void pfc_emit_state(struct rdc_out *o, const struct pfc_target *t, const struct rdc_dcb *dcb)
+static void pfc_emit_state(struct rdc_out *o, const struct rdc_dcb_target *t,
+			   const struct rdc_dcb *dcb)
 {
 	struct rdc_counter_set stats = {0};
-	bool have_stats = !rdc_ethtool_driver_stats(t->netdev, &stats, NULL);
+	bool have_stats = !rdc_netdev_driver_stats(t->netdev, &stats, NULL);
+	struct rdc_ofed_qos ofed;
 
+	rdc_ofed_qos_read(t->netdev, &ofed);
 	emit_dcbx(o, dcb);
 	emit_pfc(o, dcb, have_stats ? &stats : NULL);
-	emit_trust_map(o, t->netdev, dcb);
+	emit_trust_map(o, &ofed, dcb);
 	emit_ets(o, dcb);
 	emit_maxrate_buffer(o, dcb);
-	emit_ecn(o, t->netdev);
+	emit_ecn(o, &ofed);
 	emit_roce(o, t);
 	rdc_counters_free(&stats);
 }
@@ -488,23 +642,19 @@ static size_t pfc_all_netdevs(char names[][IF_NAMESIZE], size_t max)
 	return n;
 }
 
-int pfc_show_run(struct rdc_ctx *ctx, int argc, char **argv)
+int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		 void *opts)
 {
-	const struct rdc_action *act = &pfc_actions[0];
+	const char *dev = rdc_arg_value(act, args, "dev");
 	char names[32][IF_NAMESIZE];
 	struct rdc_err err = {0};
-	struct pfc_target *targets;
+	struct rdc_dcb_target *targets;
 	struct rdc_dcb *dcbs;
-	struct rdc_args args;
-	const char *name;
+	const char *name = dev ? dev : args->object;
 	size_t n = 0;
-	int rc;
+	int rc = 0;
 
-	rc = rdc_args_parse(ctx, act, argc, argv, &args);
-	if (rc)
-		return rc;
-	name = args.given[0] ? args.value[0] : args.object;
-	if (args.given[0] && args.object)
+	if (dev && args->object)
 		return rdc_usage_error(ctx, "show: give 'dev NETDEV' or DEV[/PORT], not both");
 	if (name) {
 		rdc_strlcpy(names[0], name, IF_NAMESIZE);
@@ -517,13 +667,14 @@ int pfc_show_run(struct rdc_ctx *ctx, int argc, char **argv)
 	if (!targets || !dcbs) {
 		free(targets);
 		free(dcbs);
-		return RDC_EXIT_FAIL;
+		return rdc_oom(ctx);
 	}
 	/* Read everything first: a failure prints no half document. */
 	for (size_t i = 0; i < n && !rc; i++) {
 		rc = pfc_target(ctx, name ? name : names[i], &targets[i]);
 		/* No dcbnl is an answer to show (every DCB value unknown), not a failure. */
-		if (!rc && rdc_dcb_get(targets[i].netdev, &dcbs[i], &err) && err.code != EOPNOTSUPP)
+		if (!rc && rdc_dcb_read(targets[i].netdev, &dcbs[i], &err) &&
+		    err.code != EOPNOTSUPP)
 			rc = rdc_fail(ctx, &err);
 	}
 	if (!rc) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* port.c - `rdmactl port`: the descriptor and `port show` */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,37 +10,91 @@
 #include "cmd.h"
 #include "port.h"
 
+static const struct rdc_val_uint stats_count = {
+	.min = 1, .max = UINT32_MAX, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
+
 static const struct rdc_param port_stats_params[] = {
 	{.name = "interval",
 	 .metavar = "SEC",
-	 .help = "sample every SEC seconds and print rates per second"},
-	{.name = "count", .metavar = "N", .help = "stop after N samples (with interval)"},
+	 .help = "sample every SEC seconds and print rates per second",
+	 .parse = rdc_val_seconds,
+	 .dest = offsetof(struct port_stats_opts, interval_s)},
+	{.name = "count",
+	 .metavar = "N",
+	 .help = "stop after N samples (with interval)",
+	 .parse = rdc_val_uint,
+	 .dest = offsetof(struct port_stats_opts, count),
+	 .spec = &stats_count},
 	{.name = NULL},
 };
 
 static const char *const mtu_suggest[] = {"1500", "4200", "9000", NULL};
 
+/* 68 is the IPv4 minimum; the driver's own limits are checked by the kernel. */
+static const struct rdc_val_uint set_mtu = {.min = 68,
+					    .max = 65535,
+					    .size = sizeof(uint32_t),
+					    .given = offsetof(struct port_set_opts, mtu_given)};
+static const int set_up = 1, set_down;
+
 static const struct rdc_param port_set_params[] = {
 	{.name = "mtu",
 	 .metavar = "N",
 	 .help = "set the netdev MTU in bytes (68-65535)",
-	 .suggest = mtu_suggest},
-	{.name = "up", .help = "bring the netdev up", .excludes = "down"},
-	{.name = "down", .help = "take the netdev down", .excludes = "up"},
+	 .suggest = mtu_suggest,
+	 .parse = rdc_val_uint,
+	 .dest = offsetof(struct port_set_opts, mtu),
+	 .spec = &set_mtu},
+	{.name = "up",
+	 .help = "bring the netdev up",
+	 .excludes = "down",
+	 .parse = rdc_val_flag,
+	 .dest = offsetof(struct port_set_opts, admin_up),
+	 .spec = &set_up},
+	{.name = "down",
+	 .help = "take the netdev down",
+	 .excludes = "up",
+	 .parse = rdc_val_flag,
+	 .dest = offsetof(struct port_set_opts, admin_up),
+	 .spec = &set_down},
 	{.name = NULL},
 };
 
+static void port_set_defaults(void *opts)
+{
+	struct port_set_opts *o = opts;
+
+	o->admin_up = -1;
+}
+
 const struct rdc_action port_actions[] = {
-	{"show", "[DEV[/PORT] | NETDEV]", "RDMA ports with their netdev, MTUs, rate, PCIe and NUMA",
-	 port_show_run, NULL, RDC_COMPLETE_PORT, false, 0},
-	{"gids", "[DEV[/PORT] | NETDEV]", "GID tables: index, GID, IP, type, netdev, which to use",
-	 port_gids_run, NULL, RDC_COMPLETE_PORT, false, 0},
-	{"stats", "[DEV[/PORT] | NETDEV] [interval SEC [count N]]",
-	 "port counters, hw_counters and netdev statistics; rates with interval", port_stats_run,
-	 port_stats_params, RDC_COMPLETE_PORT, false, 0},
-	{"set", "NETDEV | DEV[/PORT] { mtu N | up | down }...",
-	 "change the port's netdev over rtnetlink (only what differs; verified)", port_set_run,
-	 port_set_params, RDC_COMPLETE_PORT, true, RDC_ACT_MUTATES},
+	{.name = "show",
+	 .synopsis = "[DEV[/PORT] | NETDEV]",
+	 .help = "RDMA ports with their netdev, MTUs, rate, PCIe and NUMA",
+	 .run = port_show_run,
+	 .object = RDC_COMPLETE_PORT},
+	{.name = "gids",
+	 .synopsis = "[DEV[/PORT] | NETDEV]",
+	 .help = "GID tables: index, GID, IP, type, netdev, which to use",
+	 .run = port_gids_run,
+	 .object = RDC_COMPLETE_PORT},
+	{.name = "stats",
+	 .synopsis = "[DEV[/PORT] | NETDEV] [interval SEC [count N]]",
+	 .help = "port counters, hw_counters and netdev statistics; rates with interval",
+	 .run = port_stats_run,
+	 .params = port_stats_params,
+	 .object = RDC_COMPLETE_PORT,
+	 .opts_size = sizeof(struct port_stats_opts)},
+	{.name = "set",
+	 .synopsis = "NETDEV | DEV[/PORT] { mtu N | up | down }...",
+	 .help = "change the port's netdev over rtnetlink (only what differs; verified)",
+	 .run = port_set_run,
+	 .params = port_set_params,
+	 .object = RDC_COMPLETE_PORT,
+	 .object_required = true,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct port_set_opts),
+	 .opts_init = port_set_defaults},
 	{.name = NULL},
 };
 
@@ -191,17 +246,13 @@ static void show_port(struct rdc_out *o, const struct rdc_port *p)
 	rdc_out_obj_close(o);
 }
 
-int port_show_run(struct rdc_ctx *ctx, int argc, char **argv)
+int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		  void *opts)
 {
-	const struct rdc_action *act = &port_actions[0];
 	struct rdc_port_list ports;
-	struct rdc_args args;
 	int rc;
 
-	rc = rdc_args_parse(ctx, act, argc, argv, &args);
-	if (rc)
-		return rc;
-	rc = port_select(ctx, args.object, &ports);
+	rc = port_select(ctx, args->object, &ports);
 	if (rc)
 		return rc;
 	rdc_out_begin(ctx->out);

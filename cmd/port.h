@@ -2,13 +2,34 @@
 /* port.h - the actions of `rdmactl port`, one file each */
 #pragma once
 
+#include <stdbool.h>
+
 #include "host/ibdev.h"
 #include "cmd.h"
 
-int port_show_run(struct rdc_ctx *ctx, int argc, char **argv);
-int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv);
-int port_stats_run(struct rdc_ctx *ctx, int argc, char **argv);
-int port_set_run(struct rdc_ctx *ctx, int argc, char **argv);
+#include <stdint.h>
+
+int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		  void *opts);
+int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		  void *opts);
+int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		   void *opts);
+int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		 void *opts);
+
+/* `port stats` keywords, converted by its table. */
+struct port_stats_opts {
+	double interval_s; /* 0: one sample */
+	uint32_t count;	   /* 0: until interrupted */
+};
+
+/* `port set` keywords, converted by its table. */
+struct port_set_opts {
+	uint32_t mtu; /* bytes */
+	bool mtu_given;
+	int admin_up; /* -1: leave, 0: down, 1: up */
+};
 
 extern const struct rdc_action port_actions[];
 

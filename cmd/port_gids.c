@@ -35,20 +35,16 @@ static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct 
 	rdc_out_obj_close(o);
 }
 
-int port_gids_run(struct rdc_ctx *ctx, int argc, char **argv)
+int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		  void *opts)
 {
-	const struct rdc_action *act = &port_actions[1];
 	struct rdc_port_list ports;
-	struct rdc_args args;
 	struct rdc_err err = {0};
 	struct rdc_gid **tables;
 	size_t *counts, total = 0, recommended = 0;
 	int rc;
 
-	rc = rdc_args_parse(ctx, act, argc, argv, &args);
-	if (rc)
-		return rc;
-	rc = port_select(ctx, args.object, &ports);
+	rc = port_select(ctx, args->object, &ports);
 	if (rc)
 		return rc;
 	/* Read every table before printing, so a failure prints no half document. */

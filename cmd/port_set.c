@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "host/link.h"
 #include "host/netdev.h"
-#include "kernel/rtnl.h"
 #include "port.h"
 
 /* Which netdev a NETDEV | DEV[/PORT] argument means. */
@@ -71,81 +71,29 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 	rdc_out_end(o);
 }
 
-int port_set_run(struct rdc_ctx *ctx, int argc, char **argv)
+int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		 void *opts)
 {
-	const struct rdc_action *act = &port_actions[3];
-	struct rdc_link_change change = {.mtu = -1, .admin_up = -1};
-	bool mtu_given;
-	struct rdc_link before, want, after;
+	const struct port_set_opts *so = opts;
+	struct rdc_link_plan plan;
 	struct rdc_err err = {0};
 	char ifname[IF_NAMESIZE];
-	struct rdc_args args;
-	bool up, down;
-	uint32_t mtu;
 	int rc;
 
-	rc = rdc_args_parse(ctx, act, argc, argv, &args);
-	if (rc)
-		return rc;
-	up = args.given[rdc_param_index(act, "up")];
-	down = args.given[rdc_param_index(act, "down")];
-	mtu_given = args.given[rdc_param_index(act, "mtu")];
-	if (mtu_given) {
-		/* 68 is the IPv4 minimum; the driver's own limits are checked by the kernel. */
-		rc = rdc_arg_u32(ctx, "mtu", args.value[rdc_param_index(act, "mtu")], 68, 65535,
-				 &mtu);
-		if (rc)
-			return rc;
-	}
-	if (!up && !down && !mtu_given)
+	if (so->admin_up < 0 && !so->mtu_given)
 		return rdc_usage_error(ctx, "set: nothing to set: give mtu N, up or down");
 	rc = rdc_writes_allowed(ctx);
 	if (rc)
 		return rc;
-
-	rc = set_resolve_netdev(ctx, args.object, ifname, sizeof(ifname));
+	rc = set_resolve_netdev(ctx, args->object, ifname, sizeof(ifname));
 	if (rc)
 		return rc;
-	if (rdc_link_get(ifname, &before, &err))
+	if (rdc_link_plan_make(ifname, so->mtu_given ? (int64_t)so->mtu : -1, so->admin_up, &plan,
+			       &err))
 		return rdc_fail(ctx, &err);
-
 	/* Only what differs is sent; nothing at all when nothing differs. */
-	want = before;
-	if (mtu_given && mtu != before.mtu)
-		change.mtu = want.mtu = mtu;
-	if ((up || down) && up != before.admin_up) {
-		want.admin_up = up;
-		change.admin_up = up;
-	}
-	if (change.mtu < 0 && change.admin_up < 0) {
-		set_report(ctx, &before, &before, false);
-		return RDC_EXIT_OK;
-	}
-	if (ctx->dry_run) {
-		set_report(ctx, &before, &want, true);
-		return RDC_EXIT_OK;
-	}
-	if (rdc_link_set(&before, &change, &err))
+	if (plan.changed && !ctx->dry_run && rdc_link_plan_apply(&plan, &err))
 		return rdc_fail(ctx, &err);
-	if (rdc_link_get(ifname, &after, &err))
-		return rdc_fail(ctx, &err);
-	if (after.mtu != want.mtu || after.admin_up != want.admin_up) {
-		/* The kernel took the request but the link says otherwise: put it back. */
-		struct rdc_link_change undo = {
-			.mtu = after.mtu != before.mtu ? (int64_t)before.mtu : -1,
-			.admin_up = after.admin_up != before.admin_up ? before.admin_up : -1,
-		};
-		struct rdc_err undo_err = {0};
-
-		rdc_err_set(&err, EIO, "'%s' reads mtu %u %s after the change, not mtu %u %s",
-			    ifname, after.mtu, after.admin_up ? "up" : "down", want.mtu,
-			    want.admin_up ? "up" : "down");
-		if ((undo.mtu >= 0 || undo.admin_up >= 0) && rdc_link_set(&after, &undo, &undo_err))
-			rdc_err_detail(&err, "restoring the old state failed too");
-		else
-			rdc_err_detail(&err, "old state restored");
-		return rdc_fail(ctx, &err);
-	}
-	set_report(ctx, &before, &after, true);
+	set_report(ctx, &plan.before, &plan.after, plan.changed);
 	return RDC_EXIT_OK;
 }

@@ -10,9 +10,8 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "host/netdev.h"
+#include "host/netdev_stats.h"
 #include "host/port_counters.h"
-#include "kernel/ethtool.h"
-#include "seam/fs.h"
 #include "port.h"
 
 /* One thing we sample: an RDMA port (and its netdev), or a netdev alone. */
@@ -22,12 +21,6 @@ struct stats_target {
 	char netdev[IF_NAMESIZE]; /* "" when the port has none */
 	struct rdc_counter_set now, prev;
 	char netdev_error[320]; /* why ethtool statistics are missing, or "" */
-};
-
-/* Interface counters every netdev has in sysfs (statistics/), bytes and packets. */
-static const char *const netdev_sysfs_stats[] = {
-	"rx_bytes",  "tx_bytes",   "rx_packets", "tx_packets",	  "rx_errors",
-	"tx_errors", "rx_dropped", "tx_dropped", "rx_crc_errors", "rx_missed_errors",
 };
 
 static int stats_sample(struct stats_target *t, struct rdc_err *err)
@@ -47,22 +40,12 @@ static int stats_sample(struct stats_target *t, struct rdc_err *err)
 	}
 	if (!t->netdev[0])
 		return 0;
-	for (size_t i = 0; i < RDC_ARRAY_SIZE(netdev_sysfs_stats); i++) {
-		uint64_t v;
-
-		if (!rdc_fs_read_u64(&v, NULL, "/sys/class/net/%s/statistics/%s", t->netdev,
-				     netdev_sysfs_stats[i]) &&
-		    rdc_counters_add(&t->now, "netdev", netdev_sysfs_stats[i], v))
-			return rdc_err_set(err, ENOMEM, "cannot read statistics");
-	}
-	/* ethtool statistics are optional: a bundle without recording, a driver without them. */
-	rc = rdc_ethtool_driver_stats(t->netdev, &t->now, &nerr);
-	if (!rc)
-		rc = rdc_ethtool_std_stats(t->netdev, &t->now, &nerr);
-	if (rc == -ENOMEM)
-		return rdc_err_set(err, ENOMEM, "cannot read statistics");
-	t->netdev_error[0] = '\0';
+	rc = rdc_netdev_stats_read(t->netdev, &t->now, &nerr, err);
 	if (rc)
+		return rc;
+	/* ethtool statistics are optional: a bundle without recording, a driver without them. */
+	t->netdev_error[0] = '\0';
+	if (nerr.code)
 		snprintf(t->netdev_error, sizeof(t->netdev_error), "%s: %s", nerr.msg,
 			 strerror(nerr.code));
 	return 0;
@@ -266,35 +249,20 @@ static void sleep_seconds(double secs)
 		;
 }
 
-int port_stats_run(struct rdc_ctx *ctx, int argc, char **argv)
+int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		   void *opts)
 {
-	const struct rdc_action *act = &port_actions[2];
+	const struct port_stats_opts *so = opts;
 	struct stats_target *targets = NULL;
 	struct rdc_err err = {0};
-	struct rdc_args args;
-	double interval = 0, t0, t1;
-	uint32_t count = 0;
+	double interval = so->interval_s, t0, t1;
+	uint32_t count = so->count;
 	size_t n = 0;
 	int rc;
 
-	rc = rdc_args_parse(ctx, act, argc, argv, &args);
-	if (rc)
-		return rc;
-	if (args.given[rdc_param_index(act, "interval")]) {
-		rc = rdc_arg_seconds(ctx, "interval", args.value[rdc_param_index(act, "interval")],
-				     &interval);
-		if (rc)
-			return rc;
-	}
-	if (args.given[rdc_param_index(act, "count")]) {
-		if (!interval)
-			return rdc_usage_error(ctx, "stats: 'count' needs 'interval'");
-		rc = rdc_arg_u32(ctx, "count", args.value[rdc_param_index(act, "count")], 1,
-				 UINT32_MAX, &count);
-		if (rc)
-			return rc;
-	}
-	rc = stats_targets(ctx, args.object, &targets, &n);
+	if (count && !interval)
+		return rdc_usage_error(ctx, "stats: 'count' needs 'interval'");
+	rc = stats_targets(ctx, args->object, &targets, &n);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n && !rc; i++)

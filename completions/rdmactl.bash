@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bash completion for rdmactl(8) and its busybox-style links (rdmactl-port, rdmactl-pfc,
-# rdmactl-bench)
+# bash completion for rdmactl(8) and its busybox-style links (rdmactl-VERB, one
+# for each verb of `rdmactl __complete help ''`)
 #
 # A thin wrapper: every candidate comes from the binary itself,
 #
@@ -13,8 +13,9 @@
 #
 # Installed as $(BASHCOMPDIR)/rdmactl.  bash-completion loads it on demand
 # for "rdmactl"; for a link name such as rdmactl-port it is loaded on demand
-# only if a file (or symlink) of that name exists there too, otherwise once
-# this file has been sourced.
+# only if a file (or symlink) of that name exists there too (make install
+# makes one per verb), otherwise once this file has been sourced.  Sourcing it
+# registers rdmactl and the link of every verb the rdmactl on PATH names.
 
 # Global options whose value is a path: --root DIR, --replay FILE, --record FILE.
 _rdmactl_path_opt()
@@ -130,4 +131,16 @@ _rdmactl()
 	return 0
 }
 
-complete -F _rdmactl rdmactl rdmactl-port rdmactl-pfc rdmactl-bench
+# rdmactl, and rdmactl-VERB for each verb the rdmactl on PATH names: the verb
+# table in the binary is the only list.
+_rdmactl_register()
+{
+	local v bin
+	complete -F _rdmactl rdmactl
+	bin=$(type -P rdmactl) || return 0
+	for v in $("$bin" __complete help '' 2>/dev/null); do
+		complete -F _rdmactl "rdmactl-$v"
+	done
+	return 0
+}
+_rdmactl_register

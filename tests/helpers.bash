@@ -28,3 +28,17 @@ json_valid() {
 yaml_to_json() {
 	python3 -c 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'
 }
+
+# The netns tier's namespaces: `unshare -nm` as root, else `unshare -rnm` (a user
+# namespace, in which the caller is root over its own network namespace).
+# Sets NETNS to the command, or skips: the machine allows neither.
+# shellcheck disable=SC2034 # NETNS is for the netns tests
+need_netns() {
+	if [ "$(id -u)" -eq 0 ] && unshare -nm true 2>/dev/null; then
+		NETNS=(unshare -nm)
+	elif unshare -rnm true 2>/dev/null; then
+		NETNS=(unshare -rnm)
+	else
+		skip "needs root or user namespaces (unshare -rnm)"
+	fi
+}

@@ -19,6 +19,12 @@ struct rdc_err {
 
 /* Fill @err (if not NULL) and return -@code, so callers can `return rdc_err_set(...)`. */
 int rdc_err_set(struct rdc_err *err, int code, const char *fmt, ...) RDC_PRINTF(3, 4);
-/* Attach extra text (extack, hint) to an already set record. */
+/* Say again what failed in the caller's words, keeping the detail (the kernel's extack). */
+int rdc_err_restate(struct rdc_err *err, int code, const char *fmt, ...) RDC_PRINTF(3, 4);
+/* Put context before the message: "cannot change 'eth0'" -> "bond0: cannot change 'eth0'". */
+void rdc_err_prefix(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
+/* Set the extra text (extack, hint) of an already set record, replacing any. */
 void rdc_err_detail(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
+/* Add to the extra text, "; "-separated from what is there. */
+void rdc_err_append(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
 void rdc_err_clear(struct rdc_err *err);

@@ -6,6 +6,8 @@
 
 #include "base/util.h"
 #include "dcb/plan.h"
+#include "host/ofed_qos.h"
+#include "host/rdma_cm.h"
 #include "seam/fs.h"
 
 static bool any(const bool *given, size_t n)
@@ -35,6 +37,7 @@ void rdc_dcb_want_init(struct rdc_dcb_want *want)
 	for (int d = 0; d < RDC_DSCP_COUNT; d++)
 		want->dscp_prio[d] = -1;
 	want->trust = -1;
+	want->roce_tos = want->roce_mode = want->cnp_dscp = want->cnp_prio = -1;
 }
 
 static int plan_pfc(const struct rdc_dcb_want *w, struct rdc_dcb_plan *p, struct rdc_err *err)
@@ -264,6 +267,114 @@ int rdc_dcb_plan_file(struct rdc_dcb_plan *plan, const char *path, const char *v
 	return 0;
 }
 
+/* The ECN and CNP files of MLNX_OFED's sysfs that @w changes. */
+static int plan_ofed_files(const struct rdc_dcb_target *t, const struct rdc_dcb_want *w,
+			   struct rdc_dcb_plan *plan, struct rdc_err *err)
+{
+	char path[256], val[16];
+	bool ecn = false;
+	int rc = 0;
+
+	for (int p = 0; p < RDC_DCB_PRIOS; p++)
+		ecn |= w->ecn_given[p];
+	if (ecn && !rdc_ofed_ecn_present(t->netdev)) {
+		rdc_err_set(err, EOPNOTSUPP, "cannot set ECN on '%s'", t->netdev);
+		rdc_err_detail(err,
+			       "the driver exposes no ECN control (MLNX_OFED's "
+			       "/sys/class/net/%s/ecn)",
+			       t->netdev);
+		return -EOPNOTSUPP;
+	}
+	for (unsigned int p = 0; p < RDC_DCB_PRIOS && !rc; p++) {
+		if (!w->ecn_given[p])
+			continue;
+		for (int side = 0; side < 2 && !rc; side++) {
+			rc = rdc_ofed_ecn_path(path, sizeof(path), t->netdev, side, p);
+			if (!rc)
+				rc = rdc_dcb_plan_file(plan, path, w->ecn_on[p] ? "1" : "0", err);
+		}
+	}
+	/* CNP DSCP and priority: MLNX_OFED sysfs only; elsewhere firmware defaults apply. */
+	if (!rc && w->cnp_dscp >= 0 &&
+	    !rdc_ofed_cnp_path(path, sizeof(path), t->netdev, "cnp_dscp") &&
+	    rdc_fs_exists("%s", path)) {
+		snprintf(val, sizeof(val), "%d", w->cnp_dscp);
+		rc = rdc_dcb_plan_file(plan, path, val, err);
+	}
+	if (!rc && w->cnp_prio >= 0 &&
+	    !rdc_ofed_cnp_path(path, sizeof(path), t->netdev, "cnp_802p_prio") &&
+	    rdc_fs_exists("%s", path)) {
+		snprintf(val, sizeof(val), "%d", w->cnp_prio);
+		rc = rdc_dcb_plan_file(plan, path, val, err);
+	}
+	return rc == -ENAMETOOLONG ? rdc_err_set(err, ENAMETOOLONG, "path too long") : rc;
+}
+
+/* The RDMA-CM defaults of every RDMA port on the netdev. */
+static int plan_rdma_cm_files(const struct rdc_dcb_target *t, const struct rdc_dcb_want *w,
+			      struct rdc_dcb_plan *plan, struct rdc_err *err)
+{
+	char path[256], val[16];
+	int rc = 0;
+
+	if (w->roce_tos < 0 && w->roce_mode < 0)
+		return 0;
+	if (!t->nports)
+		return rdc_err_set(err, ENODEV, "'%s' has no RDMA port for roce-tos/roce-mode",
+				   t->netdev);
+	if (!rdc_rdma_cm_available()) {
+		rdc_err_set(err, ENOENT, "cannot set RDMA-CM defaults");
+		rdc_err_detail(err,
+			       "no /sys/kernel/config/rdma_cm: load rdma_cm and mount configfs");
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < t->nports && !rc; i++) {
+		const char *dev = t->ports[i].device;
+		unsigned int port = t->ports[i].port;
+		size_t k;
+
+		/* The device's configfs object is created in the write phase, once. */
+		for (k = 0; k < plan->ncreate && strcmp(plan->create[k], dev); k++)
+			;
+		if (k == plan->ncreate && plan->ncreate < RDC_DCB_TARGET_PORTS)
+			rdc_strlcpy(plan->create[plan->ncreate++], dev, sizeof(plan->create[0]));
+		if (w->roce_tos >= 0) {
+			snprintf(val, sizeof(val), "%d", w->roce_tos);
+			rc = rdc_rdma_cm_path(path, sizeof(path), dev, port, "default_roce_tos");
+			if (!rc)
+				rc = rdc_dcb_plan_file(plan, path, val, err);
+		}
+		if (!rc && w->roce_mode >= 0) {
+			rc = rdc_rdma_cm_path(path, sizeof(path), dev, port, "default_roce_mode");
+			if (!rc)
+				rc = rdc_dcb_plan_file(plan, path,
+						       rdc_rdma_cm_mode_name(w->roce_mode), err);
+		}
+	}
+	return rc == -ENAMETOOLONG ? rdc_err_set(err, ENAMETOOLONG, "path too long") : rc;
+}
+
+int rdc_dcb_plan_target(const struct rdc_dcb_target *t, const struct rdc_dcb_want *want,
+			struct rdc_dcb_plan *plan, struct rdc_err *err)
+{
+	struct rdc_dcb before;
+	int rc;
+
+	rc = rdc_dcb_read(t->netdev, &before, err);
+	/* Without dcbnl (rxe on virtio) RDMA-CM and ECN files can still change. */
+	if (rc && (rc != -EOPNOTSUPP || rdc_dcb_want_touches_dcb(want)))
+		return rc;
+	rdc_err_clear(err);
+	rc = rdc_dcb_plan_make(&before, want, plan, err);
+	if (rc && rc != -EINVAL)
+		rdc_err_prefix(err, "cannot change '%s'", t->netdev);
+	if (!rc)
+		rc = plan_ofed_files(t, want, plan, err);
+	if (!rc)
+		rc = plan_rdma_cm_files(t, want, plan, err);
+	return rc;
+}
+
 bool rdc_dcb_plan_empty(const struct rdc_dcb_plan *plan)
 {
 	return !plan->pfc && !plan->ets && !plan->maxrate && !plan->buffer && !plan->nadd &&
@@ -282,16 +393,41 @@ enum plan_step {
 	STEP_COUNT
 };
 
+/* Whether a step of the plan sends anything. */
+static bool plan_step_works(const struct rdc_dcb_plan *p, enum plan_step step)
+{
+	switch (step) {
+	case STEP_APP_DEL:
+		return p->ndel;
+	case STEP_APP_ADD:
+		return p->nadd;
+	case STEP_PFC:
+		return p->pfc;
+	case STEP_ETS:
+		return p->ets;
+	case STEP_MAXRATE:
+		return p->maxrate;
+	case STEP_BUFFER:
+		return p->buffer;
+	case STEP_FILES:
+	case STEP_COUNT:
+		break;
+	}
+	return false;
+}
+
 static int plan_write(const char *ifname, const struct rdc_dcb_plan *p, enum plan_step step,
 		      bool undo, size_t *files_done, struct rdc_err *err)
 {
 	const struct rdc_dcb *to = undo ? &p->before : &p->after;
 
+	if (step != STEP_FILES && !plan_step_works(p, step))
+		return 0;
 	switch (step) {
 	case STEP_APP_ADD:
-		return p->nadd ? rdc_dcb_apps(ifname, !undo, p->add, p->nadd, err) : 0;
+		return rdc_dcbnl_apps(ifname, !undo, p->add, p->nadd, err);
 	case STEP_PFC:
-		return p->pfc ? rdc_dcb_set_pfc(ifname, &to->pfc, err) : 0;
+		return rdc_dcbnl_set_pfc(ifname, &to->pfc, err);
 	case STEP_ETS: {
 		struct ieee_ets ets = to->ets;
 
@@ -303,15 +439,22 @@ static int plan_write(const char *ifname, const struct rdc_dcb_plan *p, enum pla
 		for (int t = 0; t < RDC_DCB_TCS; t++)
 			if (ets.tc_tsa[t] != IEEE_8021QAZ_TSA_ETS)
 				ets.tc_tx_bw[t] = 0;
-		return p->ets ? rdc_dcb_set_ets(ifname, &ets, err) : 0;
+		return rdc_dcbnl_set_ets(ifname, &ets, err);
 	}
 	case STEP_MAXRATE:
-		return p->maxrate ? rdc_dcb_set_maxrate(ifname, &to->maxrate, err) : 0;
+		return rdc_dcbnl_set_maxrate(ifname, &to->maxrate, err);
 	case STEP_BUFFER:
-		return p->buffer ? rdc_dcb_set_buffer(ifname, &to->buffer, err) : 0;
+		return rdc_dcbnl_set_buffer(ifname, &to->buffer, err);
 	case STEP_APP_DEL:
-		return p->ndel ? rdc_dcb_apps(ifname, undo, p->del, p->ndel, err) : 0;
+		return rdc_dcbnl_apps(ifname, undo, p->del, p->ndel, err);
 	case STEP_FILES:
+		/* Creating an RDMA-CM object changes no setting: it is not undone. */
+		for (size_t i = 0; !undo && i < p->ncreate; i++) {
+			int rc = rdc_rdma_cm_create(p->create[i], err);
+
+			if (rc)
+				return rc;
+		}
 		if (undo) {
 			for (size_t i = *files_done; i-- > 0;)
 				if (p->files[i].before[0])
@@ -371,7 +514,7 @@ int rdc_dcb_plan_apply(const char *ifname, const struct rdc_dcb_plan *p, struct 
 	if (!rc) {
 		/* Read back only what was written: a files-only change needs no dcbnl. */
 		if (p->pfc || p->ets || p->maxrate || p->buffer || p->nadd || p->ndel) {
-			rc = rdc_dcb_get(ifname, &now, err);
+			rc = rdc_dcb_read(ifname, &now, err);
 			if (!rc && !plan_verify(p, &now, what, sizeof(what)))
 				rc = rdc_err_set(err, EIO,
 						 "'%s' reads different %s after the change", ifname,
@@ -395,17 +538,10 @@ int rdc_dcb_plan_apply(const char *ifname, const struct rdc_dcb_plan *p, struct 
 	while (step-- > 0)
 		if (plan_write(ifname, p, (enum plan_step)step, true, &files_done, &undo_err))
 			failed_undo++;
-	if (err) {
-		char detail[sizeof(err->detail)];
-
-		memcpy(detail, err->detail, sizeof(detail));
-		if (failed_undo)
-			rdc_err_detail(err, "%s%srestoring the old state failed too: %s", detail,
-				       detail[0] ? "; " : "", undo_err.msg);
-		else
-			rdc_err_detail(err, "%s%sold state restored", detail,
-				       detail[0] ? "; " : "");
-	}
+	if (failed_undo)
+		rdc_err_append(err, "restoring the old state failed too: %s", undo_err.msg);
+	else
+		rdc_err_append(err, "old state restored");
 	return rc;
 }
 

@@ -2,16 +2,28 @@
 /* plan.h - desired DCB state, the difference to the current one, and applying it */
 #pragma once
 
+#include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base/err.h"
-#include "kernel/dcbnl.h"
+#include "host/dcb.h"
 
 #define RDC_DCB_PRIOS 8
 #define RDC_DCB_TCS 8
 #define RDC_DSCP_COUNT 64
 #define RDC_PLAN_MAX_FILES 16
+#define RDC_DCB_TARGET_PORTS 8
+
+/* A netdev whose QoS is planned, and the RDMA ports on it (RDMA-CM settings live per port). */
+struct rdc_dcb_target {
+	char netdev[IF_NAMESIZE];
+	size_t nports;
+	struct {
+		char device[64];
+		unsigned int port;
+	} ports[RDC_DCB_TARGET_PORTS];
+};
 
 /* What the user asked for; every field has a "given" flag, the rest is left as it is. */
 struct rdc_dcb_want {
@@ -33,6 +45,13 @@ struct rdc_dcb_want {
 	uint32_t buffer_size[DCBX_MAX_BUFFERS]; /* bytes */
 	int dscp_prio[RDC_DSCP_COUNT];		/* -1: leave; else the priority DSCP must map to */
 	int trust;				/* -1: leave, 0: pcp, 1: dscp */
+	/* Beside dcbnl: RDMA-CM defaults (configfs) and ECN/CNP (MLNX_OFED sysfs). */
+	int roce_tos;  /* -1: leave; 0-255 */
+	int roce_mode; /* -1: leave, 1: RoCE v1, 2: RoCE v2 */
+	bool ecn_given[RDC_DCB_PRIOS];
+	bool ecn_on[RDC_DCB_PRIOS];
+	int cnp_dscp; /* -1: leave; written only where the driver has the file */
+	int cnp_prio;
 };
 
 /* A sysfs/configfs attribute to change alongside (RoCE ToS, ECN). */
@@ -51,6 +70,9 @@ struct rdc_dcb_plan {
 	struct dcb_app del[RDC_DCB_MAX_APPS];
 	size_t nfiles;
 	struct rdc_file_change files[RDC_PLAN_MAX_FILES];
+	/* RDMA devices whose RDMA-CM configfs object the write phase creates first. */
+	size_t ncreate;
+	char create[RDC_DCB_TARGET_PORTS][64];
 };
 
 void rdc_dcb_want_init(struct rdc_dcb_want *want);
@@ -64,6 +86,15 @@ bool rdc_dcb_want_touches_dcb(const struct rdc_dcb_want *want);
  */
 int rdc_dcb_plan_make(const struct rdc_dcb *before, const struct rdc_dcb_want *want,
 		      struct rdc_dcb_plan *plan, struct rdc_err *err);
+/*
+ * Read @t's DCB state and plan @want on it: the dcbnl difference
+ * (rdc_dcb_plan_make) and the RDMA-CM and ECN files.  Nothing is written,
+ * nothing created.  Without dcbnl (rxe on virtio) a want that touches only
+ * files is still planned.  -EINVAL: the values combine to something the
+ * standard or the NIC does not allow (err->msg says what).
+ */
+int rdc_dcb_plan_target(const struct rdc_dcb_target *t, const struct rdc_dcb_want *want,
+			struct rdc_dcb_plan *plan, struct rdc_err *err);
 /* Add a file change to the plan, reading its current value; unchanged values are not added. */
 int rdc_dcb_plan_file(struct rdc_dcb_plan *plan, const char *path, const char *value,
 		      struct rdc_err *err);

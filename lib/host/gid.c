@@ -114,7 +114,7 @@ void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count)
 int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
 		       size_t *count, struct rdc_err *err)
 {
-	struct rdc_fs_list slots;
+	struct rdc_names slots;
 	struct rdc_gid *out = NULL, *grown;
 	size_t n = 0, cap = 0;
 	char buf[64];
@@ -167,7 +167,7 @@ int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct
 		}
 		out[n++] = gid;
 	}
-	rdc_fs_list_free(&slots);
+	rdc_names_free(&slots);
 	rdc_gid_mark_recommended(out, n);
 	*gids = out;
 	*count = n;
@@ -175,6 +175,6 @@ int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct
 
 err_free:
 	free(out);
-	rdc_fs_list_free(&slots);
+	rdc_names_free(&slots);
 	return rc;
 }

@@ -121,7 +121,15 @@ int rdc_devport_parse(const char *text, char *dev, size_t devsize, unsigned int 
 	return 0;
 }
 
-int rdc_ibdev_names(struct rdc_fs_list *names, struct rdc_err *err)
+bool rdc_ibdev_exists(const char *name)
+{
+	/* A name with '/' or ".." would walk out of the class directory. */
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	return rdc_fs_exists(IB_CLASS "/%s", name);
+}
+
+int rdc_ibdev_names(struct rdc_names *names, struct rdc_err *err)
 {
 	int rc = rdc_fs_list(names, err, IB_CLASS);
 
@@ -179,7 +187,7 @@ static void read_device(struct rdc_port *tmpl, const char *dev)
  */
 static bool find_netdev(const struct rdc_port *p, char *out, size_t size)
 {
-	struct rdc_fs_list nets;
+	struct rdc_names nets;
 	bool found = false;
 	int64_t dev_port;
 
@@ -197,7 +205,7 @@ static bool find_netdev(const struct rdc_port *p, char *out, size_t size)
 			continue;
 		found = !rdc_strlcpy(out, nets.names[i], size);
 	}
-	rdc_fs_list_free(&nets);
+	rdc_names_free(&nets);
 	return found;
 }
 
@@ -243,7 +251,7 @@ static void read_port(struct rdc_port *p)
 
 int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 {
-	struct rdc_fs_list devs, ports;
+	struct rdc_names devs, ports;
 	struct rdc_port tmpl, *grown;
 	size_t cap = 0;
 	int rc;
@@ -266,8 +274,8 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 				cap = cap ? cap * 2 : 8;
 				grown = realloc(list->ports, cap * sizeof(*grown));
 				if (!grown) {
-					rdc_fs_list_free(&ports);
-					rdc_fs_list_free(&devs);
+					rdc_names_free(&ports);
+					rdc_names_free(&devs);
 					rdc_ports_free(list);
 					return rdc_err_set(err, ENOMEM, "cannot read RDMA ports");
 				}
@@ -278,9 +286,9 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 			read_port(&list->ports[list->count]);
 			list->count++;
 		}
-		rdc_fs_list_free(&ports);
+		rdc_names_free(&ports);
 	}
-	rdc_fs_list_free(&devs);
+	rdc_names_free(&devs);
 	return 0;
 }
 

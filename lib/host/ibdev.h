@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/names.h"
 #include "host/netdev.h"
 #include "host/pci.h"
 
@@ -64,9 +65,10 @@ void rdc_ports_free(struct rdc_port_list *list);
  */
 int rdc_ports_filter(struct rdc_port_list *list, const char *name, struct rdc_err *err);
 
-/* The names of all RDMA devices, for completion; free with rdc_fs_list_free(). */
-struct rdc_fs_list;
-int rdc_ibdev_names(struct rdc_fs_list *names, struct rdc_err *err);
+/* Whether an RDMA device of that name exists. */
+bool rdc_ibdev_exists(const char *name);
+/* The names of all RDMA devices, for completion; free with rdc_names_free(). */
+int rdc_ibdev_names(struct rdc_names *names, struct rdc_err *err);
 
 /*
  * Split "DEV/PORT":

@@ -16,6 +16,11 @@ bool rdc_netdev_exists(const char *name)
 	return rdc_fs_exists("/sys/class/net/%s", name);
 }
 
+int rdc_netdev_names(struct rdc_names *names, struct rdc_err *err)
+{
+	return rdc_fs_list(names, err, "/sys/class/net");
+}
+
 static void netdev_read_bond(struct rdc_netdev *nd)
 {
 	char buf[512], *tok, *save = NULL;

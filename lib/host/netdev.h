@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/names.h"
 
 #define RDC_BOND_MAX_SLAVES 16
 
@@ -23,5 +24,7 @@ struct rdc_netdev {
 };
 
 bool rdc_netdev_exists(const char *name);
+/* The names of all network interfaces, sorted; free with rdc_names_free(). */
+int rdc_netdev_names(struct rdc_names *names, struct rdc_err *err);
 /* Fill @nd from /sys/class/net/NAME; -ENODEV when there is no such interface. */
 int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err);

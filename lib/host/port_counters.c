@@ -29,7 +29,7 @@ static int read_dir(const char *dev, unsigned int port, const char *dir, const c
 		    const char *const *first, size_t nfirst, struct rdc_counter_set *set,
 		    struct rdc_err *err)
 {
-	struct rdc_fs_list names;
+	struct rdc_names names;
 	int rc;
 
 	rc = rdc_fs_list(&names, NULL, "/sys/class/infiniband/%s/ports/%u/%s", dev, port, dir);
@@ -49,7 +49,7 @@ static int read_dir(const char *dev, unsigned int port, const char *dir, const c
 		if (!preferred)
 			rc = read_one(dev, port, dir, group, names.names[i], set);
 	}
-	rdc_fs_list_free(&names);
+	rdc_names_free(&names);
 	return rc ? rdc_err_set(err, -rc, "cannot read %s of '%s/%u'", dir, dev, port) : 0;
 }
 

@@ -33,18 +33,12 @@ static struct nlmsghdr *dcb_request(char *buf, size_t size, uint16_t type, uint8
 /* The kernel's answer for a netdev without dcbnl_ops, in words an operator can act on. */
 static int dcb_fail(struct rdc_err *err, int rc, const char *ifname, const char *what)
 {
-	char detail[sizeof(err->detail)] = "";
-
-	if (err && err->detail[0])
-		memcpy(detail, err->detail, sizeof(detail));
-	rdc_err_set(err, -rc, "cannot %s DCB of '%s'", what, ifname);
+	rdc_err_restate(err, rc, "cannot %s DCB of '%s'", what, ifname);
 	if (rc == -EOPNOTSUPP)
 		rdc_err_detail(err, "its driver implements no dcbnl operations; virtual devices "
 				    "such as veth and virtio, and most VFs, have no DCB support");
 	else if (rc == -EPERM)
 		rdc_err_detail(err, "needs CAP_NET_ADMIN: run as root");
-	else if (detail[0])
-		rdc_err_detail(err, "%s", detail);
 	return rc;
 }
 
@@ -114,7 +108,7 @@ static int dcb_get_cb(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int rdc_dcb_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err)
+int rdc_dcbnl_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err)
 {
 	char buf[256];
 	struct nlmsghdr *nlh;
@@ -175,28 +169,28 @@ static int dcb_set(const char *ifname, uint8_t cmd, uint16_t attr, const void *d
 	return rc ? dcb_fail(err, rc, ifname, "set") : 0;
 }
 
-int rdc_dcb_set_pfc(const char *ifname, const struct ieee_pfc *pfc, struct rdc_err *err)
+int rdc_dcbnl_set_pfc(const char *ifname, const struct ieee_pfc *pfc, struct rdc_err *err)
 {
 	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_PFC, pfc, sizeof(*pfc), err);
 }
 
-int rdc_dcb_set_ets(const char *ifname, const struct ieee_ets *ets, struct rdc_err *err)
+int rdc_dcbnl_set_ets(const char *ifname, const struct ieee_ets *ets, struct rdc_err *err)
 {
 	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_ETS, ets, sizeof(*ets), err);
 }
 
-int rdc_dcb_set_maxrate(const char *ifname, const struct ieee_maxrate *rate, struct rdc_err *err)
+int rdc_dcbnl_set_maxrate(const char *ifname, const struct ieee_maxrate *rate, struct rdc_err *err)
 {
 	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_MAXRATE, rate, sizeof(*rate), err);
 }
 
-int rdc_dcb_set_buffer(const char *ifname, const struct dcbnl_buffer *b, struct rdc_err *err)
+int rdc_dcbnl_set_buffer(const char *ifname, const struct dcbnl_buffer *b, struct rdc_err *err)
 {
 	return dcb_set(ifname, DCB_CMD_IEEE_SET, DCB_ATTR_DCB_BUFFER, b, sizeof(*b), err);
 }
 
-int rdc_dcb_apps(const char *ifname, bool add, const struct dcb_app *apps, size_t n,
-		 struct rdc_err *err)
+int rdc_dcbnl_apps(const char *ifname, bool add, const struct dcb_app *apps, size_t n,
+		   struct rdc_err *err)
 {
 	char buf[8192];
 	struct nlmsghdr *nlh;
@@ -223,50 +217,4 @@ int rdc_dcb_apps(const char *ifname, bool add, const struct dcb_app *apps, size_
 	return rc ? dcb_fail(err, rc, ifname,
 			     add ? "add APP entries to" : "delete APP entries from")
 		  : 0;
-}
-
-int rdc_dcb_dscp_prio(const struct rdc_dcb *dcb, unsigned int dscp)
-{
-	for (size_t i = 0; i < dcb->napps; i++)
-		if (dcb->apps[i].selector == IEEE_8021QAZ_APP_SEL_DSCP &&
-		    dcb->apps[i].protocol == dscp)
-			return dcb->apps[i].priority;
-	return -1;
-}
-
-size_t rdc_dcb_dscp_count(const struct rdc_dcb *dcb)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < dcb->napps; i++)
-		n += dcb->apps[i].selector == IEEE_8021QAZ_APP_SEL_DSCP;
-	return n;
-}
-
-static const struct {
-	uint8_t tsa;
-	const char *name;
-} dcb_tsas[] = {
-	{IEEE_8021QAZ_TSA_STRICT, "strict"},
-	{IEEE_8021QAZ_TSA_CB_SHAPER, "cbs"},
-	{IEEE_8021QAZ_TSA_ETS, "ets"},
-	{IEEE_8021QAZ_TSA_VENDOR, "vendor"},
-};
-
-const char *rdc_dcb_tsa_name(uint8_t tsa)
-{
-	for (size_t i = 0; i < RDC_ARRAY_SIZE(dcb_tsas); i++)
-		if (dcb_tsas[i].tsa == tsa)
-			return dcb_tsas[i].name;
-	return "unknown";
-}
-
-int rdc_dcb_tsa_parse(const char *name, uint8_t *tsa)
-{
-	for (size_t i = 0; i < RDC_ARRAY_SIZE(dcb_tsas); i++)
-		if (!strcmp(dcb_tsas[i].name, name)) {
-			*tsa = dcb_tsas[i].tsa;
-			return 0;
-		}
-	return -EINVAL;
 }

@@ -29,23 +29,13 @@ struct rdc_dcb {
  * Read everything in one DCB_CMD_IEEE_GET.  A netdev whose driver has no
  * dcbnl operations gets -EOPNOTSUPP with a message that says so and why.
  */
-int rdc_dcb_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err);
+int rdc_dcbnl_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err);
 
 /* One DCB_CMD_IEEE_SET of one attribute; the dcbnl status byte is checked. */
-int rdc_dcb_set_pfc(const char *ifname, const struct ieee_pfc *pfc, struct rdc_err *err);
-int rdc_dcb_set_ets(const char *ifname, const struct ieee_ets *ets, struct rdc_err *err);
-int rdc_dcb_set_maxrate(const char *ifname, const struct ieee_maxrate *rate, struct rdc_err *err);
-int rdc_dcb_set_buffer(const char *ifname, const struct dcbnl_buffer *buf, struct rdc_err *err);
+int rdc_dcbnl_set_pfc(const char *ifname, const struct ieee_pfc *pfc, struct rdc_err *err);
+int rdc_dcbnl_set_ets(const char *ifname, const struct ieee_ets *ets, struct rdc_err *err);
+int rdc_dcbnl_set_maxrate(const char *ifname, const struct ieee_maxrate *rate, struct rdc_err *err);
+int rdc_dcbnl_set_buffer(const char *ifname, const struct dcbnl_buffer *buf, struct rdc_err *err);
 /* Add (DCB_CMD_IEEE_SET) or delete (DCB_CMD_IEEE_DEL) APP table entries. */
-int rdc_dcb_apps(const char *ifname, bool add, const struct dcb_app *apps, size_t n,
-		 struct rdc_err *err);
-
-/* "strict", "cbs", "ets", "vendor" for an IEEE_8021QAZ_TSA_* value ("unknown" otherwise). */
-const char *rdc_dcb_tsa_name(uint8_t tsa);
-/* The inverse: 0 and the TSA value, or -EINVAL. */
-int rdc_dcb_tsa_parse(const char *name, uint8_t *tsa);
-
-/* The priority DSCP @dscp maps to in the APP table, or -1. */
-int rdc_dcb_dscp_prio(const struct rdc_dcb *dcb, unsigned int dscp);
-/* How many DSCP (selector 5) entries the APP table holds. */
-size_t rdc_dcb_dscp_count(const struct rdc_dcb *dcb);
+int rdc_dcbnl_apps(const char *ifname, bool add, const struct dcb_app *apps, size_t n,
+		   struct rdc_err *err);

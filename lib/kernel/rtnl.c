@@ -97,14 +97,8 @@ int rdc_link_set(const struct rdc_link *current, const struct rdc_link_change *c
 	rc = rdc_nl_talk(NETLINK_ROUTE, nlmsg_hdr(msg), RDC_NL_WRITE, NULL, NULL, err);
 	if (rc) {
 		/* Keep the kernel's extack text the transport put in detail. */
-		char detail[sizeof(err->detail)] = "";
-
-		if (err)
-			memcpy(detail, err->detail, sizeof(detail));
-		rdc_err_set(err, -rc, "cannot change '%s'", current->name);
-		if (detail[0])
-			rdc_err_detail(err, "%s", detail);
-		else if (rc == -EPERM)
+		rdc_err_restate(err, rc, "cannot change '%s'", current->name);
+		if (err && !err->detail[0] && rc == -EPERM)
 			rdc_err_detail(err, "needs CAP_NET_ADMIN: run as root");
 	}
 out:

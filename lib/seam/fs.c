@@ -196,7 +196,7 @@ static int fs_name_cmp(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-int rdc_fs_list(struct rdc_fs_list *list, struct rdc_err *err, const char *fmt, ...)
+int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ...)
 {
 	struct dirent *de;
 	size_t cap = 0;
@@ -235,19 +235,8 @@ int rdc_fs_list(struct rdc_fs_list *list, struct rdc_err *err, const char *fmt, 
 err_nomem:
 	saved = ENOMEM;
 	closedir(dir);
-	rdc_fs_list_free(list);
+	rdc_names_free(list);
 	return rdc_err_set(err, saved, "cannot list '%s'", kpath);
-}
-
-void rdc_fs_list_free(struct rdc_fs_list *list)
-{
-	if (!list)
-		return;
-	for (size_t i = 0; i < list->count; i++)
-		free(list->names[i]);
-	free(list->names);
-	list->names = NULL;
-	list->count = 0;
 }
 
 int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/names.h"
 
 /*
  * Paths given to these functions are absolute kernel paths ("/sys/class/net").
@@ -44,15 +45,9 @@ bool rdc_fs_exists(const char *fmt, ...) RDC_PRINTF(1, 2);
 
 /*
  * List the entries of a directory (no "." and ".."), in version order so that
- * mlx5_2 sorts before mlx5_10 and gid 9 before 10.  Free with rdc_fs_list_free().
+ * mlx5_2 sorts before mlx5_10 and gid 9 before 10.  Free with rdc_names_free().
  */
-struct rdc_fs_list {
-	char **names;
-	size_t count;
-};
-int rdc_fs_list(struct rdc_fs_list *list, struct rdc_err *err, const char *fmt, ...)
-	RDC_PRINTF(3, 4);
-void rdc_fs_list_free(struct rdc_fs_list *list);
+int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);
 
 /* Create a directory (configfs objects); refused with -EROFS under a root; existing is fine. */
 int rdc_fs_mkdir(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);

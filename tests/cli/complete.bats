@@ -39,8 +39,9 @@ setup() {
 	source "$TOP/completions/rdmactl.bash"
 }
 
+# The fixture is in git: without it the checkout is broken, not the machine.
 need_cx6dx() {
-	[ -d "$CX6/sys/class/infiniband" ] || skip "fixture testdata/hosts/cx6dx not generated"
+	[ -d "$CX6/sys/class/infiniband" ] || fail "fixture testdata/hosts/cx6dx is missing"
 }
 
 # Complete the last of WORDS (possibly empty) as bash would, cursor at its end.
@@ -202,16 +203,19 @@ make_stub() {
 }
 
 @test "__complete: the value of --root, --replay and --record is left to the shell" {
-	# complete.c means to print nothing there ("a path: the shell completes files").
+	# Nothing there ("a path: the shell completes files"), not the verbs.
 	local opt
 	for opt in --root --replay --record; do
 		run "$RDMACTL" __complete "$opt" ""
 		assert_success
-		if [ "$(sort <<<"$output")" = "$VERBS" ]; then
-			skip "cmd/complete.c offers verbs as the value of $opt (known bug, reported)"
-		fi
+		assert_output ""
+		run "$RDMACTL" __complete -j "$opt" /tm
+		assert_success
 		assert_output ""
 	done
+	# After the path, the verbs.
+	run "$RDMACTL" __complete --root "$EMPTY" ""
+	assert_equal "$(sort <<<"$output")" "$VERBS"
 }
 
 @test "__complete: keywords of pfc set, from 'help pfc', not repeated" {
@@ -366,15 +370,15 @@ make_stub() {
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 tclass 104 ""
 	refute_line dscp
 	refute_line tclass
-	# The parser refuses both orders; completion only knows the direction
-	# the table declares (duration excludes iters, dscp excludes tclass).
+	# The parser refuses both orders, and completion offers neither after the other.
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 duration 5 ""
 	refute_line duration
-	if grep -qx iters <<<"$output"; then
-		skip "cmd/bench.c: iters does not declare that it excludes duration (known bug, reported)"
-	fi
+	refute_line iters
+	assert_line qps
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 dscp 26 ""
 	refute_line tclass
+	refute_line dscp
+	assert_line qps
 }
 
 @test "__complete: bench server keywords, once each, and no object" {
@@ -406,8 +410,27 @@ make_stub() {
 	for v in $(verbs); do
 		complete -p "rdmactl-$v" >/dev/null 2>&1 || missing+=" rdmactl-$v"
 	done
-	# completions/rdmactl.bash names its links one by one (known gap, reported).
-	[ -z "$missing" ] || skip "completions/rdmactl.bash does not register$missing"
+	[ -z "$missing" ] || fail "completions/rdmactl.bash does not register$missing"
+}
+
+@test "bash: the links registered are the verbs the rdmactl on PATH names" {
+	# A binary with other verbs: its links, and none of the real ones.
+	make_stub alpha beta-2
+	run --separate-stderr bash -c 'source "$1" && complete -p' _ "$TOP/completions/rdmactl.bash"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line "complete -F _rdmactl rdmactl"
+	assert_line "complete -F _rdmactl rdmactl-alpha"
+	assert_line "complete -F _rdmactl rdmactl-beta-2"
+	refute_line --partial rdmactl-port
+	assert_equal "$(cat "$STUB/args")" "$(printf '%s\n' __complete help "")"
+	# No rdmactl on PATH: rdmactl alone, quietly.
+	mkdir -p "$BATS_TEST_TMPDIR/nobin"
+	run --separate-stderr "$BASH" -c 'PATH=$2; source "$1" && complete -p' _ \
+		"$TOP/completions/rdmactl.bash" "$BATS_TEST_TMPDIR/nobin"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "complete -F _rdmactl rdmactl"
 }
 
 @test "bash: verbs" {
@@ -625,8 +648,22 @@ make_stub() {
 	run zsh -n "$TOP/completions/_rdmactl"
 	assert_success
 	assert_output ""
+	# rdmactl, and every rdmactl-VERB by pattern: no list of verbs to keep.
 	run head -1 "$TOP/completions/_rdmactl"
-	assert_output "#compdef rdmactl rdmactl-port rdmactl-pfc rdmactl-bench"
+	assert_output "#compdef rdmactl -p rdmactl-*"
+}
+
+@test "zsh: compinit binds rdmactl and the link of every verb to _rdmactl" {
+	command -v zsh >/dev/null || skip "zsh not installed"
+	local v
+	for v in "" $(verbs); do
+		run zsh -f -c '
+			fpath=("$1" $fpath)
+			autoload -Uz compinit && compinit -u -D
+			print -r -- ${_comps[$2]:-${_patcomps[(k)$2]}}' _ "$TOP/completions" "rdmactl${v:+-$v}"
+		assert_success
+		assert_output _rdmactl
+	done
 }
 
 # Run _rdmactl in zsh with compadd, compset, _files and _directories replaced by

@@ -15,8 +15,10 @@ setup() {
 	mkdir -p "$EMPTY"
 }
 
+# The double is built by make check and make check-cli: without it, the
+# checkout is not built, not the machine short of something.
 need_double() {
-	[ -f "$DOUBLE" ] || skip "dcb double not built (make -f tests/dcb-double/double.mk)"
+	[ -f "$DOUBLE" ] || fail "dcb double not built (make -f tests/dcb-double/double.mk)"
 	command -v jq >/dev/null || skip "jq not installed"
 }
 
@@ -158,7 +160,7 @@ json_paths() {
 	# The recording header is the one the transport writes and checks.
 	local magic
 	magic=$(sed -n 's/^#define NL_REC_MAGIC "\(.*\)"$/\1/p' "$TOP/lib/seam/nl.c")
-	[ -n "$magic" ] || skip "NL_REC_MAGIC not found in lib/seam/nl.c"
+	[ -n "$magic" ] || fail "NL_REC_MAGIC not found in lib/seam/nl.c"
 	grep -qxF "$magic" "$MAN/rdmactl.8.scd"
 }
 
@@ -206,7 +208,7 @@ json_paths() {
 			"$RDMACTL" --root "$host" -j port stats | jq -r '.stats[].counters | keys[]'
 		} >>"$BATS_TEST_TMPDIR/keys"
 	done
-	[ "$n" -gt 0 ] || skip "no fixture hosts generated in testdata/hosts"
+	[ "$n" -gt 0 ] || fail "no fixture hosts in testdata/hosts"
 	sort -u "$BATS_TEST_TMPDIR/keys" -o "$BATS_TEST_TMPDIR/keys"
 	# Documented either as *key* or *parent.key*; array elements are documented
 	# under the array ("ports", "gids", "stats").
@@ -232,8 +234,10 @@ json_paths() {
 	command -v jq >/dev/null || skip "jq not installed"
 	local page line cmd host out n=0
 	for host in cx6dx degraded; do
-		[ -d "$HOSTS/$host/sys/class/infiniband" ] || skip "fixture testdata/hosts/$host not generated"
+		[ -d "$HOSTS/$host/sys/class/infiniband" ] || fail "fixture testdata/hosts/$host is missing"
 	done
+	# The examples name their fixtures relative to the checkout.
+	cd "$TOP"
 	for page in "$MAN"/*.scd; do
 		# pfc reads dcbnl, which a fixture cannot answer: its examples run
 		# under the dcb double, in "the pfc examples run ..." below.
@@ -276,7 +280,7 @@ json_paths() {
 			n=$((n + 1))
 		done < <(grep -E '^\$ rdmactl --root testdata/' "$page")
 	done
-	[ "$n" -ge 1 ] || skip "no fixture named in the examples is generated"
+	[ "$n" -ge 1 ] || fail "no example names a fixture: nothing was checked"
 }
 
 # ---- bench ------------------------------------------------------------------
@@ -547,9 +551,12 @@ run_page_examples() {
 	words=${words#rdmactl pfc set dev NETDEV }
 	# ECN and the RDMA-CM defaults are set only where MLNX_OFED's sysfs and the
 	# netdev's RDMA ports are: not on the double's NIC.
+	# (tests/unit/test_args.c proves the profile's want equals these keywords, ECN and RDMA-CM too.)
 	for w in ecn roce-tos roce-mode; do
 		[[ " $words " == *" $w "* ]] || fail "the profile expansion lacks '$w'"
-		grep -qF "word(w, \"$w\")" "$TOP/cmd/pfc_apply.c" || fail "profile_words() no longer sets '$w'"
+		grep -qF "w->${w//-/_}" "$TOP/lib/dcb/profile.c" ||
+			grep -qF "w->${w}_on" "$TOP/lib/dcb/profile.c" ||
+			fail "rdc_dcb_profile_want() no longer sets '$w'"
 	done
 	words=$(sed -E 's/ ecn [^ ]+//; s/ roce-tos [^ ]+//; s/ roce-mode [^ ]+//' <<<" $words")
 	# shellcheck disable=SC2086
@@ -561,9 +568,9 @@ run_page_examples() {
 	assert_success
 	apply_after=$(jq -c '.devices[0].after' <<<"$output")
 	assert_equal "$set_after" "$apply_after"
-	# The defaults the page states are pfc_apply.c's.
-	grep -qE '\.prio = 3, \.dscp = 26, \.cnp_dscp = 48, \.cnp_prio = 6' "$TOP/cmd/pfc_apply.c" ||
-		fail "the roce-lossless defaults in cmd/pfc_apply.c changed"
+	# The defaults the page states are lib/dcb/profile.c's.
+	grep -qE '\.prio = 3, \.dscp = 26, \.cnp_dscp = 48, \.cnp_prio = 6' "$TOP/lib/dcb/profile.c" ||
+		fail "the roce-lossless defaults in lib/dcb/profile.c changed"
 }
 
 @test "pfc: the error messages the page quotes are rdmactl's" {

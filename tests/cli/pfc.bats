@@ -5,14 +5,14 @@ load ../helpers
 DOUBLE=$TOP/build/dcb-double
 
 setup() {
-	[ -e "$DOUBLE/libdcbdouble.so" ] || skip "dcb double not built (make -f tests/dcb-double/double.mk)"
+	# Built by make check and make check-cli: missing means not built, not a machine's lack.
+	[ -e "$DOUBLE/libdcbdouble.so" ] || fail "dcb double not built (make -f tests/dcb-double/double.mk)"
 	export LD_PRELOAD=$DOUBLE/libdcbdouble.so
 	export DCB_DOUBLE_DEVS=eth9,eth8
 	export DCB_DOUBLE_STATE=$BATS_TEST_TMPDIR/state
 	export DCB_DOUBLE_LOG=$BATS_TEST_TMPDIR/log
 }
 
-# How many changing requests the double answered (none when it wrote no log).
 # What dcbnl can observe of the double's NIC: no counters, no fault-injection
 # bookkeeping, and not the hidden DSCP table of DSCPs without APP entry (mlx5
 # resets a deleted entry's DSCP to priority 0, not to its firmware default
@@ -22,12 +22,16 @@ nic_state() {
 		jq -S 'del(.fault) | del(.. | .requests?, .indications?) | del(.devices[].dscp2prio)'
 }
 
+# How many changing requests the double answered.  An empty or missing log
+# means the double answered nothing at all (not preloaded, or not serving the
+# device): that proves nothing about SETs, so it fails instead of saying 0.
 sets() {
-	if [ -e "$DCB_DOUBLE_LOG" ]; then
-		grep -cE '^(SET|DEL)' "$DCB_DOUBLE_LOG" || true
-	else
-		echo 0
+	if [ ! -s "$DCB_DOUBLE_LOG" ]; then
+		echo "the double logged no request in $DCB_DOUBLE_LOG" >&2
+		echo "no log"
+		return 1
 	fi
+	grep -cE '^(SET|DEL)' "$DCB_DOUBLE_LOG" || true
 }
 
 @test "pfc show: every section with its source, JSON and YAML agree" {
@@ -183,6 +187,7 @@ sets() {
 }
 
 @test "pfc apply -f: file errors name the line, exit 2 or 1, nothing sent" {
+	"$RDMACTL" pfc show dev eth9 >/dev/null # the double answers (and logs) a read
 	printf 'devices:\n  - dev: eth9\n    profile: roce-lossless\n    prio-pfc: 3:on\n' >"$BATS_TEST_TMPDIR/bad.yaml"
 	run "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/bad.yaml"
 	assert_failure 2
@@ -199,6 +204,7 @@ sets() {
 }
 
 @test "pfc set: bad values exit 2 and send nothing" {
+	"$RDMACTL" pfc show dev eth9 >/dev/null # the double answers (and logs) a read
 	for args in "prio-pfc 8:on" "prio-pfc 3:maybe" "prio-pfc" "dscp-prio 64:3" "dscp-prio all:3" \
 		"dscp-prio 26:8" "prio-tc 3:8" "tc-tsa 0:fast" "tc-bw 0:101" \
 		"tc-tsa all:ets tc-bw all:0 0:50" "tc-tsa all:strict tc-bw 2:10" "tc-maxrate 0:fast" \
@@ -231,19 +237,35 @@ sets() {
 	assert_output --partial "no RDMA port"
 }
 
+teardown() {
+	[ -z "${SHARED:-}" ] || rm -rf "$SHARED"
+}
+
 @test "pfc set without CAP_NET_ADMIN: the error says so, exit 1, nothing changed" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to drop to another user"
-	# The other user must reach the double's files: a directory of its own, open to all.
-	shared=$(mktemp -d /tmp/rdmactl-pfc-XXXXXX)
-	chmod 755 "$shared"
-	export DCB_DOUBLE_STATE=$shared/state DCB_DOUBLE_LOG=$shared/log
-	"$RDMACTL" pfc show dev eth9 >/dev/null # creates the state
+	# The other user cannot reach the checkout (it may be in a 0700 home): the
+	# binary, the double and its state go to a directory of their own, open to it.
+	SHARED=$(mktemp -d /tmp/rdmactl-pfc-XXXXXX)
+	cp "$RDMACTL" "$SHARED/rdmactl"
+	cp "$DOUBLE/libdcbdouble.so" "$SHARED/libdcbdouble.so"
+	chmod 755 "$SHARED/rdmactl" "$SHARED/libdcbdouble.so"
+	# Preloaded from there for these commands only: the directory goes in teardown.
+	local pre=$SHARED/libdcbdouble.so
+	export DCB_DOUBLE_STATE=$SHARED/state DCB_DOUBLE_LOG=$SHARED/log
+	LD_PRELOAD=$pre "$SHARED/rdmactl" pfc show dev eth9 >/dev/null # creates the state
 	chmod 666 "$DCB_DOUBLE_STATE" "$DCB_DOUBLE_LOG"
-	chmod 777 "$shared"
+	chmod 777 "$SHARED"
 	before=$(nic_state)
-	run setpriv --reuid=65534 --regid=65534 --clear-groups "$RDMACTL" pfc set dev eth9 prio-pfc 3:on
+	: >"$DCB_DOUBLE_LOG"
+	run env LD_PRELOAD="$pre" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SHARED/rdmactl" pfc set dev eth9 prio-pfc 3:on
 	assert_failure 1
-	assert_output --partial "cannot set DCB of 'eth9': Operation not permitted (needs CAP_NET_ADMIN: run as root"
+	# One line: the error, and nothing from ld.so about a preload it cannot read.
+	assert_equal "${#lines[@]}" 1
+	assert_output --partial "rdmactl: pfc: cannot set DCB of 'eth9': Operation not permitted (needs CAP_NET_ADMIN: run as root"
 	[ "$before" = "$(nic_state)" ]
-	rm -rf "$shared"
+	# The double served the other user's read, and refused nothing itself: the
+	# SET went to the kernel, which said EPERM.
+	grep -q '^GET eth9 ' "$DCB_DOUBLE_LOG"
+	[ "$(sets)" = 0 ]
 }

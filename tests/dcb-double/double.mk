@@ -36,7 +36,21 @@ DD_CFLAGS := -std=gnu11 $(DD_WARN) $(DD_OPT) $(DD_SAN) -fPIC -fvisibility=hidden
 	-D_FORTIFY_SOURCE=2 -fstack-protector-strong
 DD_HDR := $(DD_DIR)/dd.h
 
-$(DCB_DOUBLE_BUILD)/%.o: $(DD_DIR)/%.c $(DD_HDR)
+# The flags are a dependency: a change of CC, WERROR, DD_OPT or DD_SANITIZE
+# rewrites $(DD_FLAGS_FILE) and so rebuilds the double (as the top Makefile's .flags).
+DD_FLAGS_FILE := $(DCB_DOUBLE_BUILD)/.flags
+DD_FLAGS_NOW := $(CC) $(DD_CFLAGS) -ldl -lpthread
+ifneq ($(strip $(DD_FLAGS_NOW)),$(strip $(shell cat $(DD_FLAGS_FILE) 2>/dev/null)))
+$(DD_FLAGS_FILE): dd-flags-force
+endif
+$(DD_FLAGS_FILE):
+	@mkdir -p $(dir $@)
+	printf '%s\n' '$(subst ','\'',$(DD_FLAGS_NOW))' >$@
+
+.PHONY: dd-flags-force
+dd-flags-force:
+
+$(DCB_DOUBLE_BUILD)/%.o: $(DD_DIR)/%.c $(DD_HDR) $(DD_FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(DD_CFLAGS) -c -o $@ $<
 

@@ -3,12 +3,11 @@
 load ../helpers
 
 setup() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root"
-	unshare -nm true 2>/dev/null || skip "needs unshare -n -m"
+	need_netns
 }
 
 @test "netns: pfc set/apply on a veth say the driver has no DCB support, exit 1; show says unknown" {
-	run unshare -nm bash -euc '
+	run "${NETNS[@]}" bash -euc '
 		mount -t sysfs sysfs /sys
 		ip link add veth0 type veth peer name veth1
 		rd=$1
@@ -26,7 +25,7 @@ setup() {
 }
 
 @test "netns: an unknown interface is the kernel's 'no such device'" {
-	run unshare -nm bash -c '"$1" pfc show dev nosuch0' _ "$RDMACTL"
+	run "${NETNS[@]}" bash -c '"$1" pfc show dev nosuch0' _ "$RDMACTL"
 	assert_failure 1
 	assert_output --partial "cannot read DCB of 'nosuch0'"
 }

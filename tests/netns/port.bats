@@ -1,18 +1,19 @@
 #!/usr/bin/env bats
-# The real kernel: rtnetlink and ethtool on veth pairs in a private network namespace.
+# The real kernel: rtnetlink and ethtool on veth pairs in a private network namespace,
+# as root or, unprivileged, in a user namespace (tests/helpers.bash need_netns).
 load ../helpers
 
 setup() {
-	[ "$(id -u)" -eq 0 ] || skip "needs root"
-	unshare -nm true 2>/dev/null || skip "needs unshare -n -m"
+	need_netns
 }
 
-# Run a script in a fresh network and mount namespace with its own sysfs and a veth pair.
+# Run a script in a fresh network and mount namespace with its own sysfs and a veth
+# pair; the script gets rdmactl as $1 and a private directory as $2.
 in_netns() {
-	unshare -nm bash -euc '
+	"${NETNS[@]}" bash -euc '
 		mount -t sysfs sysfs /sys
 		ip link add veth0 type veth peer name veth1
-		'"$1" _ "$RDMACTL"
+		'"$1" _ "$RDMACTL" "$BATS_TEST_TMPDIR"
 }
 
 @test "netns: port set mtu and up, read back by ip and by rdmactl" {
@@ -44,10 +45,10 @@ in_netns() {
 	run in_netns '
 		rd=$1
 		ip link set veth0 mtu 2000
-		$rd --record /tmp/set.rec port set veth0 mtu 2000 down
+		$rd --record "$2/set.rec" port set veth0 mtu 2000 down
 		# RTM_GETLINK is type 18 (12 00 little endian), RTM_NEWLINK 16 (10 00).
-		grep -cE "^> nl 0 .{8}1200" /tmp/set.rec
-		grep -cE "^> nl 0 .{8}1000" /tmp/set.rec || true'
+		grep -cE "^> nl 0 .{8}1200" "$2/set.rec"
+		grep -cE "^> nl 0 .{8}1000" "$2/set.rec" || true'
 	assert_success
 	assert_line --index 0 --partial "already mtu 2000, down (nothing sent)"
 	assert_line --index 1 1
@@ -67,9 +68,12 @@ in_netns() {
 }
 
 @test "netns: without CAP_NET_ADMIN the error says so and nothing changes" {
+	# The capability dropped from every set (in a user namespace no other uid is
+	# mapped to switch to); root keeps its uid, so only the capability is missing.
 	run in_netns '
 		rd=$1
-		setpriv --reuid=65534 --regid=65534 --clear-groups $rd port set veth0 mtu 1400 && exit 9
+		setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-net_admin \
+			$rd port set veth0 mtu 1400 && exit 9
 		echo "rc=$?"
 		ip -o link show veth0'
 	assert_success
@@ -100,17 +104,24 @@ in_netns() {
 @test "netns: stats interval reports traffic as rates, one document per sample" {
 	run in_netns '
 		rd=$1
-		ip netns add peer
-		ip link set veth1 netns peer
+		# The peer: a network namespace of its own, held by a process (ip netns
+		# add would need a writable /run), entered with nsenter.
+		unshare -n sleep 60 &
+		peer=$!
+		while [ "$(readlink /proc/$peer/ns/net)" = "$(readlink /proc/self/ns/net)" ]; do
+			sleep 0.01
+		done
+		ip link set veth1 netns "$peer"
 		ip addr add 198.18.200.1/24 dev veth0
 		ip link set veth0 up
-		ip -n peer addr add 198.18.200.2/24 dev veth1
-		ip -n peer link set veth1 up
+		nsenter -t "$peer" -n ip addr add 198.18.200.2/24 dev veth1
+		nsenter -t "$peer" -n ip link set veth1 up
 		# UDP to the peer through bash itself: no ping needed.
 		(for i in $(seq 40); do echo x >/dev/udp/198.18.200.2/9; sleep 0.02; done) &
+		udp=$!
 		$rd -j port stats veth0 interval 0.4 count 2
-		wait
-		ip netns del peer'
+		wait "$udp"
+		kill "$peer"'
 	assert_success
 	[ "${#lines[@]}" -eq 2 ]
 	[ "$(echo "${lines[0]}" | jq -c '[.sample, (.interval_s > 0.3), .stats[0].rates.source]')" = '[1,true,"netdev"]' ]
@@ -122,13 +133,13 @@ in_netns() {
 
 @test "netns: a recording replays to the same answer, and bundles refuse writes" {
 	run in_netns '
-		rd=$1
-		$rd --record /tmp/s.rec -j port stats veth0 >/tmp/live.json
-		$rd --replay /tmp/s.rec -j port stats veth0 >/tmp/replay.json
-		jq -S .stats[0].counters.driver /tmp/live.json >/tmp/a
-		jq -S .stats[0].counters.driver /tmp/replay.json >/tmp/b
-		cmp /tmp/a /tmp/b && echo same
-		grep -c "^> ioctl ethtool veth0" /tmp/s.rec'
+		rd=$1 t=$2
+		$rd --record "$t/s.rec" -j port stats veth0 >"$t/live.json"
+		$rd --replay "$t/s.rec" -j port stats veth0 >"$t/replay.json"
+		jq -S .stats[0].counters.driver "$t/live.json" >"$t/a"
+		jq -S .stats[0].counters.driver "$t/replay.json" >"$t/b"
+		cmp "$t/a" "$t/b" && echo same
+		grep -c "^> ioctl ethtool veth0" "$t/s.rec"'
 	assert_success
 	assert_line --index 0 same
 	assert_line --index 1 3

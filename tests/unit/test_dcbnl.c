@@ -16,6 +16,7 @@
 #include <linux/rtnetlink.h>
 
 #include "base/util.h"
+#include "host/dcb.h"
 #include "kernel/dcbnl.h"
 #include "seam/nl.h"
 
@@ -123,7 +124,7 @@ static void test_get_longer_payloads(void **state)
 
 	(void)state;
 	assert_int_equal(rdc_nl_open(RDC_NL_REPLAY, rec_path, &err), 0);
-	assert_int_equal(rdc_dcb_get("eth9", &dcb, &err), 0);
+	assert_int_equal(rdc_dcbnl_get("eth9", &dcb, &err), 0);
 	assert_true(dcb.have_pfc && dcb.have_ets && dcb.have_dcbx);
 	assert_false(dcb.have_buffer);
 	assert_int_equal(dcb.pfc.pfc_en, 0x08);
@@ -144,7 +145,7 @@ static void test_replay_refuses_set(void **state)
 	(void)state;
 	/* A recording is read-only: a SET is refused before anything is matched. */
 	assert_int_equal(rdc_nl_open(RDC_NL_REPLAY, rec_path, &err), 0);
-	assert_int_equal(rdc_dcb_set_pfc("eth9", &pfc, &err), -EROFS);
+	assert_int_equal(rdc_dcbnl_set_pfc("eth9", &pfc, &err), -EROFS);
 }
 
 static void test_name_checks(void **state)
@@ -153,9 +154,9 @@ static void test_name_checks(void **state)
 	struct rdc_err err = {0};
 
 	(void)state;
-	assert_int_equal(rdc_dcb_get("a-name-longer-than-ifnamsiz", &dcb, &err), -EINVAL);
+	assert_int_equal(rdc_dcbnl_get("a-name-longer-than-ifnamsiz", &dcb, &err), -EINVAL);
 	assert_int_equal(rdc_nl_open(RDC_NL_OFF, NULL, &err), 0);
-	assert_int_equal(rdc_dcb_get("eth9", &dcb, &err), -ENODATA);
+	assert_int_equal(rdc_dcbnl_get("eth9", &dcb, &err), -ENODATA);
 }
 
 int main(void)

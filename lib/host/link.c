@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* link.c - a netdev's MTU and admin state, changed the careful way: diff, write, verify, restore */
+#include <errno.h>
+#include <string.h>
+
+#include "host/link.h"
+
+int rdc_link_read(const char *ifname, struct rdc_link *link, struct rdc_err *err)
+{
+	return rdc_link_get(ifname, link, err);
+}
+
+int rdc_link_plan_make(const char *ifname, int64_t mtu, int admin_up, struct rdc_link_plan *plan,
+		       struct rdc_err *err)
+{
+	int rc;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->change.mtu = -1;
+	plan->change.admin_up = -1;
+	rc = rdc_link_get(ifname, &plan->before, err);
+	if (rc)
+		return rc;
+	plan->after = plan->before;
+	if (mtu >= 0 && (uint32_t)mtu != plan->before.mtu)
+		plan->change.mtu = plan->after.mtu = (uint32_t)mtu;
+	if (admin_up >= 0 && (bool)admin_up != plan->before.admin_up) {
+		plan->after.admin_up = admin_up;
+		plan->change.admin_up = admin_up;
+	}
+	plan->changed = plan->change.mtu >= 0 || plan->change.admin_up >= 0;
+	return 0;
+}
+
+int rdc_link_plan_apply(struct rdc_link_plan *plan, struct rdc_err *err)
+{
+	const struct rdc_link *before = &plan->before;
+	struct rdc_link want = plan->after, now;
+	struct rdc_err undo_err = {0};
+	int rc;
+
+	if (!plan->changed)
+		return 0;
+	rc = rdc_link_set(before, &plan->change, err);
+	if (!rc)
+		rc = rdc_link_get(before->name, &now, err);
+	if (rc)
+		return rc;
+	plan->after = now;
+	if (now.mtu == want.mtu && now.admin_up == want.admin_up)
+		return 0;
+	/* The kernel took the request but the link says otherwise: put it back. */
+	struct rdc_link_change undo = {
+		.mtu = now.mtu != before->mtu ? (int64_t)before->mtu : -1,
+		.admin_up = now.admin_up != before->admin_up ? before->admin_up : -1,
+	};
+
+	rc = rdc_err_set(err, EIO, "'%s' reads mtu %u %s after the change, not mtu %u %s",
+			 before->name, now.mtu, now.admin_up ? "up" : "down", want.mtu,
+			 want.admin_up ? "up" : "down");
+	if ((undo.mtu >= 0 || undo.admin_up >= 0) && rdc_link_set(&now, &undo, &undo_err))
+		rdc_err_detail(err, "restoring the old state failed too");
+	else
+		rdc_err_detail(err, "old state restored");
+	return rc;
+}

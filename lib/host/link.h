@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* link.h - a netdev's MTU and admin state, changed the careful way: diff, write, verify, restore */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "kernel/rtnl.h"
+
+struct rdc_link_plan {
+	struct rdc_link before; /* as read */
+	struct rdc_link after;	/* what it should read when done; after apply, what it reads */
+	struct rdc_link_change change; /* only what differs: nothing sent when nothing does */
+	bool changed;
+};
+
+/* Read @ifname's link now. */
+int rdc_link_read(const char *ifname, struct rdc_link *link, struct rdc_err *err);
+/*
+ * Read @ifname and plan @mtu (bytes, or -1: leave) and @admin_up (-1: leave,
+ * 0: down, 1: up).  Nothing is written.
+ */
+int rdc_link_plan_make(const char *ifname, int64_t mtu, int admin_up, struct rdc_link_plan *plan,
+		       struct rdc_err *err);
+/*
+ * Send the change (nothing when the plan is empty), read the link back and
+ * compare; when it reads otherwise, put back what was read first.
+ * plan->after becomes what the link reads.
+ */
+int rdc_link_plan_apply(struct rdc_link_plan *plan, struct rdc_err *err);

@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Makefile: the flags are a dependency of every object and of the link.
+load ../helpers
+
+# Under make check or make asan, the outer make's variables (WERROR=1,
+# BUILD=build-asan, its OPT and LDFLAGS) are in the environment: the copy
+# below is built with the Makefile's defaults instead.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES BUILD OPT CFLAGS LDFLAGS LDLIBS WERROR CC V
+
+# A copy of what `make rdmactl` reads, built once with the default flags.
+setup_file() {
+	export SRC=$BATS_FILE_TMPDIR/src
+	mkdir -p "$SRC/tests/dcb-double"
+	cp -r "$TOP/Makefile" "$TOP/lib" "$TOP/cmd" "$SRC/"
+	cp "$TOP/tests/dcb-double/double.mk" "$SRC/tests/dcb-double/"
+	make -s -C "$SRC" -j"$(nproc)" rdmactl >/dev/null
+}
+
+# How many sources `make -n ARGS... rdmactl` would compile; "link" if it would link.
+planned() {
+	local out
+	out=$(make -n -C "$SRC" "$@" rdmactl) || return 1
+	grep -c -- ' -c -o build/' <<<"$out" || true
+	grep -q -- '-o rdmactl ' <<<"$out" && echo link
+	return 0
+}
+
+sources() {
+	(cd "$SRC" && ls lib/*/*.c cmd/*.c | wc -l)
+}
+
+@test "make: nothing to do after a build with the same flags" {
+	run planned
+	assert_success
+	assert_output 0
+	# The flags file is not rewritten when nothing changed.
+	local before
+	before=$(date -r "$SRC/build/.flags" +%s.%N)
+	make -s -C "$SRC" rdmactl
+	assert_equal "$(date -r "$SRC/build/.flags" +%s.%N)" "$before"
+}
+
+@test "make: WERROR, OPT, CFLAGS, CC or LDFLAGS recompile every object and relink" {
+	local n arg
+	n=$(sources)
+	[ "$n" -gt 20 ]
+	for arg in WERROR=1 OPT=-O1 CFLAGS=-O1 CC=gcc LDFLAGS=-Wl,-O1 "LDLIBS=-lm -pthread"; do
+		run planned "$arg"
+		assert_success
+		assert_equal "$output" "$(printf '%s\n' "$n" link)"
+	done
+	# make -n changed nothing: still up to date with the default flags.
+	run planned
+	assert_output 0
+}
+
+@test "make: a real build with other flags is up to date for them, not for the default" {
+	local n
+	n=$(sources)
+	run make -C "$SRC" -j"$(nproc)" OPT=-O0 rdmactl
+	assert_success
+	assert_equal "$(grep -c '^  CC ' <<<"$output")" "$n"
+	assert_line "  LD      rdmactl"
+	grep -q -- ' -O0 ' "$SRC/build/.flags"
+	run planned OPT=-O0
+	assert_output 0
+	run planned
+	assert_output "$(printf '%s\n' "$n" link)"
+}
+
+@test "README: its test command is exactly what .ci/run runs, and docs/HACKING.md names it" {
+	local ci
+	ci=$(grep -E '^scripts/install-deps ' "$TOP/.ci/run")
+	[ "$(wc -l <<<"$ci")" -eq 1 ]
+	grep -qxF "    $ci" "$TOP/README" || fail "README does not show: $ci"
+	grep -qF "\`$ci\`" "$TOP/docs/HACKING.md" || fail "docs/HACKING.md does not show: $ci"
+}
