@@ -252,9 +252,10 @@ static bool name_in(const char *name, const char *const *list)
 
 int rdc_args_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *act, const char *path,
 		      const struct rdc_cfg_device *dev, const char *const *allowed,
-		      struct rdc_args *args)
+		      const char *object, struct rdc_args *args)
 {
 	memset(args, 0, sizeof(*args));
+	args->object = object;
 	args->file = path;
 	args->file_line = dev->line;
 	for (size_t k = 0; k < dev->nkeys; k++) {

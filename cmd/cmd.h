@@ -135,12 +135,13 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
  * The same for one device of a YAML file: each key is a keyword of @act's
  * table, its words the values.  Keys outside the table, and keys not in
  * @allowed when it is given (NULL-terminated names), are usage errors naming
- * the file and line.
+ * the file and line.  @object is the action's positional argument, which a
+ * file names its own way (a netplan bond's mapping key), or NULL.
  */
 struct rdc_cfg_device;
 int rdc_args_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *act, const char *path,
 		      const struct rdc_cfg_device *dev, const char *const *allowed,
-		      struct rdc_args *args);
+		      const char *object, struct rdc_args *args);
 
 /*
  * Run the converters of every given keyword of @act, in table order, into

@@ -89,7 +89,7 @@ static int job_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *apply, con
 		return rdc_usage_error(ctx, "%s line %u: prio/dscp/cnp-* need 'profile'", path,
 				       d->line);
 	if (profile) {
-		rc = rdc_args_from_cfg(ctx, apply, path, d, profile_keys, &args);
+		rc = rdc_args_from_cfg(ctx, apply, path, d, profile_keys, NULL, &args);
 		if (!rc)
 			rc = rdc_args_convert(ctx, apply, &args, &ao);
 		if (!rc)
@@ -97,7 +97,7 @@ static int job_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *apply, con
 		return rc ? rc : job_prepare(ctx, ao.dev, &ao.profile, NULL, job);
 	}
 	pfc_set_defaults(&so);
-	rc = rdc_args_from_cfg(ctx, set, path, d, NULL, &args);
+	rc = rdc_args_from_cfg(ctx, set, path, d, NULL, NULL, &args);
 	if (!rc)
 		rc = rdc_args_convert(ctx, set, &args, &so);
 	if (!rc)

@@ -25,7 +25,7 @@
 struct rdc_cfg_device {
 	unsigned int line; /* where the device's mapping starts, 1-based */
 	size_t nkeys;
-	struct {
+	struct rdc_cfg_key {
 		char *key;
 		unsigned int line;
 		size_t nwords;

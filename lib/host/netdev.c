@@ -2,6 +2,7 @@
 /* netdev.c - network interface facts from sysfs */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -18,7 +19,19 @@ bool rdc_netdev_exists(const char *name)
 
 int rdc_netdev_names(struct rdc_names *names, struct rdc_err *err)
 {
-	return rdc_fs_list(names, err, "/sys/class/net");
+	size_t kept = 0;
+	int rc = rdc_fs_list(names, err, "/sys/class/net");
+
+	/* The class directory also holds files (bonding_masters): keep interfaces only. */
+	for (size_t i = 0; !rc && i < names->count; i++) {
+		if (rdc_fs_exists("/sys/class/net/%s/ifindex", names->names[i]))
+			names->names[kept++] = names->names[i];
+		else
+			free(names->names[i]);
+	}
+	if (!rc)
+		names->count = kept;
+	return rc;
 }
 
 static void netdev_read_bond(struct rdc_netdev *nd)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* pci.c - PCIe link, NUMA node and driver of a device */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,4 +53,25 @@ int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
 		((pci->max_speed_gts > 0 && pci->cur_speed_gts < pci->max_speed_gts) ||
 		 (pci->max_width > 0 && pci->cur_width >= 0 && pci->cur_width < pci->max_width));
 	return 0;
+}
+
+/* @n hex digits, then @sep (or the end when @sep is 0); the position after it or NULL. */
+static const char *pci_hex_field(const char *s, size_t min, size_t max, char sep)
+{
+	size_t n = 0;
+
+	while (isxdigit((unsigned char)s[n]))
+		n++;
+	if (n < min || n > max || s[n] != sep)
+		return NULL;
+	return sep ? s + n + 1 : s + n;
+}
+
+bool rdc_pci_address_valid(const char *s)
+{
+	/* domain (4, or 8 behind a VMD bridge), bus, device, function */
+	s = pci_hex_field(s, 4, 8, ':');
+	s = s ? pci_hex_field(s, 2, 2, ':') : NULL;
+	s = s ? pci_hex_field(s, 2, 2, '.') : NULL;
+	return s && pci_hex_field(s, 1, 1, '\0');
 }

@@ -25,6 +25,12 @@ struct rdc_pci {
 int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err);
 
 /*
+ * Whether @s is a PCI function address as sysfs names devices:
+ *   "0000:3b:00.0" "10000:01:00.1" -> true      "virtio0" "0000:3b:00" -> false
+ */
+bool rdc_pci_address_valid(const char *s);
+
+/*
  * Parse a link speed file:
  *   "16.0 GT/s PCIe" -> 16.0     (kernel >= 5.x)
  *   "8 GT/s"         -> 8.0      (older kernels)

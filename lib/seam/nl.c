@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <net/if.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,14 @@ static struct {
 	struct nl_genl_cache genl[8];
 	size_t ngenl;
 } nl = {.mode = RDC_NL_LIVE};
+
+/*
+ * One request at a time: the sockets, the sequence number and the recording
+ * are shared, and a measurement (bond failover) talks to the kernel from its
+ * main thread while a bench connection sets itself up in another.  Recursive:
+ * a callback may ask again (a genl family lookup inside a request).
+ */
+static pthread_mutex_t nl_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 enum rdc_nl_mode rdc_nl_mode(void)
 {
@@ -464,8 +474,8 @@ static int nl_talk_replay(struct nl_talk *t, int proto, struct nlmsghdr *req, st
 	return 0;
 }
 
-int rdc_nl_talk(int proto, struct nlmsghdr *req, unsigned int flags, rdc_nl_msg_cb cb, void *arg,
-		struct rdc_err *err)
+static int nl_talk_locked(int proto, struct nlmsghdr *req, unsigned int flags, rdc_nl_msg_cb cb,
+			  void *arg, struct rdc_err *err)
 {
 	struct nl_talk t = {.cb = cb, .arg = arg};
 	int rc;
@@ -505,6 +515,17 @@ int rdc_nl_talk(int proto, struct nlmsghdr *req, unsigned int flags, rdc_nl_msg_
 	return 0;
 }
 
+int rdc_nl_talk(int proto, struct nlmsghdr *req, unsigned int flags, rdc_nl_msg_cb cb, void *arg,
+		struct rdc_err *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&nl_lock);
+	rc = nl_talk_locked(proto, req, flags, cb, arg, err);
+	pthread_mutex_unlock(&nl_lock);
+	return rc;
+}
+
 /* ---- ethtool ioctl ----------------------------------------------------- */
 
 static int ioctl_live(const char *ifname, void *data, struct rdc_err *err)
@@ -527,8 +548,8 @@ static int ioctl_live(const char *ifname, void *data, struct rdc_err *err)
 	return rc;
 }
 
-int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned int flags,
-			 struct rdc_err *err)
+static int nl_ethtool_locked(const char *ifname, void *data, size_t len, unsigned int flags,
+			     struct rdc_err *err)
 {
 	struct nl_exchange *ex;
 	int rc;
@@ -570,6 +591,17 @@ int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned in
 	return rc;
 }
 
+int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned int flags,
+			 struct rdc_err *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&nl_lock);
+	rc = nl_ethtool_locked(ifname, data, len, flags, err);
+	pthread_mutex_unlock(&nl_lock);
+	return rc;
+}
+
 /* ---- generic netlink family ids ---------------------------------------- */
 
 static int genl_family_cb(const struct nlmsghdr *nlh, void *arg)
@@ -587,7 +619,7 @@ static int genl_family_cb(const struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-int rdc_nl_genl_family(const char *name, uint16_t *id, struct rdc_err *err)
+static int nl_genl_family_locked(const char *name, uint16_t *id, struct rdc_err *err)
 {
 	char buf[256];
 	struct nlmsghdr *nlh;
@@ -621,4 +653,129 @@ int rdc_nl_genl_family(const char *name, uint16_t *id, struct rdc_err *err)
 	}
 	*id = found;
 	return 0;
+}
+
+int rdc_nl_genl_family(const char *name, uint16_t *id, struct rdc_err *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&nl_lock);
+	rc = nl_genl_family_locked(name, id, err);
+	pthread_mutex_unlock(&nl_lock);
+	return rc;
+}
+
+/* ---- event monitor ------------------------------------------------------ */
+
+#define MON_BUF 32768	      /* one datagram: a few RTM_NEWLINK of ~1.5 KiB */
+#define MON_RCVBUF (1u << 20) /* room for a burst while the reader is busy */
+#define MON_MAX_DATAGRAMS 64  /* per recv call: bounded, the next call reads on */
+
+struct rdc_nl_monitor {
+	struct mnl_socket *sock;
+	uint64_t stamp_ns; /* when the datagram being delivered was read */
+	unsigned char buf[MON_BUF];
+};
+
+static uint64_t mon_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int rdc_nl_monitor_open(struct rdc_nl_monitor **out, int proto, unsigned int group,
+			struct rdc_err *err)
+{
+	struct rdc_nl_monitor *m;
+	int size = MON_RCVBUF, saved;
+
+	*out = NULL;
+	if (nl.mode == RDC_NL_REPLAY || nl.mode == RDC_NL_OFF)
+		return rdc_err_set(err, EOPNOTSUPP,
+				   "kernel events cannot be replayed: this needs the live kernel");
+	if (proto < 0 || proto >= NL_MAX_PROTO)
+		return rdc_err_set(err, EPROTONOSUPPORT, "bad netlink protocol %d", proto);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	m->sock = mnl_socket_open2(proto, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (!m->sock) {
+		saved = errno;
+		goto err_free;
+	}
+	if (mnl_socket_bind(m->sock, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_setsockopt(m->sock, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0) {
+		saved = errno;
+		goto err_close;
+	}
+	/* A larger buffer makes overruns rarer; FORCE needs CAP_NET_ADMIN, the plain one is capped. */
+	if (setsockopt(mnl_socket_get_fd(m->sock), SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(mnl_socket_get_fd(m->sock), SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	*out = m;
+	return 0;
+
+err_close:
+	mnl_socket_close(m->sock);
+err_free:
+	free(m);
+	return rdc_err_set(err, saved, "cannot listen to kernel events (protocol %d, group %u)",
+			   proto, group);
+}
+
+void rdc_nl_monitor_close(struct rdc_nl_monitor *m)
+{
+	if (!m)
+		return;
+	mnl_socket_close(m->sock);
+	free(m);
+}
+
+int rdc_nl_monitor_fd(const struct rdc_nl_monitor *m)
+{
+	return mnl_socket_get_fd(m->sock);
+}
+
+uint64_t rdc_nl_monitor_stamp_ns(const struct rdc_nl_monitor *m)
+{
+	return m->stamp_ns;
+}
+
+int rdc_nl_monitor_recv(struct rdc_nl_monitor *m, int timeout_ms, rdc_nl_msg_cb cb, void *arg,
+			struct rdc_err *err)
+{
+	struct pollfd pfd = {.fd = mnl_socket_get_fd(m->sock), .events = POLLIN};
+	int delivered = 0, rc;
+
+	rc = poll(&pfd, 1, timeout_ms);
+	if (rc < 0 && errno != EINTR)
+		return rdc_err_set(err, errno, "cannot wait for kernel events");
+	if (rc <= 0)
+		return 0;
+	for (int d = 0; d < MON_MAX_DATAGRAMS; d++) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)m->buf;
+		ssize_t n = recv(pfd.fd, m->buf, sizeof(m->buf), MSG_DONTWAIT);
+		int left;
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			/* ENOBUFS: the kernel dropped events; the socket itself is fine. */
+			if (errno == ENOBUFS)
+				return rdc_err_set(err, ENOBUFS,
+						   "kernel events were lost: buffer overrun");
+			return rdc_err_set(err, errno, "cannot read kernel events");
+		}
+		m->stamp_ns = mon_now_ns();
+		for (left = (int)n; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+			if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
+				continue;
+			delivered++;
+			rc = cb ? cb(nlh, arg) : 0;
+			if (rc)
+				return rc;
+		}
+	}
+	return delivered;
 }

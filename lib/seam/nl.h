@@ -61,3 +61,30 @@ int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned in
 
 /* Resolve a generic netlink family ("ethtool") to its id, cached. */
 int rdc_nl_genl_family(const char *name, uint16_t *id, struct rdc_err *err);
+
+/*
+ * Kernel events: a NETLINK_* socket that joined one multicast group
+ * (RTNLGRP_LINK) and reads what the kernel announces, as it happens.
+ * Events are live by nature: replay and off modes refuse to open one
+ * (-EOPNOTSUPP), and record mode reads them live without writing them down.
+ */
+struct rdc_nl_monitor;
+
+/* @group: one group number (RTNLGRP_LINK), not a mask.  Free with rdc_nl_monitor_close(). */
+int rdc_nl_monitor_open(struct rdc_nl_monitor **m, int proto, unsigned int group,
+			struct rdc_err *err);
+/* NULL-safe. */
+void rdc_nl_monitor_close(struct rdc_nl_monitor *m);
+/* The socket, for a caller's own poll(); read it only with rdc_nl_monitor_recv(). */
+int rdc_nl_monitor_fd(const struct rdc_nl_monitor *m);
+/*
+ * Wait up to @timeout_ms (0: only what is queued) for events, then hand every
+ * queued message to @cb (ACKs, errors and DONE excepted).  Returns the number
+ * of messages delivered (0 after a quiet timeout or a signal), the first
+ * error @cb returned, or -ENOBUFS when the socket's buffer overran and the
+ * kernel dropped events: count it and go on, the socket stays usable.
+ */
+int rdc_nl_monitor_recv(struct rdc_nl_monitor *m, int timeout_ms, rdc_nl_msg_cb cb, void *arg,
+			struct rdc_err *err);
+/* CLOCK_MONOTONIC (ns) when the datagram being delivered was read: valid inside @cb. */
+uint64_t rdc_nl_monitor_stamp_ns(const struct rdc_nl_monitor *m);

@@ -333,8 +333,9 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	"$RDMACTL" -j bench server bind 127.0.0.1 port "$port" once >"$BATS_TEST_TMPDIR/server.json" \
 		2>/dev/null 3>&- &
 	pid=$!
-	# Listening: a line "N: 0100007F:PORT 00000000:0000 0A" in /proc/net/tcp.
-	for _ in $(seq 100); do
+	# Listening: a line "N: 0100007F:PORT 00000000:0000 0A" in /proc/net/tcp
+	# (up to 30 s: a sanitizer build on a busy machine starts slowly).
+	for _ in $(seq 600); do
 		grep -qE "^ *[0-9]+: 0100007F:$(printf %04X "$port") 00000000:0000 0A " /proc/net/tcp && break
 		sleep 0.05
 	done

@@ -93,3 +93,8 @@ bw_side() {
 	done
 	return $rc
 }
+
+# bond_rxe DEV: a Soft-RoCE device DEV on bond0, waited for until ACTIVE.
+bond_rxe() {
+	rdma link add "$1" type rxe netdev bond0 && wait_for 15 rxe_state_is "$1" ACTIVE
+}

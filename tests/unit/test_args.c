@@ -339,7 +339,7 @@ static void test_cfg_device_through_table(void **state)
 	d.keys[1].words[0] = v1a;
 	d.keys[1].words[1] = v1b;
 	pfc_set_defaults(&so);
-	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, &args), 0);
+	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, NULL, &args), 0);
 	assert_int_equal(rdc_args_convert(&ctx, set, &args, &so), 0);
 	assert_string_equal(so.dev, "eth9");
 	assert_true(so.want.pfc_on[3]);
@@ -347,14 +347,14 @@ static void test_cfg_device_through_table(void **state)
 	assert_true(so.want.pfc_given[0]);
 	/* a keyword that is not one, and one given twice */
 	d.keys[1].key = k2;
-	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, &args), RDC_EXIT_USAGE);
+	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, NULL, &args), RDC_EXIT_USAGE);
 	d.keys[1].key = k3;
 	d.keys[1].nwords = 1;
-	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, &args), RDC_EXIT_USAGE);
+	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, NULL, &args), RDC_EXIT_USAGE);
 	/* a key the caller does not allow here */
 	static const char *const only_dev[] = {"prio-pfc", NULL};
 	d.nkeys = 1;
-	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, only_dev, &args),
+	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, only_dev, NULL, &args),
 			 RDC_EXIT_USAGE);
 }
 

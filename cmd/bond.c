@@ -1,0 +1,846 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bond.c - `rdmactl bond`: the descriptor, `bond show`, and the changes (create .. apply) */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/config.h"
+#include "base/util.h"
+#include "bond/bond.h"
+#include "bond/netplan.h"
+#include "bond/plan.h"
+#include "bond.h"
+
+/* ---- keyword converters: the want of create, set, add, del ---- */
+
+#define WANT(field) offsetof(struct bond_opts, want.field)
+
+/* An enum of lib/bond's names, with the "given" flag beside it. */
+struct bond_enum_spec {
+	int (*parse)(const char *name, int *value);
+	const char *valid;
+	size_t given;
+};
+
+static int bond_enum(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		     void *opts)
+{
+	const struct bond_enum_spec *spec = p->spec;
+	int v;
+
+	(void)n;
+	if (spec->parse(w[0], &v))
+		return rdc_usage_error(ctx, "'%s %s': not %s", p->name, w[0], spec->valid);
+	memcpy((char *)opts + p->dest, &v, sizeof(v));
+	*(bool *)(void *)((char *)opts + spec->given) = true;
+	return 0;
+}
+
+/*
+ * Milliseconds, as netplan writes them too:
+ *   "100" "100ms" -> 100     "2s" -> 2000     "-1" "1.5s" "100us" -> usage error
+ */
+static int bond_ms(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		   void *opts)
+{
+	const size_t *given = p->spec;
+	char num[24];
+	const char *s = w[0];
+	size_t len = strspn(s, "0123456789");
+	uint64_t v, scale = 1;
+	uint32_t ms;
+
+	(void)n;
+	if (!strcmp(s + len, "s"))
+		scale = 1000;
+	else if (s[len] && strcmp(s + len, "ms"))
+		len = 0;
+	if (!len || len >= sizeof(num))
+		return rdc_usage_error(ctx, "'%s %s': not milliseconds (N, Nms or Ns)", p->name, s);
+	memcpy(num, s, len);
+	num[len] = '\0';
+	if (rdc_parse_u64(num, 10, &v) || v > INT32_MAX / scale)
+		return rdc_usage_error(ctx, "'%s %s': out of range 0-%d ms", p->name, s, INT32_MAX);
+	ms = (uint32_t)(v * scale);
+	memcpy((char *)opts + p->dest, &ms, sizeof(ms));
+	*(bool *)(void *)((char *)opts + *given) = true;
+	return 0;
+}
+
+/* "eth0,eth1": the members, exactly. */
+static int bond_members(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+			void *opts)
+{
+	struct bond_opts *bo = opts;
+	char copy[RDC_BOND_MAX_MEMBERS * IF_NAMESIZE + 1], *tok, *save = NULL;
+
+	bo->want.members_exact = true;
+	for (int i = 0; i < n; i++) {
+		if (rdc_strlcpy(copy, w[i], sizeof(copy)))
+			return rdc_usage_error(ctx, "'%s': too long", p->name);
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (bo->want.nmembers == RDC_BOND_MAX_MEMBERS)
+				return rdc_usage_error(ctx, "'%s': at most %d members", p->name,
+						       RDC_BOND_MAX_MEMBERS);
+			if (rdc_strlcpy(bo->want.members[bo->want.nmembers++], tok, IF_NAMESIZE))
+				return rdc_usage_error(ctx,
+						       "'%s %s': '%s' is not an interface name",
+						       p->name, w[i], tok);
+		}
+	}
+	if (!bo->want.nmembers)
+		return rdc_usage_error(ctx, "'%s': name at least one interface", p->name);
+	return 0;
+}
+
+static int bond_primary(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+			void *opts)
+{
+	struct bond_opts *bo = opts;
+
+	(void)n;
+	if (strcmp(w[0], "none") && rdc_strlcpy(bo->want.primary, w[0], IF_NAMESIZE))
+		return rdc_usage_error(ctx, "'%s %s': not an interface name", p->name, w[0]);
+	bo->want.opts.primary_given = true;
+	return 0;
+}
+
+static const char *const mode_values[] = {"active-backup", "802.3ad",	"balance-xor",
+					  "balance-rr",	   "broadcast", "balance-tlb",
+					  "balance-alb",   NULL};
+static const char *const hash_values[] = {"layer3+4", "layer2",	     "layer2+3", "encap2+3",
+					  "encap3+4", "vlan+srcmac", NULL};
+static const char *const rate_values[] = {"fast", "slow", NULL};
+static const char *const select_values[] = {"stable", "bandwidth", "count", NULL};
+
+static const struct bond_enum_spec mode_spec = {
+	rdc_bond_mode_parse,
+	"active-backup, 802.3ad, balance-xor, balance-rr, broadcast, balance-tlb or balance-alb",
+	WANT(opts.mode_given)};
+static const struct bond_enum_spec hash_spec = {
+	rdc_bond_hash_parse, "layer3+4, layer2, layer2+3, encap2+3, encap3+4 or vlan+srcmac",
+	WANT(opts.hash_given)};
+static const struct bond_enum_spec rate_spec = {rdc_bond_lacp_rate_parse, "fast or slow",
+						WANT(opts.lacp_rate_given)};
+static const struct bond_enum_spec select_spec = {
+	rdc_bond_ad_select_parse, "stable, bandwidth or count", WANT(opts.ad_select_given)};
+static const size_t miimon_spec = WANT(opts.miimon_given);
+static const size_t updelay_spec = WANT(opts.updelay_given);
+static const size_t downdelay_spec = WANT(opts.downdelay_given);
+static const struct rdc_val_uint min_links_spec = {.min = 0,
+						   .max = RDC_BOND_MAX_MEMBERS,
+						   .size = sizeof(uint32_t),
+						   .given = WANT(opts.min_links_given)};
+
+/* The options of create and set: one table for the command line and netplan files. */
+#define BOND_OPTION_PARAMS                                                                         \
+	{.name = "mode",                                                                           \
+	 .metavar = "MODE",                                                                        \
+	 .suggest = mode_values,                                                                   \
+	 .help = "active-backup, 802.3ad or balance-xor for RoCE LAG (others: no LAG)",            \
+	 .parse = bond_enum,                                                                       \
+	 .dest = WANT(opts.mode),                                                                  \
+	 .spec = &mode_spec},                                                                      \
+		{.name = "xmit-hash",                                                              \
+		 .metavar = "POLICY",                                                              \
+		 .suggest = hash_values,                                                           \
+		 .help = "transmit hash (802.3ad, balance-xor): layer3+4 spreads RoCE",            \
+		 .parse = bond_enum,                                                               \
+		 .dest = WANT(opts.hash),                                                          \
+		 .spec = &hash_spec},                                                              \
+		{.name = "miimon",                                                                 \
+		 .metavar = "MS",                                                                  \
+		 .help = "link monitoring interval (0: off)",                                      \
+		 .parse = bond_ms,                                                                 \
+		 .dest = WANT(opts.miimon_ms),                                                     \
+		 .spec = &miimon_spec},                                                            \
+		{.name = "updelay",                                                                \
+		 .metavar = "MS",                                                                  \
+		 .help = "wait before using a member whose link came back (a multiple of miimon)", \
+		 .parse = bond_ms,                                                                 \
+		 .dest = WANT(opts.updelay_ms),                                                    \
+		 .spec = &updelay_spec},                                                           \
+		{.name = "downdelay",                                                              \
+		 .metavar = "MS",                                                                  \
+		 .help = "wait before dropping a member whose link went (a multiple of miimon)",   \
+		 .parse = bond_ms,                                                                 \
+		 .dest = WANT(opts.downdelay_ms),                                                  \
+		 .spec = &downdelay_spec},                                                         \
+		{.name = "lacp-rate",                                                              \
+		 .metavar = "fast|slow",                                                           \
+		 .suggest = rate_values,                                                           \
+		 .help = "ask the partner for LACPDUs every second (fast) or 30 s (802.3ad)",      \
+		 .parse = bond_enum,                                                               \
+		 .dest = WANT(opts.lacp_rate),                                                     \
+		 .spec = &rate_spec},                                                              \
+		{.name = "ad-select",                                                              \
+		 .metavar = "POLICY",                                                              \
+		 .suggest = select_values,                                                         \
+		 .help = "aggregator selection (802.3ad): stable, bandwidth or count",             \
+		 .parse = bond_enum,                                                               \
+		 .dest = WANT(opts.ad_select),                                                     \
+		 .spec = &select_spec},                                                            \
+		{.name = "primary",                                                                \
+		 .metavar = "IF",                                                                  \
+		 .value_kind = RDC_COMPLETE_NETDEV,                                                \
+		 .help = "the member active-backup prefers (none: no preference)",                 \
+		 .parse = bond_primary},                                                           \
+	{                                                                                          \
+		.name = "min-links", .metavar = "N",                                               \
+		.help = "members that must be up for the bond to have carrier",                    \
+		.parse = rdc_val_uint, .dest = WANT(opts.min_links), .spec = &min_links_spec       \
+	}
+
+static const struct rdc_param bond_create_params[] = {
+	{.name = "members",
+	 .metavar = "IF[,IF]...",
+	 .value_kind = RDC_COMPLETE_NETDEV,
+	 .help = "the member interfaces (taken down, enslaved, brought up)",
+	 .parse = bond_members},
+	BOND_OPTION_PARAMS,
+	{.name = NULL},
+};
+
+static const struct rdc_param bond_set_params[] = {
+	BOND_OPTION_PARAMS,
+	{.name = NULL},
+};
+
+static const struct rdc_param bond_apply_params[] = {
+	{.name = "-f",
+	 .metavar = "FILE.yaml",
+	 .value_kind = RDC_COMPLETE_FILE,
+	 .help = "bonds in netplan's schema (network: bonds: NAME: interfaces, parameters)",
+	 .parse = rdc_val_string,
+	 .dest = offsetof(struct bond_opts, file)},
+	{.name = NULL},
+};
+
+void bond_defaults(void *opts)
+{
+	struct bond_opts *bo = opts;
+
+	bo->qp_timeout = 14; /* perftest's DEF_QP_TIME, and what rdma_cm users commonly set */
+	bo->retry_cnt = 7;
+	bo->probe_hz = 1000;
+	bo->bench_port = 18515;
+}
+
+/* ---- output: one call sequence for text, JSON and YAML ---- */
+
+static const struct {
+	unsigned int bit;
+	const char *name;
+} lacp_bits[] = {
+	{RDC_LACP_ACTIVITY, "activity"},       {RDC_LACP_TIMEOUT, "short_timeout"},
+	{RDC_LACP_AGGREGATION, "aggregating"}, {RDC_LACP_SYNC, "in_sync"},
+	{RDC_LACP_COLLECTING, "collecting"},   {RDC_LACP_DISTRIBUTING, "distributing"},
+	{RDC_LACP_DEFAULTED, "defaulted"},     {RDC_LACP_EXPIRED, "expired"},
+};
+
+/* An LACP port state: its number and the flags it holds, by name. */
+static void emit_lacp(struct rdc_out *o, const char *key, int64_t state, bool text)
+{
+	if (state < 0) {
+		rdc_out_null(o, key, text ? "  -" : NULL);
+		return;
+	}
+	rdc_out_obj_open(o, key);
+	rdc_out_u64(o, text ? RDC_OUT_ANY : RDC_OUT_MACHINE, "value", "  %" PRIu64,
+		    (uint64_t)state);
+	rdc_out_arr_open(o, "flags");
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(lacp_bits); i++)
+		if (state & lacp_bits[i].bit)
+			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL, lacp_bits[i].name);
+	rdc_out_arr_close(o);
+	rdc_out_obj_close(o);
+}
+
+static void emit_int(struct rdc_out *o, bool text, const char *key, const char *fmt, int64_t v)
+{
+	if (v < 0)
+		rdc_out_null(o, key, text && fmt ? "" : NULL);
+	else
+		rdc_out_i64(o, text && fmt ? RDC_OUT_ANY : RDC_OUT_MACHINE, key, fmt, v);
+}
+
+static void emit_name(struct rdc_out *o, bool text, const char *key, const char *fmt, const char *v)
+{
+	rdc_out_str(o, text && fmt ? RDC_OUT_ANY : RDC_OUT_MACHINE, key, fmt, v && *v ? v : NULL);
+}
+
+static void emit_member(struct rdc_out *o, const struct rdc_bond_member *m, bool text)
+{
+	const char *state = m->state == 0 ? "active" : m->state == 1 ? "backup" : NULL;
+
+	rdc_out_obj_open(o, NULL);
+	emit_name(o, text, "netdev", "  %-12s", m->name);
+	emit_name(o, text, "state", " %-7s", state);
+	if (text && !state)
+		rdc_out_text(o, " %-7s", "-");
+	emit_name(o, text, "mii_status", " %-10s", rdc_bond_mii_status_name(m->mii_status));
+	if (text && !rdc_bond_mii_status_name(m->mii_status))
+		rdc_out_text(o, " %-10s", "-");
+	emit_int(o, text, "speed_mbps", " %6" PRId64 " Mb/s", m->speed_mbps);
+	if (text && m->speed_mbps < 0)
+		rdc_out_text(o, " %11s", "-");
+	emit_name(o, text, "duplex", " %-5s", m->duplex);
+	if (text && !m->duplex[0])
+		rdc_out_text(o, " %-5s", "-");
+	emit_int(o, text, "mtu_bytes", NULL, m->mtu);
+	emit_int(o, text, "link_failure_count", " failures %" PRId64, m->link_failure_count);
+	emit_name(o, false, "perm_hwaddr", NULL, m->perm_hwaddr);
+	emit_int(o, text, "aggregator_id", " aggregator %" PRId64, m->aggregator_id);
+	if (m->actor_port_state >= 0 || m->partner_port_state >= 0 || !text) {
+		if (text)
+			rdc_out_text(o, " lacp");
+		emit_lacp(o, "actor_port_state", m->actor_port_state, text);
+		if (text)
+			rdc_out_text(o, "/");
+		emit_lacp(o, "partner_port_state", m->partner_port_state, text);
+	}
+	if (text)
+		rdc_out_nl(o);
+	rdc_out_obj_close(o);
+}
+
+void bond_emit(struct rdc_out *o, const char *key, const struct rdc_bond *b, bool text)
+{
+	bool lacp = b->mode == RDC_BOND_8023AD;
+
+	rdc_out_obj_open(o, key);
+	emit_name(o, text, "bond", "%s:", b->name);
+	emit_name(o, text, "mode", " %s", rdc_bond_mode_name(b->mode));
+	rdc_out_bool(o, RDC_OUT_MACHINE, "admin_up", NULL, b->admin_up);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "carrier", NULL, b->carrier);
+	if (text)
+		rdc_out_text(o, " %s", !b->admin_up ? "down" : b->carrier ? "up" : "no-carrier");
+	emit_int(o, text, "mtu_bytes", " mtu %" PRId64, b->mtu);
+	emit_int(o, text, "miimon_ms", " miimon %" PRId64 " ms", b->miimon_ms);
+	emit_int(o, text, "updelay_ms", " updelay %" PRId64, b->updelay_ms);
+	emit_int(o, text, "downdelay_ms", " downdelay %" PRId64, b->downdelay_ms);
+	emit_int(o, false, "arp_interval_ms", NULL, b->arp_interval_ms);
+	emit_name(o, text, "xmit_hash_policy", " hash %s", rdc_bond_hash_name(b->xmit_hash_policy));
+	emit_name(o, text && lacp, "lacp_rate", " lacp-rate %s",
+		  rdc_bond_lacp_rate_name(b->lacp_rate));
+	emit_name(o, text && lacp, "ad_select", " ad-select %s",
+		  rdc_bond_ad_select_name(b->ad_select));
+	emit_int(o, text && lacp, "min_links", " min-links %" PRId64, b->min_links);
+	emit_name(o, text, "primary", " primary %s", b->primary);
+	emit_name(o, text, "active_member", " active %s", b->active_member);
+	if (text)
+		rdc_out_nl(o);
+	if (b->ad_aggregator_id >= 0 || b->ad_partner_mac[0]) {
+		rdc_out_obj_open(o, "ad_info");
+		if (text)
+			rdc_out_text(o, " ");
+		emit_int(o, text, "aggregator_id", " aggregator %" PRId64, b->ad_aggregator_id);
+		emit_int(o, text, "num_ports", " (%" PRId64 " ports)", b->ad_num_ports);
+		emit_int(o, text, "actor_key", " actor key %" PRId64, b->ad_actor_key);
+		emit_int(o, text, "partner_key", " partner key %" PRId64, b->ad_partner_key);
+		emit_name(o, text, "partner_mac", " partner %s", b->ad_partner_mac);
+		if (text)
+			rdc_out_nl(o);
+		rdc_out_obj_close(o);
+	} else {
+		rdc_out_null(o, "ad_info", NULL);
+	}
+	rdc_out_arr_open(o, "members");
+	for (size_t i = 0; i < b->nmembers; i++)
+		emit_member(o, &b->members[i], text);
+	rdc_out_arr_close(o);
+	if (text && !b->nmembers)
+		rdc_out_text(o, "  no members\n");
+	rdc_out_obj_open(o, "rdma");
+	if (b->rdma_device[0]) {
+		emit_name(o, text, "device", "  rdma %s", b->rdma_device);
+		rdc_out_u64(o, text ? RDC_OUT_ANY : RDC_OUT_MACHINE, "port", "/%" PRIu64,
+			    b->rdma_port);
+		rdc_out_bool(o, RDC_OUT_MACHINE, "roce_lag", NULL, !b->rdma_soft);
+		rdc_out_bool(o, RDC_OUT_MACHINE, "soft_roce", NULL, b->rdma_soft);
+		rdc_out_null(o, "reason", NULL);
+		if (text && b->rdma_soft)
+			rdc_out_text(o, " (Soft-RoCE on %s: follows the active member)\n", b->name);
+		else if (text)
+			rdc_out_text(o, " (RoCE LAG: the RDMA port's netdev is %s)\n", b->name);
+	} else {
+		rdc_out_null(o, "device", NULL);
+		rdc_out_null(o, "port", NULL);
+		rdc_out_bool(o, RDC_OUT_MACHINE, "roce_lag", NULL, false);
+		rdc_out_bool(o, RDC_OUT_MACHINE, "soft_roce", NULL, false);
+		emit_name(o, text, "reason", "  rdma none: %s\n", b->rdma_reason);
+	}
+	rdc_out_obj_close(o);
+	rdc_out_obj_close(o);
+}
+
+/* ---- show ---- */
+
+static int bond_show_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			 const struct rdc_args *args, void *opts)
+{
+	struct rdc_bond_list *list = malloc(sizeof(*list));
+	struct rdc_err err = {0};
+	size_t shown = 0;
+
+	if (!list)
+		return rdc_oom(ctx);
+	if (rdc_bond_read_all(list, &err)) {
+		free(list);
+		return rdc_fail(ctx, &err);
+	}
+	if (args->object) {
+		size_t i;
+
+		for (i = 0; i < list->count && strcmp(list->bonds[i].name, args->object); i++)
+			;
+		if (i == list->count) {
+			free(list);
+			rdc_err_set(&err, ENODEV, "no bond '%s'", args->object);
+			return rdc_fail(ctx, &err);
+		}
+	}
+	rdc_out_begin(ctx->out);
+	rdc_out_arr_open(ctx->out, "bonds");
+	for (size_t i = 0; i < list->count; i++) {
+		if (args->object && strcmp(list->bonds[i].name, args->object))
+			continue;
+		bond_emit(ctx->out, NULL, &list->bonds[i], true);
+		shown++;
+	}
+	rdc_out_arr_close(ctx->out);
+	rdc_out_end(ctx->out);
+	if (!shown && rdc_out_is_text(ctx->out))
+		rdc_out_text(ctx->out, "no bonds\n");
+	free(list);
+	return RDC_EXIT_OK;
+}
+
+/* ---- changes ---- */
+
+static volatile sig_atomic_t bond_stop;
+
+static void bond_on_signal(int sig)
+{
+	(void)sig;
+	bond_stop = 1;
+}
+
+/*
+ * SIGINT/SIGTERM while writing: finish the step under way, then undo what
+ * was done (rdc_bond_plan_apply checks the flag between steps).
+ */
+static void bond_signals(void)
+{
+	struct sigaction sa = {.sa_handler = bond_on_signal};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void plan_report(struct rdc_ctx *ctx, const struct rdc_bond_plan *p)
+{
+	struct rdc_out *o = ctx->out;
+	bool changed = !rdc_bond_plan_empty(p);
+
+	rdc_out_obj_open(o, NULL);
+	rdc_out_str(o, RDC_OUT_ANY, "bond", "%s:", p->name);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "changed", NULL, changed);
+	rdc_out_bool(o, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+	if (!changed)
+		rdc_out_text(o, " nothing to change (nothing sent)\n");
+	else if (ctx->dry_run)
+		rdc_out_text(o, " would change (dry run: nothing sent)\n");
+	else
+		rdc_out_text(o, " changed and verified\n");
+	rdc_out_arr_open(o, "steps");
+	for (size_t i = 0; i < p->nsteps; i++) {
+		static const char *const ops[] = {
+			[RDC_BOND_OP_CREATE] = "create",   [RDC_BOND_OP_DELETE] = "delete",
+			[RDC_BOND_OP_OPTS] = "set",	   [RDC_BOND_OP_DOWN] = "down",
+			[RDC_BOND_OP_UP] = "up",	   [RDC_BOND_OP_ENSLAVE] = "enslave",
+			[RDC_BOND_OP_RELEASE] = "release",
+		};
+
+		rdc_out_obj_open(o, NULL);
+		rdc_out_str(o, RDC_OUT_MACHINE, "op", NULL, ops[p->steps[i].op]);
+		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL,
+			    p->steps[i].op == RDC_BOND_OP_OPTS ? p->name : p->steps[i].netdev);
+		rdc_out_str(o, RDC_OUT_ANY, "text", "  %s\n", p->steps[i].text);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+	rdc_out_arr_open(o, "skipped");
+	for (size_t i = 0; i < p->nskipped; i++)
+		rdc_out_str(o, RDC_OUT_ANY, NULL, "  %s: not used in this mode, not sent\n",
+			    p->skipped[i]);
+	rdc_out_arr_close(o);
+	if (p->existed)
+		bond_emit(o, "before", &p->before, false);
+	else
+		rdc_out_null(o, "before", NULL);
+	if (changed && !ctx->dry_run && !p->deleted)
+		bond_emit(o, "after", &p->after, false);
+	else if (!changed)
+		bond_emit(o, "after", &p->before, false);
+	else
+		rdc_out_null(o, "after", NULL); /* a dry run, or the bond is gone */
+	rdc_out_obj_close(o);
+}
+
+/* Plan every want first (all or nothing), then write; undo earlier bonds on a failure. */
+static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, size_t nwants,
+		       bool delete)
+{
+	struct rdc_bond_plan *plans = calloc(nwants ? nwants : 1, sizeof(*plans));
+	struct rdc_err err = {0};
+	bool changed = false;
+	size_t done;
+	int rc = 0;
+
+	if (!plans)
+		return rdc_oom(ctx);
+	for (size_t i = 0; i < nwants && !rc; i++) {
+		rc = delete ? rdc_bond_plan_delete(wants[i].name, &plans[i], &err)
+			    : rdc_bond_plan_make(&wants[i], &plans[i], &err);
+		if (rc == -EINVAL)
+			rc = rdc_usage_error(ctx, "'%s': %s", wants[i].name, err.msg);
+		else if (rc)
+			rc = rdc_fail(ctx, &err);
+		changed |= !rc && !rdc_bond_plan_empty(&plans[i]);
+	}
+	if (!rc && changed && !ctx->dry_run)
+		rc = rdc_writes_allowed(ctx);
+	if (!rc && changed && !ctx->dry_run)
+		bond_signals();
+	for (done = 0; !rc && !ctx->dry_run && done < nwants; done++) {
+		if (rdc_bond_plan_empty(&plans[done]))
+			continue;
+		if (!rdc_bond_plan_apply(&plans[done], &bond_stop, &err))
+			continue;
+		for (size_t k = done; k-- > 0;) {
+			struct rdc_err undo = {0};
+
+			if (!rdc_bond_plan_empty(&plans[k]) &&
+			    rdc_bond_plan_revert(&plans[k], &undo))
+				rdc_err_append(&err, "restoring '%s' failed too: %s", plans[k].name,
+					       undo.msg);
+		}
+		rc = rdc_fail(ctx, &err);
+	}
+	if (!rc) {
+		rdc_out_begin(ctx->out);
+		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
+		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+		rdc_out_arr_open(ctx->out, "bonds");
+		for (size_t i = 0; i < nwants; i++)
+			plan_report(ctx, &plans[i]);
+		rdc_out_arr_close(ctx->out);
+		rdc_out_end(ctx->out);
+	}
+	free(plans);
+	return rc;
+}
+
+static int bond_name(struct rdc_ctx *ctx, const char *name, struct rdc_bond_want *w)
+{
+	if (!name || !*name || rdc_strlcpy(w->name, name, sizeof(w->name)) || strchr(name, '/'))
+		return rdc_usage_error(ctx, "'%s' is not an interface name", name ? name : "");
+	return 0;
+}
+
+static int bond_create_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			   const struct rdc_args *args, void *opts)
+{
+	struct bond_opts *bo = opts;
+	int rc = bond_name(ctx, args->object, &bo->want);
+
+	if (rc)
+		return rc;
+	if (!bo->want.opts.mode_given)
+		return rdc_usage_error(ctx, "create: a new bond needs 'mode MODE'");
+	bo->want.create = true;
+	return bond_change(ctx, &bo->want, 1, false);
+}
+
+static int bond_set_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			const struct rdc_args *args, void *opts)
+{
+	struct bond_opts *bo = opts;
+	bool any = false;
+	int rc = bond_name(ctx, args->object, &bo->want);
+
+	for (int i = 0; act->params[i].name; i++)
+		any |= args->given[i];
+	if (!rc && !any)
+		return rdc_usage_error(ctx, "set: nothing to set");
+	return rc ? rc : bond_change(ctx, &bo->want, 1, false);
+}
+
+static int bond_add_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			const struct rdc_args *args, void *opts)
+{
+	struct bond_opts *bo = opts;
+	int rc = bond_name(ctx, args->object, &bo->want);
+
+	if (!rc && rdc_strlcpy(bo->want.members[0], args->object2, IF_NAMESIZE))
+		rc = rdc_usage_error(ctx, "'%s' is not an interface name", args->object2);
+	bo->want.nmembers = 1;
+	return rc ? rc : bond_change(ctx, &bo->want, 1, false);
+}
+
+static int bond_del_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			const struct rdc_args *args, void *opts)
+{
+	struct bond_opts *bo = opts;
+	int rc = bond_name(ctx, args->object, &bo->want);
+
+	if (!rc && rdc_strlcpy(bo->want.remove[0], args->object2, IF_NAMESIZE))
+		rc = rdc_usage_error(ctx, "'%s' is not an interface name", args->object2);
+	bo->want.nremove = 1;
+	return rc ? rc : bond_change(ctx, &bo->want, 1, false);
+}
+
+static int bond_delete_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			   const struct rdc_args *args, void *opts)
+{
+	struct bond_opts *bo = opts;
+	int rc = bond_name(ctx, args->object, &bo->want);
+
+	return rc ? rc : bond_change(ctx, &bo->want, 1, true);
+}
+
+/* netplan's bond parameters and the keywords of `bond create` they are. */
+static const struct {
+	const char *netplan;
+	const char *keyword;
+} netplan_keys[] = {
+	{"interfaces", "members"},
+	{"mode", "mode"},
+	{"mii-monitor-interval", "miimon"},
+	{"lacp-rate", "lacp-rate"},
+	{"transmit-hash-policy", "xmit-hash"},
+	{"up-delay", "updelay"},
+	{"down-delay", "downdelay"},
+	{"primary", "primary"},
+	{"min-links", "min-links"},
+	{"ad-select", "ad-select"},
+};
+
+/* A key's words into one comma-separated word ("eth0" "eth1" -> "eth0,eth1"). */
+static int join_words(struct rdc_ctx *ctx, struct rdc_cfg_key *key)
+{
+	size_t len = 1;
+	char *joined;
+
+	for (size_t w = 0; w < key->nwords; w++)
+		len += strlen(key->words[w]) + 1;
+	joined = calloc(1, len);
+	if (!joined)
+		return rdc_oom(ctx);
+	len = 0;
+	for (size_t w = 0; w < key->nwords; w++) {
+		size_t n = strlen(key->words[w]);
+
+		if (w)
+			joined[len++] = ',';
+		memcpy(joined + len, key->words[w], n);
+		len += n;
+		free(key->words[w]);
+	}
+	key->words[0] = joined;
+	key->nwords = 1;
+	return 0;
+}
+
+/* One bond of a netplan file, through create's keyword table. */
+static int want_from_netplan(struct rdc_ctx *ctx, const char *path, struct rdc_cfg_device *d,
+			     struct rdc_bond_want *w)
+{
+	const struct rdc_action *create = rdc_action_find(&rdc_cmd_bond, "create");
+	struct bond_opts *bo = calloc(1, sizeof(*bo));
+	struct rdc_args args;
+	int rc = 0;
+
+	if (!bo)
+		return rdc_oom(ctx);
+	/* Key 0 is the bond's name (netplan: the mapping key); the rest are translated. */
+	for (size_t k = 1; k < d->nkeys && !rc; k++) {
+		size_t i;
+
+		for (i = 0; i < RDC_ARRAY_SIZE(netplan_keys); i++)
+			if (!strcmp(d->keys[k].key, netplan_keys[i].netplan))
+				break;
+		if (i == RDC_ARRAY_SIZE(netplan_keys)) {
+			rc = rdc_usage_error(ctx,
+					     "%s line %u: bond parameter '%s' is not one rdmactl "
+					     "sets (interfaces, mode, mii-monitor-interval, "
+					     "lacp-rate, transmit-hash-policy, up-delay, "
+					     "down-delay, primary, min-links, ad-select)",
+					     path, d->keys[k].line, d->keys[k].key);
+			break;
+		}
+		free(d->keys[k].key);
+		d->keys[k].key = strdup(netplan_keys[i].keyword);
+		if (!d->keys[k].key)
+			rc = rdc_oom(ctx);
+		/* netplan lists interfaces; the keyword takes them as one IF,IF word. */
+		if (!rc && !strcmp(netplan_keys[i].keyword, "members"))
+			rc = join_words(ctx, &d->keys[k]);
+	}
+	if (!rc) {
+		/* The name key is not a keyword: parse from the second key on. */
+		struct rdc_cfg_device rest = *d;
+
+		memmove(&rest.keys[0], &rest.keys[1], (rest.nkeys - 1) * sizeof(rest.keys[0]));
+		rest.nkeys--;
+		bond_defaults(bo);
+		rc = rdc_args_from_cfg(ctx, create, path, &rest, NULL, d->keys[0].words[0], &args);
+		if (!rc)
+			rc = rdc_args_convert(ctx, create, &args, bo);
+	}
+	if (!rc && bond_name(ctx, d->keys[0].words[0], &bo->want) == 0) {
+		*w = bo->want;
+		w->create = true;
+		w->members_exact = true;
+	} else if (!rc) {
+		rc = RDC_EXIT_USAGE;
+	}
+	free(bo);
+	return rc;
+}
+
+static int bond_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act,
+			  const struct rdc_args *args, void *opts)
+{
+	struct bond_opts *bo = opts;
+	struct rdc_cfg *cfg;
+	struct rdc_bond_want *wants;
+	struct rdc_err err = {0};
+	size_t n = 0;
+	int rc = 0;
+
+	if (!bo->file)
+		return rdc_usage_error(ctx, "apply: give '-f FILE.yaml'");
+	cfg = calloc(1, sizeof(*cfg));
+	wants = calloc(RDC_CFG_MAX_DEVICES, sizeof(*wants));
+	if (!cfg || !wants) {
+		free(cfg);
+		free(wants);
+		return rdc_oom(ctx);
+	}
+	if (rdc_bond_netplan_load(bo->file, cfg, &err))
+		rc = rdc_fail(ctx, &err);
+	for (size_t i = 0; !rc && i < cfg->ndevices; i++) {
+		rc = want_from_netplan(ctx, bo->file, &cfg->devices[i], &wants[n]);
+		if (rc)
+			fprintf(stderr, "%s: bond: in '%s', the bond at line %u\n", ctx->prog,
+				bo->file, cfg->devices[i].line);
+		else
+			n++;
+	}
+	if (!rc && !n)
+		rc = rdc_usage_error(ctx, "apply: '%s' has no bonds", bo->file);
+	if (!rc)
+		rc = bond_change(ctx, wants, n, false);
+	rdc_cfg_free(cfg);
+	free(cfg);
+	free(wants);
+	return rc;
+}
+
+/* ---- the descriptor ---- */
+
+static const struct rdc_action bond_actions[] = {
+	{.name = "show",
+	 .synopsis = "[BOND]",
+	 .help = "bonds: mode, options, members with their LACP state, and RoCE LAG",
+	 .run = bond_show_run,
+	 .object = RDC_COMPLETE_BOND},
+	{.name = "create",
+	 .synopsis = "BOND mode MODE members IF,IF [KEYWORD VALUE]...",
+	 .help = "create a bond (idempotent: converges an existing one), with rollback",
+	 .run = bond_create_run,
+	 .params = bond_create_params,
+	 .object = RDC_COMPLETE_BOND,
+	 .object_required = true,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = "set",
+	 .synopsis = "BOND KEYWORD VALUE...",
+	 .help = "change a bond's options in the kernel's order; only what differs is sent",
+	 .run = bond_set_run,
+	 .params = bond_set_params,
+	 .object = RDC_COMPLETE_BOND,
+	 .object_required = true,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = "add",
+	 .synopsis = "BOND IF",
+	 .help = "enslave an interface (taken down first, brought up after)",
+	 .run = bond_add_run,
+	 .object = RDC_COMPLETE_BOND,
+	 .object_required = true,
+	 .object2 = RDC_COMPLETE_NETDEV,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = "del",
+	 .synopsis = "BOND IF",
+	 .help = "release a member and bring it back up",
+	 .run = bond_del_run,
+	 .object = RDC_COMPLETE_BOND,
+	 .object_required = true,
+	 .object2 = RDC_COMPLETE_NETDEV,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = "delete",
+	 .synopsis = "BOND",
+	 .help = "release every member (left up) and delete the bond",
+	 .run = bond_delete_run,
+	 .object = RDC_COMPLETE_BOND,
+	 .object_required = true,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = "apply",
+	 .synopsis = "-f FILE.yaml",
+	 .help = "converge the bonds of a netplan file, all or nothing",
+	 .run = bond_apply_run,
+	 .params = bond_apply_params,
+	 .flags = RDC_ACT_MUTATES,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = "check",
+	 .synopsis = "[BOND] [qp-timeout N] [retry-cnt N]",
+	 .help = "RoCE LAG readiness and failover against the RC QP retry window; exit 0/1/3",
+	 .run = bond_check_run,
+	 .params = bond_check_params,
+	 .object = RDC_COMPLETE_BOND,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = "failover",
+	 .synopsis = "BOND [member IF | wait SEC] [peer HOST]",
+	 .help = "measure one failover under traffic: detection, reaction, outage, QP fate",
+	 .run = bond_failover_run,
+	 .params = bond_failover_params,
+	 .object = RDC_COMPLETE_BOND,
+	 .object_required = true,
+	 .opts_size = sizeof(struct bond_opts),
+	 .opts_init = bond_defaults},
+	{.name = NULL},
+};
+
+const struct rdc_cmd rdc_cmd_bond = {
+	.name = "bond",
+	.summary = "link aggregation for RDMA: show, create, check RoCE LAG, measure failover",
+	.actions = bond_actions,
+};

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bond_check.c - `rdmactl bond check`: RoCE LAG readiness, each finding with its fix */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bond/bond.h"
+#include "bond/check.h"
+#include "bond.h"
+#include "findings.h"
+
+static const struct rdc_val_uint timeout_range = {.min = 1,
+						  .max = RDC_QP_TIMEOUT_MAX,
+						  .size = sizeof(unsigned int),
+						  .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint retry_range = {
+	.min = 0, .max = RDC_QP_RETRY_MAX, .size = sizeof(unsigned int), .given = RDC_VAL_NO_FLAG};
+
+const struct rdc_param bond_check_params[] = {
+	{.name = "qp-timeout",
+	 .metavar = "N",
+	 .help = "the RC QP ACK timeout exponent to judge (1-31, default 14: 4.096 us * 2^N)",
+	 .parse = rdc_val_uint,
+	 .dest = offsetof(struct bond_opts, qp_timeout),
+	 .spec = &timeout_range},
+	{.name = "retry-cnt",
+	 .metavar = "N",
+	 .help = "the RC QP retry count to judge (0-7, default 7)",
+	 .parse = rdc_val_uint,
+	 .dest = offsetof(struct bond_opts, retry_cnt),
+	 .spec = &retry_range},
+	{.name = NULL},
+};
+
+/* One bond: its maths in the open, then what is wrong with it. */
+static void check_one(struct rdc_ctx *ctx, const struct rdc_bond *b,
+		      const struct rdc_bond_check_params *p, struct rdc_findings *all)
+{
+	struct rdc_bond_facts *facts = malloc(sizeof(*facts));
+	struct rdc_findings *mine = malloc(sizeof(*mine));
+	struct rdc_out *o = ctx->out;
+	struct rdc_err err = {0};
+	double failover = rdc_bond_failover_s(b),
+	       window = rdc_qp_survival_s(p->qp_timeout, p->retry_cnt);
+	int min_timeout = rdc_qp_min_timeout(failover, p->retry_cnt);
+
+	if (!facts || !mine) {
+		free(facts);
+		free(mine);
+		return;
+	}
+	rdc_findings_init(mine);
+	if (rdc_bond_facts_read(b, facts, &err))
+		rdc_bond_facts_init(b, facts);
+	rdc_bond_check_eval(b, facts, p, mine);
+	rdc_out_obj_open(o, NULL);
+	rdc_out_str(o, RDC_OUT_ANY, "bond", "%s:", b->name);
+	rdc_out_str(o, RDC_OUT_ANY, "mode", " %s", rdc_bond_mode_name(b->mode));
+	if (isfinite(failover))
+		rdc_out_f64(o, RDC_OUT_ANY, "failover_s", ", failover within %.3f s", failover);
+	else
+		rdc_out_null(o, "failover_s", ", nothing detects a failed member");
+	rdc_out_u64(o, RDC_OUT_ANY, "qp_timeout", ", QP timeout %" PRIu64, p->qp_timeout);
+	rdc_out_u64(o, RDC_OUT_ANY, "retry_cnt", " retry %" PRIu64, p->retry_cnt);
+	rdc_out_f64(o, RDC_OUT_ANY, "qp_survival_s", " survives %.3f s", window);
+	if (min_timeout > 0)
+		rdc_out_i64(o, RDC_OUT_ANY, "min_qp_timeout",
+			    " (timeout >= %" PRId64 " survives)\n", min_timeout);
+	else
+		rdc_out_null(o, "min_qp_timeout", " (no timeout survives)\n");
+	findings_emit(o, mine);
+	rdc_out_obj_close(o);
+	for (size_t i = 0; i < mine->count; i++)
+		if (all->count < RDC_FINDINGS_MAX)
+			all->items[all->count++] = mine->items[i];
+	free(facts);
+	free(mine);
+}
+
+int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		   void *opts)
+{
+	const struct bond_opts *bo = opts;
+	struct rdc_bond_check_params p = {.qp_timeout = bo->qp_timeout, .retry_cnt = bo->retry_cnt};
+	struct rdc_bond_list *list = malloc(sizeof(*list));
+	struct rdc_findings *all = malloc(sizeof(*all));
+	struct rdc_err err = {0};
+	size_t checked = 0;
+	int rc;
+
+	if (!list || !all) {
+		free(list);
+		free(all);
+		return rdc_oom(ctx);
+	}
+	rdc_findings_init(all);
+	rc = rdc_bond_read_all(list, &err) ? rdc_fail(ctx, &err) : 0;
+	for (size_t i = 0; !rc && args->object && i <= list->count; i++)
+		if (i == list->count) {
+			rdc_err_set(&err, ENODEV, "no bond '%s'", args->object);
+			rc = rdc_fail(ctx, &err);
+		} else if (!strcmp(list->bonds[i].name, args->object)) {
+			break;
+		}
+	if (!rc && !list->count) {
+		rdc_err_set(&err, ENODEV, "no bonds to check");
+		rc = rdc_fail(ctx, &err);
+	}
+	if (!rc) {
+		rdc_out_begin(ctx->out);
+		rdc_out_arr_open(ctx->out, "bonds");
+		for (size_t i = 0; i < list->count; i++) {
+			if (args->object && strcmp(list->bonds[i].name, args->object))
+				continue;
+			check_one(ctx, &list->bonds[i], &p, all);
+			checked++;
+		}
+		rdc_out_arr_close(ctx->out);
+		findings_summary(ctx->out, all);
+		rdc_out_end(ctx->out);
+		rc = findings_exit(all);
+	}
+	free(list);
+	free(all);
+	return rc;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* findings.c - findings in text, JSON and YAML, and the exit status they give */
+#include <inttypes.h>
+
+#include "findings.h"
+
+static enum rdc_color severity_color(enum rdc_severity sev)
+{
+	return sev == RDC_SEV_FAIL   ? RDC_COLOR_RED
+	       : sev == RDC_SEV_WARN ? RDC_COLOR_YELLOW
+				     : RDC_COLOR_NONE;
+}
+
+void findings_emit(struct rdc_out *o, const struct rdc_findings *list)
+{
+	rdc_out_arr_open(o, "findings");
+	for (size_t i = 0; i < list->count; i++) {
+		const struct rdc_finding *f = &list->items[i];
+
+		rdc_out_obj_open(o, NULL);
+		rdc_out_str_color(o, RDC_OUT_ANY, "severity", "  %-4s",
+				  rdc_severity_name(f->severity), severity_color(f->severity));
+		rdc_out_str(o, RDC_OUT_ANY, "id", " %s", f->id);
+		rdc_out_str(o, RDC_OUT_ANY, "title", ": %s\n", f->title);
+		rdc_out_arr_open(o, "evidence");
+		for (size_t k = 0; k < f->nevidence; k++) {
+			rdc_out_obj_open(o, NULL);
+			rdc_out_str(o, RDC_OUT_ANY, "name", "        %s", f->evidence[k].name);
+			rdc_out_str(o, RDC_OUT_ANY, "value", " = %s", f->evidence[k].value);
+			rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", f->evidence[k].source);
+			rdc_out_obj_close(o);
+		}
+		rdc_out_arr_close(o);
+		rdc_out_str(o, RDC_OUT_ANY, "why", "        why: %s\n", f->why[0] ? f->why : NULL);
+		rdc_out_str(o, RDC_OUT_ANY, "fix", "        fix: %s\n", f->fix[0] ? f->fix : NULL);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+}
+
+void findings_summary(struct rdc_out *o, const struct rdc_findings *list)
+{
+	rdc_out_obj_open(o, "summary");
+	rdc_out_u64(o, RDC_OUT_ANY, "fail", "%" PRIu64 " failed, ",
+		    rdc_findings_count(list, RDC_SEV_FAIL));
+	rdc_out_u64(o, RDC_OUT_ANY, "warn", "%" PRIu64 " warnings, ",
+		    rdc_findings_count(list, RDC_SEV_WARN));
+	rdc_out_u64(o, RDC_OUT_ANY, "info", "%" PRIu64 " notes\n",
+		    rdc_findings_count(list, RDC_SEV_INFO));
+	rdc_out_u64(o, RDC_OUT_MACHINE, "dropped", NULL, list->dropped);
+	rdc_out_obj_close(o);
+}
+
+int findings_exit(const struct rdc_findings *list)
+{
+	if (!list->count && !list->dropped)
+		return RDC_EXIT_OK;
+	switch (rdc_findings_worst(list)) {
+	case RDC_SEV_FAIL:
+		return RDC_EXIT_FAIL;
+	case RDC_SEV_WARN:
+		return RDC_EXIT_WARN;
+	case RDC_SEV_INFO:
+		break;
+	}
+	return RDC_EXIT_OK;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* findings.h - findings in text, JSON and YAML (bond check, diag), and their exit status */
+#pragma once
+
+#include "base/finding.h"
+#include "cmd.h"
+
+/* "findings": every finding with its evidence, why and fix; text coloured by severity. */
+void findings_emit(struct rdc_out *o, const struct rdc_findings *list);
+/* "summary": how many of each severity. */
+void findings_summary(struct rdc_out *o, const struct rdc_findings *list);
+/* 0 nothing (or notes only), 1 a failure, 3 warnings only. */
+int findings_exit(const struct rdc_findings *list);

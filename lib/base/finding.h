@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* finding.h - what a check found: id, severity, title, evidence with its source, why, fix */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/err.h"
+
+/*
+ * The vocabulary every check shares (`bond check`, `diag`).  A finding is
+ * one problem (or one fact worth knowing), said once:
+ *
+ *   id        stable, dotted, never renamed: "bond.mtu-mismatch"
+ *   severity  fail (RDMA breaks or cannot work), warn (works, but worse than
+ *             it should), info (context; also every comparison that could
+ *             not be made, and why)
+ *   title     one line, the values in it: "members' MTU differ: 9000, 1500"
+ *   evidence  each value the finding rests on, with where it was read
+ *   why       what goes wrong because of it
+ *   fix       what to run, as an rdmactl command where one exists
+ *
+ * Everything is fixed-size and never allocated: text that does not fit is
+ * cut (always NUL-terminated), a finding past RDC_FINDINGS_MAX is dropped and
+ * counted, evidence past RDC_FINDING_MAX_EVIDENCE is dropped.
+ */
+enum rdc_severity {
+	RDC_SEV_INFO,
+	RDC_SEV_WARN,
+	RDC_SEV_FAIL,
+};
+
+#define RDC_FINDING_MAX_EVIDENCE 8
+#define RDC_FINDINGS_MAX 64
+
+struct rdc_evidence {
+	char name[48];	  /* what the value is: "ens1f0np0 mtu" */
+	char value[128];  /* as read: "9000" */
+	char source[160]; /* "/sys/class/net/eth0/mtu", "rtnetlink IFLA_BOND_MIIMON" */
+};
+
+struct rdc_finding {
+	char id[48];
+	enum rdc_severity severity;
+	char title[160];
+	size_t nevidence;
+	struct rdc_evidence evidence[RDC_FINDING_MAX_EVIDENCE];
+	char why[320];
+	char fix[320]; /* "" where there is nothing to do */
+};
+
+struct rdc_findings {
+	size_t count;
+	struct rdc_finding items[RDC_FINDINGS_MAX];
+	/* Findings that did not fit, and the worst of them (meaningful when dropped > 0). */
+	size_t dropped;
+	enum rdc_severity dropped_worst;
+};
+
+/* "info", "warn", "fail"; "unknown" for a value outside the enum. */
+const char *rdc_severity_name(enum rdc_severity sev);
+/* The inverse: 0 and the severity, or -EINVAL. */
+int rdc_severity_parse(const char *name, enum rdc_severity *sev);
+
+/* An empty list. */
+void rdc_findings_init(struct rdc_findings *list);
+
+/*
+ * Append a finding with its id, severity and printf-formatted title (why,
+ * fix and evidence empty).  Returns it, or NULL when the list is full: then
+ * the finding is counted in @list->dropped, its severity in dropped_worst.
+ * Every setter below accepts that NULL and does nothing, so a check can add
+ * and fill a finding without testing each step.
+ */
+struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,
+				     enum rdc_severity sev, const char *title_fmt, ...)
+	RDC_PRINTF(4, 5);
+
+/*
+ * Add one piece of evidence: @name, the printf-formatted value, and @source,
+ * where it was read.  0, or -ENOSPC when @f is NULL or already holds
+ * RDC_FINDING_MAX_EVIDENCE (the evidence is dropped).
+ */
+int rdc_finding_evidence(struct rdc_finding *f, const char *name, const char *source,
+			 const char *fmt, ...) RDC_PRINTF(4, 5);
+/* Set (replace) the why and the fix. */
+void rdc_finding_why(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
+void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
+
+/*
+ * The worst severity in the list, dropped findings included; RDC_SEV_INFO
+ * for an empty list (nothing to act on).  The caller maps it to an exit
+ * status (`bond check`: 0 info only, 1 a fail, 3 warnings only).
+ */
+enum rdc_severity rdc_findings_worst(const struct rdc_findings *list);
+/* How many findings of severity @sev the list holds (dropped ones not counted). */
+size_t rdc_findings_count(const struct rdc_findings *list, enum rdc_severity sev);
+/* The first finding with id @id, or NULL. */
+const struct rdc_finding *rdc_findings_find(const struct rdc_findings *list, const char *id);

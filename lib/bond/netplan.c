@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* netplan.c - the bonds of a netplan file, read with libyaml's document loader */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "base/util.h"
+#include "bond/netplan.h"
+
+#define NETPLAN_MAX_BYTES (1 << 20) /* a netplan file is a few KiB; refuse anything huge */
+
+struct np_load {
+	yaml_document_t *doc;
+	struct rdc_cfg *cfg;
+	const char *path;
+	struct rdc_err *err;
+};
+
+static int np_error(struct np_load *l, const yaml_node_t *node, const char *fmt, ...)
+	RDC_PRINTF(3, 4);
+static int np_error(struct np_load *l, const yaml_node_t *node, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return rdc_err_set(l->err, EINVAL, "%s line %zu: %s", l->path,
+			   node ? node->start_mark.line + 1 : 0, msg);
+}
+
+static const char *np_scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* A scalar's text for messages, "" for anything else. */
+static const char *np_text(const yaml_node_t *n)
+{
+	return np_scalar(n) ? np_scalar(n) : "";
+}
+
+/* The value node of @key in mapping @map (NULL when absent); a key given twice is an error. */
+static int np_get(struct np_load *l, const yaml_node_t *map, const char *key, yaml_node_t **value)
+{
+	*value = NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(l->doc, p->key);
+		const char *name = np_scalar(k);
+
+		if (!name)
+			return np_error(l, k, "%s", "keys must be scalars");
+		if (strcmp(name, key))
+			continue;
+		if (*value)
+			return np_error(l, k, "'%s' given twice", key);
+		*value = yaml_document_get_node(l->doc, p->value);
+	}
+	return 0;
+}
+
+/* Every key of @map once: YAML allows duplicates, a desired state must not. */
+static int np_unique_keys(struct np_load *l, const yaml_node_t *map)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(l->doc, p->key);
+		yaml_node_t *v;
+		int rc;
+
+		if (!np_scalar(k))
+			return np_error(l, k, "%s", "keys must be scalars");
+		rc = np_get(l, map, np_scalar(k), &v);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int np_add_key(struct np_load *l, struct rdc_cfg_device *d, const yaml_node_t *at,
+		      const char *key)
+{
+	if (d->nkeys >= RDC_CFG_MAX_KEYS)
+		return np_error(l, at, "%s", "too many keys");
+	d->keys[d->nkeys].key = strdup(key);
+	d->keys[d->nkeys].line = (unsigned int)at->start_mark.line + 1;
+	d->keys[d->nkeys].nwords = 0;
+	if (!d->keys[d->nkeys].key)
+		return rdc_err_set(l->err, ENOMEM, "cannot load '%s'", l->path);
+	d->nkeys++;
+	return 0;
+}
+
+static int np_add_word(struct np_load *l, struct rdc_cfg_device *d, const yaml_node_t *at,
+		       const char *word)
+{
+	size_t k = d->nkeys - 1;
+
+	if (d->keys[k].nwords >= RDC_CFG_MAX_WORDS)
+		return np_error(l, at, "%s", "too many values");
+	d->keys[k].words[d->keys[k].nwords] = strdup(word);
+	if (!d->keys[k].words[d->keys[k].nwords])
+		return rdc_err_set(l->err, ENOMEM, "cannot load '%s'", l->path);
+	d->keys[k].nwords++;
+	return 0;
+}
+
+/* A scalar, or a sequence of scalars (interfaces), as the key's words. */
+static int np_value(struct np_load *l, struct rdc_cfg_device *d, const yaml_node_t *v)
+{
+	if (np_scalar(v))
+		return np_add_word(l, d, v, np_scalar(v));
+	if (!v || v->type != YAML_SEQUENCE_NODE)
+		return np_error(l, v, "%s", "a value must be a scalar or a list of scalars");
+	for (yaml_node_item_t *i = v->data.sequence.items.start; i < v->data.sequence.items.top;
+	     i++) {
+		yaml_node_t *item = yaml_document_get_node(l->doc, *i);
+		int rc;
+
+		if (!np_scalar(item))
+			return np_error(l, item, "%s", "list items must be scalars");
+		rc = np_add_word(l, d, item, np_scalar(item));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int np_bond(struct np_load *l, const yaml_node_t *name, const yaml_node_t *bond)
+{
+	struct rdc_cfg_device *d;
+	yaml_node_t *v;
+	int rc;
+
+	if (!bond || bond->type != YAML_MAPPING_NODE)
+		return np_error(l, bond, "bond '%s' must be a mapping", np_text(name));
+	for (size_t i = 0; i < l->cfg->ndevices; i++)
+		if (!strcmp(l->cfg->devices[i].keys[0].words[0], np_text(name)))
+			return np_error(l, name, "bond '%s' given twice", np_text(name));
+	if (l->cfg->ndevices >= RDC_CFG_MAX_DEVICES)
+		return np_error(l, name, "%s", "too many bonds");
+	rc = np_unique_keys(l, bond);
+	if (rc)
+		return rc;
+	d = &l->cfg->devices[l->cfg->ndevices++];
+	memset(d, 0, sizeof(*d));
+	d->line = (unsigned int)name->start_mark.line + 1;
+	rc = np_add_key(l, d, name, "bond");
+	if (!rc)
+		rc = np_add_word(l, d, name, np_text(name));
+	for (yaml_node_pair_t *p = bond->data.mapping.pairs.start;
+	     !rc && p < bond->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(l->doc, p->key);
+
+		if (strcmp(np_text(k), "interfaces") && strcmp(np_text(k), "parameters"))
+			rc = np_error(l, k,
+				      "'%s' is not a bond setting rdmactl applies (interfaces, "
+				      "parameters)",
+				      np_text(k));
+	}
+	if (!rc)
+		rc = np_get(l, bond, "interfaces", &v);
+	if (!rc && v) {
+		rc = np_add_key(l, d, v, "interfaces");
+		if (!rc)
+			rc = np_value(l, d, v);
+	}
+	if (!rc)
+		rc = np_get(l, bond, "parameters", &v);
+	if (rc || !v)
+		return rc;
+	if (v->type != YAML_MAPPING_NODE)
+		return np_error(l, v, "%s", "'parameters' must be a mapping");
+	rc = np_unique_keys(l, v);
+	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
+	     !rc && p < v->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(l->doc, p->key);
+
+		rc = np_add_key(l, d, k, np_text(k));
+		if (!rc)
+			rc = np_value(l, d, yaml_document_get_node(l->doc, p->value));
+	}
+	return rc;
+}
+
+static int np_root(struct np_load *l, yaml_node_t *root)
+{
+	yaml_node_t *net, *bonds;
+	int rc;
+
+	if (!root || root->type != YAML_MAPPING_NODE)
+		return np_error(l, root, "%s", "expected a mapping (network: bonds: ...)");
+	rc = np_unique_keys(l, root);
+	if (!rc)
+		rc = np_get(l, root, "network", &net);
+	if (rc)
+		return rc;
+	if (net) {
+		if (net->type != YAML_MAPPING_NODE)
+			return np_error(l, net, "%s", "'network' must be a mapping");
+		root = net;
+		rc = np_unique_keys(l, root);
+		if (rc)
+			return rc;
+	}
+	rc = np_get(l, root, "bonds", &bonds);
+	if (rc)
+		return rc;
+	if (!bonds)
+		return np_error(l, root, "%s", "no 'bonds' section");
+	if (bonds->type != YAML_MAPPING_NODE)
+		return np_error(l, bonds, "%s", "'bonds' must be a mapping of bond names");
+	rc = np_unique_keys(l, bonds);
+	for (yaml_node_pair_t *p = bonds->data.mapping.pairs.start;
+	     !rc && p < bonds->data.mapping.pairs.top; p++)
+		rc = np_bond(l, yaml_document_get_node(l->doc, p->key),
+			     yaml_document_get_node(l->doc, p->value));
+	return rc;
+}
+
+int rdc_bond_netplan_load(const char *path, struct rdc_cfg *cfg, struct rdc_err *err)
+{
+	struct np_load l = {.cfg = cfg, .path = path, .err = err};
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	FILE *fp;
+	int rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	fp = !strcmp(path, "-") ? stdin : fopen(path, "r");
+	if (!fp)
+		return rdc_err_set(err, errno, "cannot open '%s'", path);
+	if (!yaml_parser_initialize(&parser)) {
+		if (fp != stdin)
+			fclose(fp);
+		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
+	}
+	yaml_parser_set_input_file(&parser, fp);
+	if (!yaml_parser_load(&parser, &doc)) {
+		rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path, parser.problem_mark.line + 1,
+				 parser.problem ? parser.problem : "not YAML");
+	} else {
+		l.doc = &doc;
+		rc = np_root(&l, yaml_document_get_root_node(&doc));
+		yaml_document_delete(&doc);
+	}
+	yaml_parser_delete(&parser);
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
+}

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* plan.c - changing a bond the careful way: read, plan in the kernel's order, write, verify, undo */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "bond/plan.h"
+#include "host/link.h"
+#include "host/netdev.h"
+#include "kernel/rtnl.h"
+#include "seam/fs.h"
+
+/* Which modes use an option (bond_options.c's unsuppmodes, inverted). */
+#define MODE_BIT(m) (1u << (m))
+#define MODES_HASH                                                                                 \
+	(MODE_BIT(RDC_BOND_BALANCE_XOR) | MODE_BIT(RDC_BOND_8023AD) |                              \
+	 MODE_BIT(RDC_BOND_BALANCE_TLB))
+#define MODES_LACP MODE_BIT(RDC_BOND_8023AD)
+#define MODES_PRIMARY                                                                              \
+	(MODE_BIT(RDC_BOND_ACTIVE_BACKUP) | MODE_BIT(RDC_BOND_BALANCE_TLB) |                       \
+	 MODE_BIT(RDC_BOND_BALANCE_ALB))
+
+static bool mode_uses(int mode, unsigned int modes)
+{
+	return mode >= 0 && mode < 32 && (modes & MODE_BIT(mode));
+}
+
+static int plan_step(struct rdc_bond_plan *p, enum rdc_bond_op op, const char *netdev,
+		     struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(5, 6);
+static int plan_step(struct rdc_bond_plan *p, enum rdc_bond_op op, const char *netdev,
+		     struct rdc_err *err, const char *fmt, ...)
+{
+	struct rdc_bond_step *s;
+	va_list ap;
+
+	if (p->nsteps == RDC_BOND_PLAN_STEPS)
+		return rdc_err_set(err, E2BIG, "bond '%s': more than %d steps", p->name,
+				   RDC_BOND_PLAN_STEPS);
+	s = &p->steps[p->nsteps++];
+	memset(s, 0, sizeof(*s));
+	s->op = op;
+	rdc_strlcpy(s->netdev, netdev, sizeof(s->netdev));
+	va_start(ap, fmt);
+	vsnprintf(s->text, sizeof(s->text), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static bool name_in(const char *name, const char (*list)[IF_NAMESIZE], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+static bool is_member(const struct rdc_bond *b, const char *name)
+{
+	for (size_t i = 0; i < b->nmembers; i++)
+		if (!strcmp(b->members[i].name, name))
+			return true;
+	return false;
+}
+
+/* The kernel keeps up/down delays in miimon ticks: what it will read back. */
+static uint32_t delay_as_read(uint32_t delay_ms, int64_t miimon_ms)
+{
+	return miimon_ms > 0 ? (uint32_t)(delay_ms / (uint64_t)miimon_ms * (uint64_t)miimon_ms)
+			     : delay_ms;
+}
+
+/* A netdev that may join @bond: it exists, is no bond, and belongs to no other master. */
+static int member_check(const char *bond, const char *name, struct rdc_err *err)
+{
+	struct rdc_netdev nd;
+
+	if (!strcmp(name, bond))
+		return rdc_err_set(err, EINVAL, "'%s' cannot be a member of itself", bond);
+	if (!rdc_netdev_exists(name) || rdc_netdev_read(name, &nd, NULL))
+		return rdc_err_set(err, EINVAL, "member '%s': no such network interface", name);
+	if (nd.is_bond)
+		return rdc_err_set(err, EINVAL, "member '%s' is itself a bond", name);
+	if (nd.master[0] && strcmp(nd.master, bond))
+		return rdc_err_set(err, EINVAL, "member '%s' already belongs to '%s'", name,
+				   nd.master);
+	return 0;
+}
+
+/*
+ * The options that differ from what the bond reads (all of them for a new
+ * bond), without those its mode does not use (noted as skipped).
+ */
+static void plan_opts(struct rdc_bond_plan *p, const struct rdc_bond_want *w, int mode,
+		      struct rdc_bond_opts *diff)
+{
+	const struct rdc_bond *b = &p->before;
+	const struct rdc_bond_opts *o = &w->opts;
+	bool fresh = !p->existed;
+	int64_t miimon = o->miimon_given ? o->miimon_ms : b->miimon_ms;
+
+	memset(diff, 0, sizeof(*diff));
+#define SKIP(given, name)                                                                          \
+	do {                                                                                       \
+		if ((given) && p->nskipped < RDC_ARRAY_SIZE(p->skipped))                           \
+			rdc_strlcpy(p->skipped[p->nskipped++], name, sizeof(p->skipped[0]));       \
+	} while (0)
+	if (o->mode_given && (fresh || o->mode != b->mode)) {
+		diff->mode_given = true;
+		diff->mode = o->mode;
+	}
+	if (o->miimon_given && (fresh || (int64_t)o->miimon_ms != b->miimon_ms)) {
+		diff->miimon_given = true;
+		diff->miimon_ms = o->miimon_ms;
+	}
+	if (o->updelay_given &&
+	    (fresh || (int64_t)delay_as_read(o->updelay_ms, miimon) != b->updelay_ms)) {
+		diff->updelay_given = true;
+		diff->updelay_ms = o->updelay_ms;
+	}
+	if (o->downdelay_given &&
+	    (fresh || (int64_t)delay_as_read(o->downdelay_ms, miimon) != b->downdelay_ms)) {
+		diff->downdelay_given = true;
+		diff->downdelay_ms = o->downdelay_ms;
+	}
+	if (o->min_links_given && (fresh || (int64_t)o->min_links != b->min_links)) {
+		diff->min_links_given = true;
+		diff->min_links = o->min_links;
+	}
+	if (o->hash_given && !mode_uses(mode, MODES_HASH))
+		SKIP(true, "xmit-hash");
+	else if (o->hash_given && (fresh || o->hash != b->xmit_hash_policy)) {
+		diff->hash_given = true;
+		diff->hash = o->hash;
+	}
+	if (o->lacp_rate_given && !mode_uses(mode, MODES_LACP))
+		SKIP(true, "lacp-rate");
+	else if (o->lacp_rate_given && (fresh || o->lacp_rate != b->lacp_rate)) {
+		diff->lacp_rate_given = true;
+		diff->lacp_rate = o->lacp_rate;
+	}
+	if (o->ad_select_given && !mode_uses(mode, MODES_LACP))
+		SKIP(true, "ad-select");
+	else if (o->ad_select_given && (fresh || o->ad_select != b->ad_select)) {
+		diff->ad_select_given = true;
+		diff->ad_select = o->ad_select;
+	}
+	if (o->primary_given && !mode_uses(mode, MODES_PRIMARY))
+		SKIP(true, "primary");
+	else if (o->primary_given && (fresh || strcmp(w->primary, b->primary)))
+		diff->primary_given = true; /* resolved to an ifindex when written */
+#undef SKIP
+}
+
+/* What the bond had, for the undo of an OPTS step that changes @o. */
+static void opts_before(const struct rdc_bond *b, const struct rdc_bond_opts *o,
+			struct rdc_bond_opts *undo)
+{
+	memset(undo, 0, sizeof(*undo));
+	undo->mode_given = o->mode_given && b->mode >= 0;
+	undo->mode = b->mode;
+	undo->miimon_given = o->miimon_given && b->miimon_ms >= 0;
+	undo->miimon_ms = (uint32_t)b->miimon_ms;
+	undo->updelay_given = o->updelay_given && b->updelay_ms >= 0;
+	undo->updelay_ms = (uint32_t)b->updelay_ms;
+	undo->downdelay_given = o->downdelay_given && b->downdelay_ms >= 0;
+	undo->downdelay_ms = (uint32_t)b->downdelay_ms;
+	undo->min_links_given = o->min_links_given && b->min_links >= 0;
+	undo->min_links = (uint32_t)b->min_links;
+	undo->hash_given = o->hash_given && b->xmit_hash_policy >= 0;
+	undo->hash = b->xmit_hash_policy;
+	undo->lacp_rate_given = o->lacp_rate_given && b->lacp_rate >= 0;
+	undo->lacp_rate = b->lacp_rate;
+	undo->ad_select_given = o->ad_select_given && b->ad_select >= 0;
+	undo->ad_select = b->ad_select;
+	/* primary: by name (p->before.primary) when written; "" clears it (ifindex 0) */
+	undo->primary_given = o->primary_given;
+}
+
+/* "mode 802.3ad miimon 100" for a step's text. */
+static void opts_text(const struct rdc_bond_opts *o, const char *primary, char *buf, size_t size)
+{
+	size_t n = 0;
+
+#define ADD(...) n += (size_t)snprintf(buf + n, n < size ? size - n : 0, __VA_ARGS__)
+	buf[0] = '\0';
+	if (o->mode_given)
+		ADD(" mode %s", rdc_bond_mode_name(o->mode));
+	if (o->miimon_given)
+		ADD(" miimon %u", o->miimon_ms);
+	if (o->updelay_given)
+		ADD(" updelay %u", o->updelay_ms);
+	if (o->downdelay_given)
+		ADD(" downdelay %u", o->downdelay_ms);
+	if (o->hash_given)
+		ADD(" xmit-hash %s", rdc_bond_hash_name(o->hash));
+	if (o->lacp_rate_given)
+		ADD(" lacp-rate %s", rdc_bond_lacp_rate_name(o->lacp_rate));
+	if (o->ad_select_given)
+		ADD(" ad-select %s", rdc_bond_ad_select_name(o->ad_select));
+	if (o->min_links_given)
+		ADD(" min-links %u", o->min_links);
+	if (o->primary_given)
+		ADD(" primary %s", primary[0] ? primary : "none");
+#undef ADD
+}
+
+static bool opts_any(const struct rdc_bond_opts *o)
+{
+	return o->mode_given || o->miimon_given || o->updelay_given || o->downdelay_given ||
+	       o->hash_given || o->lacp_rate_given || o->ad_select_given || o->min_links_given ||
+	       o->primary_given;
+}
+
+static int step_opts(struct rdc_bond_plan *p, const struct rdc_bond_opts *o, const char *primary,
+		     struct rdc_err *err)
+{
+	char text[160];
+	int rc;
+
+	if (!opts_any(o))
+		return 0;
+	opts_text(o, primary, text, sizeof(text));
+	rc = plan_step(p, RDC_BOND_OP_OPTS, primary, err, "set %s%s", p->name, text);
+	if (!rc) {
+		p->steps[p->nsteps - 1].opts = *o;
+		opts_before(&p->before, o, &p->steps[p->nsteps - 1].undo_opts);
+	}
+	return rc;
+}
+
+/*
+ * Whether a netdev is administratively up, from sysfs "flags" (hex, IFF_UP is
+ * bit 0): a bundle answers that without a recording of per-link requests.
+ */
+static int admin_up(const char *name, bool *up, struct rdc_err *err)
+{
+	char flags[32];
+	int rc = rdc_fs_read(flags, sizeof(flags), err, "/sys/class/net/%s/flags", name);
+
+	*up = rc > 0 && (strtoul(flags, NULL, 16) & 0x1);
+	return rc < 0 ? rc : 0;
+}
+
+/* Down (when up), enslave, up: the kernel refuses to enslave a netdev that is up. */
+static int steps_join(struct rdc_bond_plan *p, const char *m, struct rdc_err *err)
+{
+	bool up;
+	int rc = admin_up(m, &up, err);
+
+	if (!rc && up)
+		rc = plan_step(p, RDC_BOND_OP_DOWN, m, err, "set %s down (to be enslaved)", m);
+	if (!rc)
+		rc = plan_step(p, RDC_BOND_OP_ENSLAVE, m, err, "enslave %s to %s", m, p->name);
+	if (!rc)
+		rc = plan_step(p, RDC_BOND_OP_UP, m, err, "set %s up", m);
+	return rc;
+}
+
+/* Release, and up again: the kernel closes a released member. */
+static int steps_leave(struct rdc_bond_plan *p, const char *m, struct rdc_err *err)
+{
+	int rc = plan_step(p, RDC_BOND_OP_RELEASE, m, err, "release %s from %s", m, p->name);
+
+	return rc ? rc : plan_step(p, RDC_BOND_OP_UP, m, err, "set %s up", m);
+}
+
+int rdc_bond_plan_make(const struct rdc_bond_want *w, struct rdc_bond_plan *p, struct rdc_err *err)
+{
+	struct rdc_bond_opts diff, now, later;
+	char release[RDC_BOND_MAX_MEMBERS][IF_NAMESIZE], join[RDC_BOND_MAX_MEMBERS][IF_NAMESIZE];
+	size_t nrelease = 0, njoin = 0;
+	bool needs_down, was_up;
+	int mode, rc;
+
+	memset(p, 0, sizeof(*p));
+	rdc_strlcpy(p->name, w->name, sizeof(p->name));
+	rc = rdc_bond_read(w->name, &p->before, err);
+	if (rc && rc != -ENODEV)
+		return rc;
+	p->existed = !rc;
+	rdc_err_clear(err);
+	if (!p->existed && !w->create)
+		return rdc_err_set(err, ENODEV, "no bond '%s'", w->name);
+	if (!p->existed && rdc_netdev_exists(w->name))
+		return rdc_err_set(err, EEXIST, "'%s' exists and is not a bond", w->name);
+	if (!p->existed && !w->opts.mode_given)
+		return rdc_err_set(err, EINVAL, "a new bond needs a mode");
+	if (!p->existed)
+		rdc_bondnl_init(&p->before);
+	mode = w->opts.mode_given ? w->opts.mode : p->before.mode;
+
+	/* The member set afterwards. */
+	if (w->members_exact) {
+		for (size_t i = 0; i < w->nmembers; i++)
+			rdc_strlcpy(p->members[p->nmembers++], w->members[i], IF_NAMESIZE);
+	} else {
+		for (size_t i = 0; i < p->before.nmembers; i++)
+			if (!name_in(p->before.members[i].name,
+				     (const char(*)[IF_NAMESIZE])w->remove, w->nremove))
+				rdc_strlcpy(p->members[p->nmembers++], p->before.members[i].name,
+					    IF_NAMESIZE);
+		for (size_t i = 0; i < w->nmembers; i++)
+			if (!name_in(w->members[i], (const char(*)[IF_NAMESIZE])p->members,
+				     p->nmembers)) {
+				if (p->nmembers == RDC_BOND_MAX_MEMBERS)
+					return rdc_err_set(err, E2BIG, "more than %d members",
+							   RDC_BOND_MAX_MEMBERS);
+				rdc_strlcpy(p->members[p->nmembers++], w->members[i], IF_NAMESIZE);
+			}
+	}
+	for (size_t i = 0; i < w->nremove; i++)
+		if (!is_member(&p->before, w->remove[i]))
+			return rdc_err_set(err, EINVAL, "'%s' is not a member of '%s'",
+					   w->remove[i], w->name);
+	for (size_t i = 0; i < p->nmembers; i++) {
+		for (size_t k = i + 1; k < p->nmembers; k++)
+			if (!strcmp(p->members[i], p->members[k]))
+				return rdc_err_set(err, EINVAL, "member '%s' named twice",
+						   p->members[i]);
+		rc = member_check(w->name, p->members[i], err);
+		if (rc)
+			return rc;
+	}
+	if (w->opts.primary_given && w->primary[0] &&
+	    !name_in(w->primary, (const char(*)[IF_NAMESIZE])p->members, p->nmembers))
+		return rdc_err_set(err, EINVAL, "primary '%s' is not a member of '%s'", w->primary,
+				   w->name);
+	plan_opts(p, w, mode, &diff);
+	p->want_opts = w->opts;
+	rdc_strlcpy(p->primary, w->primary, sizeof(p->primary));
+
+	/* Who leaves and who joins; a mode change needs the bond empty, so all do. */
+	for (size_t i = 0; i < p->before.nmembers; i++)
+		if (diff.mode_given ||
+		    !name_in(p->before.members[i].name, (const char(*)[IF_NAMESIZE])p->members,
+			     p->nmembers))
+			rdc_strlcpy(release[nrelease++], p->before.members[i].name, IF_NAMESIZE);
+	for (size_t i = 0; i < p->nmembers; i++)
+		if ((diff.mode_given && p->existed) || !is_member(&p->before, p->members[i]))
+			rdc_strlcpy(join[njoin++], p->members[i], IF_NAMESIZE);
+
+	/* Options now (with the mode) and after the members joined (primary names one). */
+	now = diff;
+	now.primary_given = false;
+	memset(&later, 0, sizeof(later));
+	later.primary_given = diff.primary_given;
+	needs_down =
+		p->existed && (diff.mode_given || diff.lacp_rate_given || diff.ad_select_given);
+	was_up = p->existed && p->before.admin_up;
+
+	if (!p->existed) {
+		char text[160];
+
+		opts_text(&now, "", text, sizeof(text));
+		rc = plan_step(p, RDC_BOND_OP_CREATE, w->name, err, "create %s%s", w->name, text);
+		if (rc)
+			return rc;
+		p->steps[p->nsteps - 1].opts = now;
+	}
+	for (size_t i = 0; i < nrelease && !rc; i++)
+		rc = steps_leave(p, release[i], err);
+	if (!rc && needs_down && was_up)
+		rc = plan_step(p, RDC_BOND_OP_DOWN, w->name, err,
+			       "set %s down (mode, lacp-rate and ad-select change only then)",
+			       w->name);
+	if (!rc && p->existed)
+		rc = step_opts(p, &now, "", err);
+	for (size_t i = 0; i < njoin && !rc; i++)
+		rc = steps_join(p, join[i], err);
+	if (!rc && later.primary_given)
+		rc = step_opts(p, &later, w->primary, err);
+	if (!rc && (!p->existed || (needs_down && was_up)))
+		rc = plan_step(p, RDC_BOND_OP_UP, w->name, err, "set %s up", w->name);
+	return rc;
+}
+
+int rdc_bond_plan_delete(const char *name, struct rdc_bond_plan *p, struct rdc_err *err)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	rdc_strlcpy(p->name, name, sizeof(p->name));
+	rc = rdc_bond_read(name, &p->before, err);
+	if (rc)
+		return rc;
+	p->existed = true;
+	p->deleted = true;
+	for (size_t i = 0; i < p->before.nmembers && !rc; i++)
+		rc = steps_leave(p, p->before.members[i].name, err);
+	if (!rc)
+		rc = plan_step(p, RDC_BOND_OP_DELETE, name, err, "delete %s", name);
+	return rc;
+}
+
+/* ---- the write phase ---- */
+
+static int link_admin(const char *name, bool up, struct rdc_err *err)
+{
+	struct rdc_link_change change = {.mtu = -1, .admin_up = up};
+	struct rdc_link l;
+	int rc = rdc_link_read(name, &l, err);
+
+	if (rc || l.admin_up == up)
+		return rc;
+	return rdc_link_set(&l, &change, err);
+}
+
+static int ifindex_of(const char *name, int *ifindex, struct rdc_err *err)
+{
+	struct rdc_link l;
+	int rc = rdc_link_read(name, &l, err);
+
+	*ifindex = rc ? 0 : l.ifindex;
+	return rc;
+}
+
+/* Send @o to the bond; a primary is resolved by name (@primary) now, when it exists. */
+static int write_opts(const char *bond, struct rdc_bond_opts o, const char *primary,
+		      struct rdc_err *err)
+{
+	int ifindex, rc;
+
+	if (o.primary_given && primary[0]) {
+		rc = ifindex_of(primary, &o.primary_ifindex, err);
+		if (rc)
+			return rc;
+	}
+	rc = ifindex_of(bond, &ifindex, err);
+	return rc ? rc : rdc_bondnl_set(ifindex, bond, &o, err);
+}
+
+static int step_do(const struct rdc_bond_plan *p, const struct rdc_bond_step *s, bool undo,
+		   struct rdc_err *err)
+{
+	int member, master, rc;
+
+	switch (s->op) {
+	case RDC_BOND_OP_CREATE:
+		if (undo) {
+			rc = ifindex_of(p->name, &master, err);
+			return rc ? rc : rdc_bondnl_delete(master, p->name, err);
+		}
+		return rdc_bondnl_create(p->name, &s->opts, err);
+	case RDC_BOND_OP_DELETE:
+		if (undo) {
+			struct rdc_bond_opts o = {0};
+
+			opts_before(&p->before,
+				    &(struct rdc_bond_opts){.mode_given = true,
+							    .miimon_given = true,
+							    .updelay_given = true,
+							    .downdelay_given = true,
+							    .min_links_given = true},
+				    &o);
+			return rdc_bondnl_create(p->name, &o, err);
+		}
+		rc = ifindex_of(p->name, &master, err);
+		return rc ? rc : rdc_bondnl_delete(master, p->name, err);
+	case RDC_BOND_OP_OPTS:
+		return write_opts(p->name, undo ? s->undo_opts : s->opts,
+				  undo ? p->before.primary : s->netdev, err);
+	case RDC_BOND_OP_DOWN:
+	case RDC_BOND_OP_UP:
+		return link_admin(s->netdev, (s->op == RDC_BOND_OP_UP) != undo, err);
+	case RDC_BOND_OP_ENSLAVE:
+	case RDC_BOND_OP_RELEASE:
+		rc = ifindex_of(s->netdev, &member, err);
+		if (!rc)
+			rc = ifindex_of(p->name, &master, err);
+		if (rc)
+			return rc;
+		if ((s->op == RDC_BOND_OP_ENSLAVE) != undo)
+			return rdc_bondnl_enslave(member, s->netdev, master, err);
+		return rdc_bondnl_enslave(member, s->netdev, 0, err);
+	}
+	return -EINVAL;
+}
+
+/* Does the bond read what the plan wanted? Names the first difference in @why. */
+static int plan_verify(struct rdc_bond_plan *p, struct rdc_err *err)
+{
+	const struct rdc_bond_opts *o = &p->want_opts;
+	struct rdc_bond *a = &p->after;
+	int rc;
+
+	if (p->deleted) {
+		rc = rdc_bond_read(p->name, a, NULL);
+		return rc == -ENODEV ? 0 : rdc_err_set(err, EIO, "'%s' still exists", p->name);
+	}
+	rc = rdc_bond_read(p->name, a, err);
+	if (rc)
+		return rc;
+	if (o->mode_given && a->mode != o->mode)
+		return rdc_err_set(err, EIO, "'%s' reads mode %s, not %s", p->name,
+				   rdc_bond_mode_name(a->mode), rdc_bond_mode_name(o->mode));
+	if (o->miimon_given && a->miimon_ms != (int64_t)o->miimon_ms)
+		return rdc_err_set(err, EIO, "'%s' reads miimon %lld, not %u", p->name,
+				   (long long)a->miimon_ms, o->miimon_ms);
+	if (a->nmembers != p->nmembers)
+		return rdc_err_set(err, EIO, "'%s' has %zu members, not %zu", p->name, a->nmembers,
+				   p->nmembers);
+	for (size_t i = 0; i < p->nmembers; i++)
+		if (!is_member(a, p->members[i]))
+			return rdc_err_set(err, EIO, "'%s' is not a member of '%s' afterwards",
+					   p->members[i], p->name);
+	return 0;
+}
+
+int rdc_bond_plan_apply(struct rdc_bond_plan *p, volatile sig_atomic_t *stop, struct rdc_err *err)
+{
+	struct rdc_err undo_err = {0};
+	size_t done;
+	int rc = 0, failed_undo = 0;
+
+	for (done = 0; done < p->nsteps; done++) {
+		if (stop && *stop) {
+			rc = rdc_err_set(err, EINTR, "interrupted before '%s'",
+					 p->steps[done].text);
+			break;
+		}
+		rc = step_do(p, &p->steps[done], false, err);
+		if (rc) {
+			rdc_err_prefix(err, "%s", p->steps[done].text);
+			break;
+		}
+	}
+	if (!rc) {
+		rc = plan_verify(p, err);
+		if (!rc)
+			return 0;
+	}
+	/* Undo every step done, newest first; keep going past a failed undo. */
+	while (done-- > 0)
+		if (step_do(p, &p->steps[done], true, failed_undo ? NULL : &undo_err))
+			failed_undo++;
+	if (failed_undo)
+		rdc_err_append(err, "restoring the old state failed too: %s", undo_err.msg);
+	else
+		rdc_err_append(err, "old state restored");
+	rdc_bond_read(p->name, &p->after, NULL);
+	return rc;
+}
+
+int rdc_bond_plan_revert(struct rdc_bond_plan *p, struct rdc_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = p->nsteps; i-- > 0;) {
+		int r = step_do(p, &p->steps[i], true, rc ? NULL : err);
+
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
+}

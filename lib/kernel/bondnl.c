@@ -1,0 +1,933 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* bondnl.c - bonds over rtnetlink: one RTM_GETLINK dump read with our own tables, and changes */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include "base/util.h"
+#include "kernel/bondnl.h"
+#include "seam/nl.h"
+
+/* MAX_ADDR_LEN of <linux/netdevice.h>: the longest hardware address (IPoIB's is 20 bytes). */
+#define BONDNL_MAX_ADDR_LEN 32
+#define BONDNL_ETH_ALEN 6
+
+/* A write request: header, ifinfomsg, a name and the nine options fit in far less. */
+#define BONDNL_REQ_SIZE 512
+
+/* ---- attribute policies ------------------------------------------------ */
+
+/*
+ * What an attribute must look like before we read it.  The tables are
+ * indexed by attribute type; types we do not read (BONDNL_SKIP, or above the
+ * table) are not judged, since newer kernels add attributes every release.
+ * Fixed-size integers must have exactly their size, as the kernel's strict
+ * validation demands: a u32 of 2 or 8 bytes is a broken (or hostile) message.
+ */
+enum bondnl_kind {
+	BONDNL_SKIP = 0,
+	BONDNL_U8,
+	BONDNL_U16,
+	BONDNL_U32,
+	BONDNL_U8_U16, /* 1 or 2 bytes, see IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE */
+	BONDNL_IFNAME, /* NUL-terminated, shorter than IF_NAMESIZE */
+	BONDNL_STRING, /* NUL-terminated */
+	BONDNL_NEST,
+	BONDNL_MAC,    /* exactly 6 bytes */
+	BONDNL_HWADDR, /* 1..MAX_ADDR_LEN bytes */
+};
+
+struct bondnl_policy {
+	enum bondnl_kind kind;
+	const char *name; /* for messages */
+};
+
+#define BONDNL_ATTR(type, k) [type] = {.kind = (k), .name = #type}
+
+static const struct bondnl_policy bondnl_link_policy[] = {
+	BONDNL_ATTR(IFLA_IFNAME, BONDNL_IFNAME), /* a bond's or member's name */
+	BONDNL_ATTR(IFLA_MTU, BONDNL_U32),	 /* bytes */
+	BONDNL_ATTR(IFLA_MASTER, BONDNL_U32),	 /* ifindex of the bond (or bridge, VRF) */
+	BONDNL_ATTR(IFLA_LINKINFO, BONDNL_NEST), /* kind, and the bond's or member's data */
+	BONDNL_ATTR(IFLA_CARRIER, BONDNL_U8),	 /* 0 or 1 */
+};
+
+/* Every link kind puts its IFLA_INFO_DATA in a nest; only a bond's is read further. */
+static const struct bondnl_policy bondnl_info_policy[] = {
+	BONDNL_ATTR(IFLA_INFO_KIND, BONDNL_STRING),
+	BONDNL_ATTR(IFLA_INFO_DATA, BONDNL_NEST),
+	BONDNL_ATTR(IFLA_INFO_SLAVE_KIND, BONDNL_STRING),
+	BONDNL_ATTR(IFLA_INFO_SLAVE_DATA, BONDNL_NEST),
+};
+
+/* drivers/net/bonding/bond_netlink.c bond_fill_info(); times are in ms. */
+static const struct bondnl_policy bondnl_bond_policy[] = {
+	BONDNL_ATTR(IFLA_BOND_MODE, BONDNL_U8),
+	BONDNL_ATTR(IFLA_BOND_ACTIVE_SLAVE, BONDNL_U32), /* ifindex, sent only when there is one */
+	BONDNL_ATTR(IFLA_BOND_MIIMON, BONDNL_U32),
+	BONDNL_ATTR(IFLA_BOND_UPDELAY, BONDNL_U32),
+	BONDNL_ATTR(IFLA_BOND_DOWNDELAY, BONDNL_U32),
+	BONDNL_ATTR(IFLA_BOND_ARP_INTERVAL, BONDNL_U32),
+	BONDNL_ATTR(IFLA_BOND_PRIMARY, BONDNL_U32), /* ifindex, sent only when there is one */
+	BONDNL_ATTR(IFLA_BOND_XMIT_HASH_POLICY, BONDNL_U8),
+	BONDNL_ATTR(IFLA_BOND_MIN_LINKS, BONDNL_U32),
+	BONDNL_ATTR(IFLA_BOND_AD_LACP_RATE, BONDNL_U8),
+	BONDNL_ATTR(IFLA_BOND_AD_SELECT, BONDNL_U8),
+	BONDNL_ATTR(IFLA_BOND_AD_INFO, BONDNL_NEST), /* 802.3ad with an active aggregator */
+};
+
+static const struct bondnl_policy bondnl_ad_info_policy[] = {
+	BONDNL_ATTR(IFLA_BOND_AD_INFO_AGGREGATOR, BONDNL_U16),
+	BONDNL_ATTR(IFLA_BOND_AD_INFO_NUM_PORTS, BONDNL_U16),
+	BONDNL_ATTR(IFLA_BOND_AD_INFO_ACTOR_KEY, BONDNL_U16),
+	BONDNL_ATTR(IFLA_BOND_AD_INFO_PARTNER_KEY, BONDNL_U16),
+	BONDNL_ATTR(IFLA_BOND_AD_INFO_PARTNER_MAC, BONDNL_MAC),
+};
+
+/* bond_fill_slave_info(); the AD_* ones only in 802.3ad mode. */
+static const struct bondnl_policy bondnl_slave_policy[] = {
+	BONDNL_ATTR(IFLA_BOND_SLAVE_STATE, BONDNL_U8),
+	BONDNL_ATTR(IFLA_BOND_SLAVE_MII_STATUS, BONDNL_U8),
+	BONDNL_ATTR(IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, BONDNL_U32),
+	BONDNL_ATTR(IFLA_BOND_SLAVE_PERM_HWADDR, BONDNL_HWADDR), /* dev->addr_len bytes */
+	BONDNL_ATTR(IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, BONDNL_U16),
+	BONDNL_ATTR(IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE, BONDNL_U8),
+	/* The kernel puts a u16 (nla_put_u16), iproute2 reads a u8: take either. */
+	BONDNL_ATTR(IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE, BONDNL_U8_U16),
+};
+
+/* What a kind of attribute should have been, for the message about one that was not. */
+static const char *const bondnl_kind_want[] = {
+	[BONDNL_SKIP] = "anything",
+	[BONDNL_U8] = "1 byte",
+	[BONDNL_U16] = "2 bytes",
+	[BONDNL_U32] = "4 bytes",
+	[BONDNL_U8_U16] = "1 or 2 bytes",
+	[BONDNL_IFNAME] = "a NUL-terminated name shorter than 16 bytes",
+	[BONDNL_STRING] = "a NUL-terminated string",
+	[BONDNL_NEST] = "nested attributes",
+	[BONDNL_MAC] = "6 bytes",
+	[BONDNL_HWADDR] = "1 to 32 bytes",
+};
+
+/* One walk over a run of attributes (a message's, or a nest's). */
+struct bondnl_tb {
+	const struct bondnl_policy *policy;
+	size_t npolicy;
+	const struct nlattr **tb; /* npolicy entries, NULL where absent */
+	const char *end;	  /* where the attributes walked so far end */
+	char why[128];		  /* what was wrong, when the walk failed */
+};
+
+static bool bondnl_attr_ok(const struct nlattr *attr, enum bondnl_kind kind)
+{
+	uint16_t len = mnl_attr_get_payload_len(attr);
+
+	switch (kind) {
+	case BONDNL_U8:
+		return mnl_attr_validate(attr, MNL_TYPE_U8) == 0;
+	case BONDNL_U16:
+		return mnl_attr_validate(attr, MNL_TYPE_U16) == 0;
+	case BONDNL_U32:
+		return mnl_attr_validate(attr, MNL_TYPE_U32) == 0;
+	case BONDNL_U8_U16:
+		return len == 1 || len == 2;
+	case BONDNL_IFNAME:
+		return mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0 &&
+		       strlen(mnl_attr_get_str(attr)) < IF_NAMESIZE;
+	case BONDNL_STRING:
+		return mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0;
+	case BONDNL_NEST:
+		/* Only "0 or at least one header": bondnl_walk_nest() checks the inside. */
+		return mnl_attr_validate(attr, MNL_TYPE_NESTED) == 0;
+	case BONDNL_MAC:
+		return mnl_attr_validate2(attr, MNL_TYPE_BINARY, BONDNL_ETH_ALEN) == 0;
+	case BONDNL_HWADDR:
+		return len >= 1 && len <= BONDNL_MAX_ADDR_LEN;
+	case BONDNL_SKIP:
+		break;
+	}
+	return true;
+}
+
+static int bondnl_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct bondnl_tb *t = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	const struct bondnl_policy *p;
+
+	t->end = (const char *)attr + MNL_ALIGN(attr->nla_len);
+	if (type >= t->npolicy || t->policy[type].kind == BONDNL_SKIP)
+		return MNL_CB_OK;
+	p = &t->policy[type];
+	if (!bondnl_attr_ok(attr, p->kind)) {
+		snprintf(t->why, sizeof(t->why), "%s has %u bytes, expected %s", p->name,
+			 (unsigned int)mnl_attr_get_payload_len(attr), bondnl_kind_want[p->kind]);
+		return MNL_CB_ERROR;
+	}
+	t->tb[type] = attr; /* a repeated attribute: the last wins, as in the kernel's nla_parse */
+	return MNL_CB_OK;
+}
+
+/*
+ * libmnl stops quietly at an attribute that claims more bytes than are left,
+ * so a walk that ends before @end saw a truncated attribute or bytes that are
+ * not attributes at all (a string where a nest should be): both -EBADMSG.
+ */
+static int bondnl_walk_end(struct bondnl_tb *t, int ret, const char *end, const char *what)
+{
+	if (ret < MNL_CB_OK)
+		return -EBADMSG;
+	if (t->end < end) {
+		snprintf(t->why, sizeof(t->why),
+			 "%s holds %td bytes that are not attributes (truncated or not nested)",
+			 what, end - t->end);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+static void bondnl_tb_init(struct bondnl_tb *t, const struct bondnl_policy *policy, size_t npolicy,
+			   const struct nlattr **tb)
+{
+	t->policy = policy;
+	t->npolicy = npolicy;
+	t->tb = tb;
+	t->end = NULL;
+	t->why[0] = '\0';
+	for (size_t i = 0; i < npolicy; i++)
+		tb[i] = NULL;
+}
+
+/* The attributes of a link message after its ifinfomsg. */
+static int bondnl_walk_msg(struct bondnl_tb *t, const struct nlmsghdr *nlh)
+{
+	const char *start = mnl_nlmsg_get_payload_offset(nlh, sizeof(struct ifinfomsg));
+	const char *end = (const char *)nlh + nlh->nlmsg_len;
+	int ret;
+
+	t->end = start;
+	ret = mnl_attr_parse(nlh, sizeof(struct ifinfomsg), bondnl_attr_cb, t);
+	return bondnl_walk_end(t, ret, end, "the message");
+}
+
+static int bondnl_walk_nest(struct bondnl_tb *t, const struct nlattr *nest, const char *name)
+{
+	const char *start = mnl_attr_get_payload(nest);
+	const char *end = start + mnl_attr_get_payload_len(nest);
+	int ret;
+
+	t->end = start;
+	ret = mnl_attr_parse_nested(nest, bondnl_attr_cb, t);
+	return bondnl_walk_end(t, ret, end, name);
+}
+
+/* ---- the dump ---------------------------------------------------------- */
+
+/* A member seen in the dump, before its master (usually later in it) is known. */
+struct bondnl_member {
+	int master;
+	struct rdc_bond_member m;
+};
+
+/* Every link's name, to turn ACTIVE_SLAVE and PRIMARY ifindexes into names at the end. */
+struct bondnl_name {
+	int ifindex;
+	char name[IF_NAMESIZE];
+};
+
+struct bondnl_dump {
+	struct rdc_bond_list *list;
+	int active_ifindex[RDC_BOND_MAX]; /* per list->bonds[], 0 none */
+	int primary_ifindex[RDC_BOND_MAX];
+	struct bondnl_member *members;
+	size_t nmembers, members_cap;
+	struct bondnl_name *names;
+	size_t nnames, names_cap;
+	/*
+	 * The first error of the callbacks and what it was: the transport goes
+	 * on draining the dump and may fill the caller's record again (a
+	 * recording cut short), but this is the cause.
+	 */
+	int rc;
+	struct rdc_err why;
+};
+
+void rdc_bondnl_member_init(struct rdc_bond_member *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ifindex = RDC_BOND_UNKNOWN;
+	m->state = RDC_BOND_UNKNOWN;
+	m->mii_status = RDC_BOND_UNKNOWN;
+	m->link_failure_count = RDC_BOND_UNKNOWN;
+	m->speed_mbps = RDC_BOND_UNKNOWN;
+	m->mtu = RDC_BOND_UNKNOWN;
+	m->aggregator_id = RDC_BOND_UNKNOWN;
+	m->actor_port_state = RDC_BOND_UNKNOWN;
+	m->partner_port_state = RDC_BOND_UNKNOWN;
+}
+
+void rdc_bondnl_init(struct rdc_bond *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->ifindex = RDC_BOND_UNKNOWN;
+	b->mtu = RDC_BOND_UNKNOWN;
+	b->mode = RDC_BOND_UNKNOWN;
+	b->xmit_hash_policy = RDC_BOND_UNKNOWN;
+	b->miimon_ms = RDC_BOND_UNKNOWN;
+	b->updelay_ms = RDC_BOND_UNKNOWN;
+	b->downdelay_ms = RDC_BOND_UNKNOWN;
+	b->arp_interval_ms = RDC_BOND_UNKNOWN;
+	b->lacp_rate = RDC_BOND_UNKNOWN;
+	b->ad_select = RDC_BOND_UNKNOWN;
+	b->min_links = RDC_BOND_UNKNOWN;
+	b->ad_aggregator_id = RDC_BOND_UNKNOWN;
+	b->ad_num_ports = RDC_BOND_UNKNOWN;
+	b->ad_actor_key = RDC_BOND_UNKNOWN;
+	b->ad_partner_key = RDC_BOND_UNKNOWN;
+	/* Slots not yet used, so that a member added by hand starts unknown too. */
+	for (size_t i = 0; i < RDC_BOND_MAX_MEMBERS; i++)
+		rdc_bondnl_member_init(&b->members[i]);
+	/* rdma_port 0 with rdma_device "": no RDMA port, until lib/bond says otherwise. */
+}
+
+static int bondnl_bad(struct bondnl_dump *d, int ifindex, const char *why)
+{
+	d->rc = rdc_err_set(&d->why, EBADMSG, "malformed RTM_NEWLINK (ifindex %d): %s", ifindex,
+			    why);
+	return d->rc;
+}
+
+static int bondnl_grow(void **items, size_t *cap, size_t count, size_t size)
+{
+	size_t n = *cap ? 2 * *cap : 16;
+	void *p;
+
+	if (count < *cap)
+		return 0;
+	p = realloc(*items, n * size);
+	if (!p)
+		return -ENOMEM;
+	*items = p;
+	*cap = n;
+	return 0;
+}
+
+/* "aa:bb:cc:dd:ee:ff"; an address that does not fit @size (IPoIB's 20 bytes) is left "". */
+static void bondnl_format_mac(const struct nlattr *attr, char *out, size_t size)
+{
+	const uint8_t *p = mnl_attr_get_payload(attr);
+	size_t len = mnl_attr_get_payload_len(attr);
+
+	out[0] = '\0';
+	if (!len || 3 * len > size)
+		return;
+	/* "xx:" per byte; the last one's ':' is cut by snprintf or by the final NUL. */
+	for (size_t i = 0; i < len; i++)
+		snprintf(out + 3 * i, size - 3 * i, "%02x:", p[i]);
+	out[3 * len - 1] = '\0';
+}
+
+static int bondnl_read_ad_info(struct bondnl_dump *d, int ifindex, struct rdc_bond *b,
+			       const struct nlattr *nest)
+{
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_ad_info_policy)];
+	struct bondnl_tb t;
+
+	bondnl_tb_init(&t, bondnl_ad_info_policy, RDC_ARRAY_SIZE(tb), tb);
+	if (bondnl_walk_nest(&t, nest, "IFLA_BOND_AD_INFO"))
+		return bondnl_bad(d, ifindex, t.why);
+	if (tb[IFLA_BOND_AD_INFO_AGGREGATOR])
+		b->ad_aggregator_id = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_AGGREGATOR]);
+	if (tb[IFLA_BOND_AD_INFO_NUM_PORTS])
+		b->ad_num_ports = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_NUM_PORTS]);
+	if (tb[IFLA_BOND_AD_INFO_ACTOR_KEY])
+		b->ad_actor_key = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_ACTOR_KEY]);
+	if (tb[IFLA_BOND_AD_INFO_PARTNER_KEY])
+		b->ad_partner_key = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_PARTNER_KEY]);
+	if (tb[IFLA_BOND_AD_INFO_PARTNER_MAC])
+		bondnl_format_mac(tb[IFLA_BOND_AD_INFO_PARTNER_MAC], b->ad_partner_mac,
+				  sizeof(b->ad_partner_mac));
+	return 0;
+}
+
+/* An ifindex attribute as an int; 0 (none) for values no ifindex can have. */
+static int bondnl_ifindex(const struct nlattr *attr)
+{
+	uint32_t v = attr ? mnl_attr_get_u32(attr) : 0;
+
+	return v > INT_MAX ? 0 : (int)v;
+}
+
+/* The slot for bond @ifindex: its earlier one (an interrupted dump repeats links) or a new one. */
+static struct rdc_bond *bondnl_bond_slot(struct bondnl_dump *d, int ifindex, const char *name)
+{
+	struct rdc_bond_list *list = d->list;
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		if (list->bonds[i].ifindex == ifindex)
+			break;
+	if (i == RDC_BOND_MAX) {
+		d->rc = rdc_err_set(&d->why, E2BIG, "more than %d bonds: cannot report '%s'",
+				    RDC_BOND_MAX, name);
+		return NULL;
+	}
+	if (i == list->count)
+		list->count++;
+	d->active_ifindex[i] = 0;
+	d->primary_ifindex[i] = 0;
+	rdc_bondnl_init(&list->bonds[i]);
+	return &list->bonds[i];
+}
+
+static int bondnl_read_bond(struct bondnl_dump *d, const struct ifinfomsg *ifi,
+			    const struct nlattr *const *ltb, const struct nlattr *data)
+{
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_bond_policy)];
+	const char *name = mnl_attr_get_str(ltb[IFLA_IFNAME]);
+	struct bondnl_tb t;
+	struct rdc_bond *b;
+	size_t slot;
+
+	bondnl_tb_init(&t, bondnl_bond_policy, RDC_ARRAY_SIZE(tb), tb);
+	/* A bond's IFLA_INFO_DATA is always there; without it, every option stays unknown. */
+	if (data && bondnl_walk_nest(&t, data, "IFLA_INFO_DATA"))
+		return bondnl_bad(d, ifi->ifi_index, t.why);
+	b = bondnl_bond_slot(d, ifi->ifi_index, name);
+	if (!b)
+		return -E2BIG;
+	slot = (size_t)(b - d->list->bonds);
+	rdc_strlcpy(b->name, name, sizeof(b->name));
+	b->ifindex = ifi->ifi_index;
+	b->admin_up = ifi->ifi_flags & IFF_UP;
+	b->carrier = ltb[IFLA_CARRIER] && mnl_attr_get_u8(ltb[IFLA_CARRIER]);
+	if (ltb[IFLA_MTU])
+		b->mtu = mnl_attr_get_u32(ltb[IFLA_MTU]);
+	/* Values are kept as sent: lib/bond names the ones it knows, a newer kernel may send more. */
+	if (tb[IFLA_BOND_MODE])
+		b->mode = mnl_attr_get_u8(tb[IFLA_BOND_MODE]);
+	if (tb[IFLA_BOND_XMIT_HASH_POLICY])
+		b->xmit_hash_policy = mnl_attr_get_u8(tb[IFLA_BOND_XMIT_HASH_POLICY]);
+	if (tb[IFLA_BOND_MIIMON])
+		b->miimon_ms = mnl_attr_get_u32(tb[IFLA_BOND_MIIMON]);
+	if (tb[IFLA_BOND_UPDELAY])
+		b->updelay_ms = mnl_attr_get_u32(tb[IFLA_BOND_UPDELAY]);
+	if (tb[IFLA_BOND_DOWNDELAY])
+		b->downdelay_ms = mnl_attr_get_u32(tb[IFLA_BOND_DOWNDELAY]);
+	if (tb[IFLA_BOND_ARP_INTERVAL])
+		b->arp_interval_ms = mnl_attr_get_u32(tb[IFLA_BOND_ARP_INTERVAL]);
+	if (tb[IFLA_BOND_AD_LACP_RATE])
+		b->lacp_rate = mnl_attr_get_u8(tb[IFLA_BOND_AD_LACP_RATE]);
+	if (tb[IFLA_BOND_AD_SELECT])
+		b->ad_select = mnl_attr_get_u8(tb[IFLA_BOND_AD_SELECT]);
+	if (tb[IFLA_BOND_MIN_LINKS])
+		b->min_links = mnl_attr_get_u32(tb[IFLA_BOND_MIN_LINKS]);
+	d->active_ifindex[slot] = bondnl_ifindex(tb[IFLA_BOND_ACTIVE_SLAVE]);
+	d->primary_ifindex[slot] = bondnl_ifindex(tb[IFLA_BOND_PRIMARY]);
+	if (tb[IFLA_BOND_AD_INFO])
+		return bondnl_read_ad_info(d, ifi->ifi_index, b, tb[IFLA_BOND_AD_INFO]);
+	return 0;
+}
+
+static int bondnl_read_member(struct bondnl_dump *d, const struct ifinfomsg *ifi,
+			      const struct nlattr *const *ltb, const struct nlattr *data)
+{
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_slave_policy)];
+	int master = bondnl_ifindex(ltb[IFLA_MASTER]);
+	const struct nlattr *ps;
+	struct rdc_bond_member *m;
+	struct bondnl_tb t;
+	size_t i;
+
+	bondnl_tb_init(&t, bondnl_slave_policy, RDC_ARRAY_SIZE(tb), tb);
+	if (data && bondnl_walk_nest(&t, data, "IFLA_INFO_SLAVE_DATA"))
+		return bondnl_bad(d, ifi->ifi_index, t.why);
+	if (!master)
+		return 0; /* no bond to attach it to */
+	for (i = 0; i < d->nmembers; i++)
+		if (d->members[i].m.ifindex == ifi->ifi_index)
+			break;
+	if (i == d->nmembers) {
+		if (bondnl_grow((void **)&d->members, &d->members_cap, d->nmembers,
+				sizeof(*d->members))) {
+			d->rc = rdc_err_set(&d->why, ENOMEM, "cannot read the bond members");
+			return d->rc;
+		}
+		d->nmembers++;
+	}
+	d->members[i].master = master;
+	m = &d->members[i].m;
+	rdc_bondnl_member_init(m);
+	rdc_strlcpy(m->name, mnl_attr_get_str(ltb[IFLA_IFNAME]), sizeof(m->name));
+	m->ifindex = ifi->ifi_index;
+	m->carrier = ltb[IFLA_CARRIER] && mnl_attr_get_u8(ltb[IFLA_CARRIER]);
+	if (ltb[IFLA_MTU])
+		m->mtu = mnl_attr_get_u32(ltb[IFLA_MTU]);
+	if (tb[IFLA_BOND_SLAVE_STATE])
+		m->state = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_STATE]);
+	if (tb[IFLA_BOND_SLAVE_MII_STATUS])
+		m->mii_status = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_MII_STATUS]);
+	if (tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT])
+		m->link_failure_count = mnl_attr_get_u32(tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT]);
+	if (tb[IFLA_BOND_SLAVE_PERM_HWADDR])
+		bondnl_format_mac(tb[IFLA_BOND_SLAVE_PERM_HWADDR], m->perm_hwaddr,
+				  sizeof(m->perm_hwaddr));
+	if (tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID])
+		m->aggregator_id = mnl_attr_get_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID]);
+	if (tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE])
+		m->actor_port_state = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE]);
+	ps = tb[IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE];
+	if (ps)
+		m->partner_port_state = mnl_attr_get_payload_len(ps) == 2 ? mnl_attr_get_u16(ps)
+									  : mnl_attr_get_u8(ps);
+	return 0;
+}
+
+static int bondnl_remember_name(struct bondnl_dump *d, int ifindex, const char *name)
+{
+	if (bondnl_grow((void **)&d->names, &d->names_cap, d->nnames, sizeof(*d->names))) {
+		d->rc = rdc_err_set(&d->why, ENOMEM, "cannot read the link names");
+		return d->rc;
+	}
+	d->names[d->nnames].ifindex = ifindex;
+	rdc_strlcpy(d->names[d->nnames].name, name, sizeof(d->names[0].name));
+	d->nnames++;
+	return 0;
+}
+
+/*
+ * One RTM_NEWLINK of the dump:
+ *
+ *   IFLA_LINKINFO{KIND "bond", DATA{...}}              a bond
+ *   IFLA_LINKINFO{SLAVE_KIND "bond", SLAVE_DATA{...}}  a member of bond IFLA_MASTER
+ *   anything else                                      only its name is kept
+ *
+ * A bond nested in a bond (allowed, if odd) is both.
+ */
+static int bondnl_link_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_link_policy)];
+	const struct nlattr *info[RDC_ARRAY_SIZE(bondnl_info_policy)];
+	struct bondnl_dump *d = arg;
+	const struct ifinfomsg *ifi;
+	struct bondnl_tb t;
+	int rc;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return 0;
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ifi)))
+		return bondnl_bad(d, 0, "shorter than its ifinfomsg");
+	/*
+	 * The kernel pads every message to 4 bytes; libmnl walks attributes up
+	 * to the padded length, which past an unpadded last message is beyond
+	 * the datagram.
+	 */
+	if (nlh->nlmsg_len % MNL_ALIGNTO)
+		return bondnl_bad(d, 0, "length not a multiple of 4");
+	ifi = mnl_nlmsg_get_payload(nlh);
+	if (ifi->ifi_index <= 0)
+		return bondnl_bad(d, ifi->ifi_index, "no ifindex");
+	bondnl_tb_init(&t, bondnl_link_policy, RDC_ARRAY_SIZE(tb), tb);
+	if (bondnl_walk_msg(&t, nlh))
+		return bondnl_bad(d, ifi->ifi_index, t.why);
+	if (!tb[IFLA_IFNAME])
+		return 0; /* the kernel always names a link; nothing to report without one */
+	rc = bondnl_remember_name(d, ifi->ifi_index, mnl_attr_get_str(tb[IFLA_IFNAME]));
+	if (rc || !tb[IFLA_LINKINFO])
+		return rc;
+	bondnl_tb_init(&t, bondnl_info_policy, RDC_ARRAY_SIZE(info), info);
+	if (bondnl_walk_nest(&t, tb[IFLA_LINKINFO], "IFLA_LINKINFO"))
+		return bondnl_bad(d, ifi->ifi_index, t.why);
+	if (info[IFLA_INFO_KIND] && !strcmp(mnl_attr_get_str(info[IFLA_INFO_KIND]), "bond")) {
+		rc = bondnl_read_bond(d, ifi, tb, info[IFLA_INFO_DATA]);
+		if (rc)
+			return rc;
+	}
+	if (info[IFLA_INFO_SLAVE_KIND] &&
+	    !strcmp(mnl_attr_get_str(info[IFLA_INFO_SLAVE_KIND]), "bond"))
+		return bondnl_read_member(d, ifi, tb, info[IFLA_INFO_SLAVE_DATA]);
+	return 0;
+}
+
+/* The name of @ifindex in the dump into @out, or "" (0, or a link the dump did not show). */
+static void bondnl_name_of(const struct bondnl_dump *d, int ifindex, char *out, size_t size)
+{
+	out[0] = '\0';
+	if (ifindex <= 0)
+		return;
+	/* From the end: after an interrupted dump, the latest name of a link is its name. */
+	for (size_t i = d->nnames; i-- > 0;) {
+		if (d->names[i].ifindex == ifindex) {
+			rdc_strlcpy(out, d->names[i].name, size);
+			return;
+		}
+	}
+}
+
+/* After the whole dump: ifindexes to names, members to their bonds (in dump order). */
+static int bondnl_finish(struct bondnl_dump *d, struct rdc_err *err)
+{
+	struct rdc_bond_list *list = d->list;
+
+	for (size_t i = 0; i < list->count; i++) {
+		bondnl_name_of(d, d->active_ifindex[i], list->bonds[i].active_member,
+			       sizeof(list->bonds[i].active_member));
+		bondnl_name_of(d, d->primary_ifindex[i], list->bonds[i].primary,
+			       sizeof(list->bonds[i].primary));
+	}
+	for (size_t i = 0; i < d->nmembers; i++) {
+		struct rdc_bond *b = NULL;
+
+		for (size_t j = 0; j < list->count && !b; j++)
+			if (list->bonds[j].ifindex == d->members[i].master)
+				b = &list->bonds[j];
+		if (!b)
+			continue; /* its master is no bond of this dump */
+		if (b->nmembers == RDC_BOND_MAX_MEMBERS)
+			return rdc_err_set(err, E2BIG, "bond '%s' has more than %d members",
+					   b->name, RDC_BOND_MAX_MEMBERS);
+		b->members[b->nmembers++] = d->members[i].m;
+	}
+	return 0;
+}
+
+int rdc_bondnl_dump(struct rdc_bond_list *list, struct rdc_err *err)
+{
+	/* Exactly nlmsghdr + a zeroed ifinfomsg: recordings are matched by these bytes. */
+	char buf[MNL_NLMSG_HDRLEN + sizeof(struct ifinfomsg)] __attribute__((aligned(4)));
+	struct bondnl_dump d = {.list = list};
+	struct nlmsghdr *nlh;
+	int rc;
+
+	memset(list, 0, sizeof(*list));
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
+	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, bondnl_link_cb, &d, err);
+	if (d.rc) {
+		rc = d.rc;
+		if (err)
+			*err = d.why;
+	} else if (rc) {
+		rdc_err_prefix(err, "cannot read the bonds");
+	} else {
+		rc = bondnl_finish(&d, err);
+	}
+	free(d.members);
+	free(d.names);
+	if (rc)
+		list->count = 0;
+	return rc;
+}
+
+/* ---- changes ----------------------------------------------------------- */
+
+static struct nlmsghdr *bondnl_request(char *buf, size_t size, uint16_t type, uint16_t flags,
+				       int ifindex)
+{
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifi;
+
+	memset(buf, 0, size);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	return nlh;
+}
+
+static int bondnl_check_size(size_t size, struct rdc_err *err)
+{
+	if (size < MNL_NLMSG_HDRLEN + sizeof(struct ifinfomsg))
+		return rdc_err_set(err, EMSGSIZE, "bond request buffer too small (%zu bytes)",
+				   size);
+	return 0;
+}
+
+static int bondnl_check_ifindex(int ifindex, struct rdc_err *err)
+{
+	if (ifindex <= 0)
+		return rdc_err_set(err, EINVAL, "bad ifindex %d", ifindex);
+	return 0;
+}
+
+/* The u8 options: an int out of 0..255 would be cut to another value on the wire. */
+static int bondnl_check_u8(bool given, int v, const char *name, struct rdc_err *err)
+{
+	if (given && (v < 0 || v > UINT8_MAX))
+		return rdc_err_set(err, EINVAL, "bond %s %d is out of range (0-255)", name, v);
+	return 0;
+}
+
+static int bondnl_check_opts(const struct rdc_bond_opts *o, struct rdc_err *err)
+{
+	int rc;
+
+	if (!o)
+		return 0;
+	rc = bondnl_check_u8(o->mode_given, o->mode, "mode", err);
+	if (!rc)
+		rc = bondnl_check_u8(o->hash_given, o->hash, "xmit_hash_policy", err);
+	if (!rc)
+		rc = bondnl_check_u8(o->lacp_rate_given, o->lacp_rate, "lacp_rate", err);
+	if (!rc)
+		rc = bondnl_check_u8(o->ad_select_given, o->ad_select, "ad_select", err);
+	if (!rc && o->primary_given && o->primary_ifindex < 0)
+		rc = rdc_err_set(err, EINVAL, "bad primary ifindex %d", o->primary_ifindex);
+	return rc;
+}
+
+static bool bondnl_opts_any(const struct rdc_bond_opts *o)
+{
+	return o && (o->mode_given || o->miimon_given || o->updelay_given || o->downdelay_given ||
+		     o->hash_given || o->lacp_rate_given || o->ad_select_given ||
+		     o->min_links_given || o->primary_given);
+}
+
+/*
+ * IFLA_LINKINFO{IFLA_INFO_KIND "bond", IFLA_INFO_DATA{the given options}},
+ * in the header's order, mode first.  The kernel applies them in its own
+ * order (bond_changelink: mode before miimon before updelay, ...), so the
+ * order here is for people reading a recording.  Without options there is
+ * no IFLA_INFO_DATA, as with `ip link add bond0 type bond`.
+ */
+static bool bondnl_put_linkinfo(struct nlmsghdr *nlh, size_t size, const struct rdc_bond_opts *o)
+{
+	struct nlattr *linkinfo, *data;
+	bool ok = true;
+
+	linkinfo = mnl_attr_nest_start_check(nlh, size, IFLA_LINKINFO);
+	if (!linkinfo || !mnl_attr_put_strz_check(nlh, size, IFLA_INFO_KIND, "bond"))
+		return false;
+	if (bondnl_opts_any(o)) {
+		data = mnl_attr_nest_start_check(nlh, size, IFLA_INFO_DATA);
+		if (!data)
+			return false;
+		if (o->mode_given)
+			ok = ok &&
+			     mnl_attr_put_u8_check(nlh, size, IFLA_BOND_MODE, (uint8_t)o->mode);
+		if (o->miimon_given)
+			ok = ok &&
+			     mnl_attr_put_u32_check(nlh, size, IFLA_BOND_MIIMON, o->miimon_ms);
+		if (o->updelay_given)
+			ok = ok &&
+			     mnl_attr_put_u32_check(nlh, size, IFLA_BOND_UPDELAY, o->updelay_ms);
+		if (o->downdelay_given)
+			ok = ok && mnl_attr_put_u32_check(nlh, size, IFLA_BOND_DOWNDELAY,
+							  o->downdelay_ms);
+		if (o->hash_given)
+			ok = ok && mnl_attr_put_u8_check(nlh, size, IFLA_BOND_XMIT_HASH_POLICY,
+							 (uint8_t)o->hash);
+		if (o->lacp_rate_given)
+			ok = ok && mnl_attr_put_u8_check(nlh, size, IFLA_BOND_AD_LACP_RATE,
+							 (uint8_t)o->lacp_rate);
+		if (o->ad_select_given)
+			ok = ok && mnl_attr_put_u8_check(nlh, size, IFLA_BOND_AD_SELECT,
+							 (uint8_t)o->ad_select);
+		if (o->min_links_given)
+			ok = ok &&
+			     mnl_attr_put_u32_check(nlh, size, IFLA_BOND_MIN_LINKS, o->min_links);
+		/* An ifindex; 0 clears the primary (the kernel looks it up and finds none). */
+		if (o->primary_given)
+			ok = ok && mnl_attr_put_u32_check(nlh, size, IFLA_BOND_PRIMARY,
+							  (uint32_t)o->primary_ifindex);
+		if (!ok)
+			return false;
+		mnl_attr_nest_end(nlh, data);
+	}
+	mnl_attr_nest_end(nlh, linkinfo);
+	return true;
+}
+
+static int bondnl_too_small(size_t size, struct rdc_err *err)
+{
+	return rdc_err_set(err, EMSGSIZE, "bond request does not fit in %zu bytes", size);
+}
+
+int rdc_bondnl_build_create(char *buf, size_t size, const char *name, const struct rdc_bond_opts *o,
+			    struct rdc_err *err)
+{
+	struct nlmsghdr *nlh;
+	int rc;
+
+	rc = bondnl_check_size(size, err);
+	if (rc)
+		return rc;
+	if (!name || !name[0])
+		return rdc_err_set(err, EINVAL, "no bond name");
+	if (strlen(name) >= IF_NAMESIZE)
+		return rdc_err_set(err, EINVAL,
+				   "bond name '%s' is too long (at most %d characters)", name,
+				   IF_NAMESIZE - 1);
+	rc = bondnl_check_opts(o, err);
+	if (rc)
+		return rc;
+	nlh = bondnl_request(buf, size, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
+	if (!mnl_attr_put_strz_check(nlh, size, IFLA_IFNAME, name) ||
+	    !bondnl_put_linkinfo(nlh, size, o))
+		return bondnl_too_small(size, err);
+	return (int)nlh->nlmsg_len;
+}
+
+int rdc_bondnl_build_set(char *buf, size_t size, int ifindex, const struct rdc_bond_opts *o,
+			 struct rdc_err *err)
+{
+	struct nlmsghdr *nlh;
+	int rc;
+
+	rc = bondnl_check_size(size, err);
+	if (!rc)
+		rc = bondnl_check_ifindex(ifindex, err);
+	if (!rc)
+		rc = bondnl_check_opts(o, err);
+	if (rc)
+		return rc;
+	nlh = bondnl_request(buf, size, RTM_NEWLINK, 0, ifindex);
+	if (!bondnl_put_linkinfo(nlh, size, o))
+		return bondnl_too_small(size, err);
+	return (int)nlh->nlmsg_len;
+}
+
+int rdc_bondnl_build_enslave(char *buf, size_t size, int member_ifindex, int master_ifindex,
+			     struct rdc_err *err)
+{
+	struct nlmsghdr *nlh;
+	int rc;
+
+	rc = bondnl_check_size(size, err);
+	if (!rc)
+		rc = bondnl_check_ifindex(member_ifindex, err);
+	if (!rc && master_ifindex < 0)
+		rc = rdc_err_set(err, EINVAL, "bad master ifindex %d", master_ifindex);
+	if (rc)
+		return rc;
+	nlh = bondnl_request(buf, size, RTM_NEWLINK, 0, member_ifindex);
+	if (!mnl_attr_put_u32_check(nlh, size, IFLA_MASTER, (uint32_t)master_ifindex))
+		return bondnl_too_small(size, err);
+	return (int)nlh->nlmsg_len;
+}
+
+int rdc_bondnl_build_delete(char *buf, size_t size, int ifindex, struct rdc_err *err)
+{
+	struct nlmsghdr *nlh;
+	int rc;
+
+	rc = bondnl_check_size(size, err);
+	if (!rc)
+		rc = bondnl_check_ifindex(ifindex, err);
+	if (rc)
+		return rc;
+	nlh = bondnl_request(buf, size, RTM_DELLINK, 0, ifindex);
+	return (int)nlh->nlmsg_len;
+}
+
+static int bondnl_fail(struct rdc_err *err, int rc, bool creating, const char *fmt, ...)
+	RDC_PRINTF(4, 5);
+
+/*
+ * Say what failed in the caller's words and keep the kernel's extack (the
+ * transport put it in err->detail): EBUSY "unable to set option because the
+ * bond is up", EACCES "... mode dependency failed", ENOTEMPTY "... has
+ * slaves" say more than we could.  Where the kernel says nothing, a hint:
+ *
+ *   EOPNOTSUPP on create   no bonding driver ("Unknown device type")
+ *   EPERM, no extack       rtnetlink's CAP_NET_ADMIN check (with an extack,
+ *                          EPERM is the bond's "can not be enslaved while up")
+ *   EROFS                  the transport refused a write (--root, --replay)
+ */
+static int bondnl_fail(struct rdc_err *err, int rc, bool creating, const char *fmt, ...)
+{
+	char why[sizeof(err->msg)];
+	char msg[sizeof(err->msg)];
+	va_list ap;
+
+	if (!err)
+		return rc;
+	rdc_strlcpy(why, err->msg, sizeof(why));
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rdc_err_restate(err, rc, "%s", msg);
+	if (rc == -EOPNOTSUPP && creating)
+		rdc_err_detail(err, "the kernel has no bonding driver (modprobe bonding)");
+	else if (rc == -EPERM && !err->detail[0])
+		rdc_err_detail(err, "needs CAP_NET_ADMIN: run as root");
+	else if (rc == -EROFS && !err->detail[0])
+		rdc_err_detail(err, "%s", why);
+	return rc;
+}
+
+/* Build results are aligned char buffers; the transport wants the header. */
+static int bondnl_send(char *buf, struct rdc_err *err)
+{
+	return rdc_nl_talk(NETLINK_ROUTE, (struct nlmsghdr *)(void *)buf, RDC_NL_WRITE, NULL, NULL,
+			   err);
+}
+
+int rdc_bondnl_create(const char *name, const struct rdc_bond_opts *o, struct rdc_err *err)
+{
+	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
+	int rc;
+
+	rc = rdc_bondnl_build_create(buf, sizeof(buf), name, o, err);
+	if (rc < 0)
+		return rc;
+	rc = bondnl_send(buf, err);
+	return rc ? bondnl_fail(err, rc, true, "cannot create bond '%s'", name) : 0;
+}
+
+int rdc_bondnl_set(int ifindex, const char *name, const struct rdc_bond_opts *o,
+		   struct rdc_err *err)
+{
+	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
+	int rc;
+
+	rc = rdc_bondnl_build_set(buf, sizeof(buf), ifindex, o, err);
+	if (rc < 0)
+		return rc;
+	rc = bondnl_send(buf, err);
+	return rc ? bondnl_fail(err, rc, false, "cannot change bond '%s'", name) : 0;
+}
+
+int rdc_bondnl_enslave(int member_ifindex, const char *member, int master_ifindex,
+		       struct rdc_err *err)
+{
+	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
+	int rc;
+
+	rc = rdc_bondnl_build_enslave(buf, sizeof(buf), member_ifindex, master_ifindex, err);
+	if (rc < 0)
+		return rc;
+	rc = bondnl_send(buf, err);
+	if (!rc)
+		return 0;
+	if (master_ifindex)
+		return bondnl_fail(err, rc, false, "cannot enslave '%s' to ifindex %d", member,
+				   master_ifindex);
+	return bondnl_fail(err, rc, false, "cannot release '%s'", member);
+}
+
+int rdc_bondnl_delete(int ifindex, const char *name, struct rdc_err *err)
+{
+	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
+	int rc;
+
+	rc = rdc_bondnl_build_delete(buf, sizeof(buf), ifindex, err);
+	if (rc < 0)
+		return rc;
+	rc = bondnl_send(buf, err);
+	return rc ? bondnl_fail(err, rc, false, "cannot delete '%s'", name) : 0;
+}
