@@ -129,8 +129,6 @@ static const struct rdc_val_uint qps_range = {
 	.min = 1, .max = RDC_BENCH_MAX_QPS, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_uint tclass_range = {
 	.min = 0, .max = 255, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
-static const struct rdc_val_uint tcp_port_range = {
-	.min = 1, .max = 65535, .size = sizeof(uint16_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_seconds window_s = {.min_s = 0.001};
 static const struct rdc_val_seconds warmup_s = {.min_s = 0.001, .zero_ok = true};
 static const struct rdc_val_seconds interval_s = {.min_s = 0.1};
@@ -204,7 +202,7 @@ static const struct rdc_param bench_client_params[] = {
 	 .help = "the server's TCP port (default 18515)",
 	 .parse = rdc_val_uint,
 	 .dest = offsetof(struct client_args, o.port),
-	 .spec = &tcp_port_range},
+	 .spec = &rdc_val_tcp_port},
 	{.name = "expect-gbps",
 	 .metavar = "X",
 	 .help = "exit 1 when the total is below X Gb/s",
@@ -265,7 +263,7 @@ static const struct rdc_param bench_server_params[] = {
 	 .help = "TCP port (default 18515)",
 	 .parse = rdc_val_uint,
 	 .dest = offsetof(struct rdc_bench_server_opts, port),
-	 .spec = &tcp_port_range},
+	 .spec = &rdc_val_tcp_port},
 	{.name = "allow",
 	 .metavar = "CIDR",
 	 .help = "serve only clients from this range",

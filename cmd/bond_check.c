@@ -61,6 +61,8 @@ static void check_one(struct rdc_ctx *ctx, const struct rdc_bond *b,
 	rdc_out_str(o, RDC_OUT_ANY, "mode", " %s", rdc_bond_mode_name(b->mode));
 	if (isfinite(failover))
 		rdc_out_f64(o, RDC_OUT_ANY, "failover_s", ", failover within %.3f s", failover);
+	else if (isnan(failover))
+		rdc_out_null(o, "failover_s", ", failover time unknown (an option was not read)");
 	else
 		rdc_out_null(o, "failover_s", ", nothing detects a failed member");
 	rdc_out_u64(o, RDC_OUT_ANY, "qp_timeout", ", QP timeout %" PRIu64, p->qp_timeout);

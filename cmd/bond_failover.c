@@ -22,8 +22,6 @@
 
 static const struct rdc_val_uint hz_range = {
 	.min = 10, .max = RDC_FAILOVER_MAX_HZ, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
-static const struct rdc_val_uint port_range = {
-	.min = 1, .max = 65535, .size = sizeof(uint16_t), .given = RDC_VAL_NO_FLAG};
 
 static int failover_peer(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w,
 			 int n, void *opts)
@@ -68,7 +66,7 @@ const struct rdc_param bond_failover_params[] = {
 	 .help = "the peer's `rdmactl bench server` TCP port (default 18515)",
 	 .parse = rdc_val_uint,
 	 .dest = offsetof(struct bond_opts, bench_port),
-	 .spec = &port_range},
+	 .spec = &rdc_val_tcp_port},
 	{.name = "no-rdma",
 	 .help = "probes only, no RDMA stream",
 	 .parse = rdc_val_flag,

@@ -179,6 +179,9 @@ const char *rdc_closest(const char *word, const char *const *candidates, size_t 
 
 /* ---- values.c: converters for rdc_param.parse ---- */
 
+/* A TCP port 1-65535 into a uint16_t, no given flag (bench's and bond failover's). */
+extern const struct rdc_val_uint rdc_val_tcp_port;
+
 /* An unsigned number in [min, max], stored in @size bytes (1, 2, 4 or 8). */
 struct rdc_val_uint {
 	uint64_t min, max;

@@ -16,6 +16,9 @@
 #define DEST(p, opts) ((char *)(opts) + (p)->dest)
 #define MAX_SECONDS 86400.0
 
+const struct rdc_val_uint rdc_val_tcp_port = {
+	.min = 1, .max = 65535, .size = sizeof(uint16_t), .given = RDC_VAL_NO_FLAG};
+
 /* Store @v in @size bytes (the destination's own type, checked by the spec's max). */
 static void store_uint(void *dst, size_t size, uint64_t v)
 {

@@ -49,7 +49,6 @@ teardown_file() {
 setup() {
 	skip_unless_lab
 	need_rdmactl
-	failover_cmd
 }
 
 teardown() {
@@ -59,18 +58,12 @@ teardown() {
 	both 'wait_for 30 active_slave_is bond0 eth0' >/dev/null || true
 }
 
-# FO: the command line b runs, up to the bond's name.
-failover_cmd() {
-	FO="$R -j bond failover"
-	RDMA=
-}
-
 # measure ARGS...: the measurement on b in the background, its JSON in
 # $BATS_TEST_TMPDIR/fo.json and progress in fo.err. With 'wait', returns
 # once it says "ready" (traffic flows, the fault may come), or after 20 s
 # when it says nothing (a progress line is a courtesy, not an API).
 measure() {
-	LAB_TIMEOUT=150 on b "$FO bond0 $* peer 198.18.9.1 port $PORT $RDMA" \
+	LAB_TIMEOUT=150 on b "$R -j bond failover bond0 $* peer 198.18.9.1 port $PORT" \
 		>"$BATS_TEST_TMPDIR/fo.json" 2>"$BATS_TEST_TMPDIR/fo.err" &
 	FO_PID=$!
 	[ "$1" = wait ] || return 0
