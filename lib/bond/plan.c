@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* plan.c - changing a bond the careful way: read, plan in the kernel's order, write, verify, undo */
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <arpa/inet.h>
 
 #include "base/util.h"
 #include "bond/plan.h"
@@ -267,6 +270,59 @@ static int steps_leave(struct rdc_bond_plan *p, const char *m, struct rdc_err *e
 	return rc ? rc : plan_step(p, RDC_BOND_OP_UP, m, err, "set %s up", m);
 }
 
+/* fe80::/10 */
+static bool addr6_link_local(const struct rdc_addr6 *a)
+{
+	return a->addr[0] == 0xfe && (a->addr[1] & 0xc0) == 0x80;
+}
+
+/* The ifindex from sysfs, as admin_up() reads flags: 0 when unknown. */
+static int ifindex_sysfs(const char *name)
+{
+	uint64_t v;
+
+	if (rdc_fs_read_u64(&v, NULL, "/sys/class/net/%s/ifindex", name) || !v || v > INT32_MAX)
+		return 0;
+	return (int)v;
+}
+
+/*
+ * Keep the permanent IPv6 addresses of the members that join: the "set
+ * down (to be enslaved)" step takes them away, and an undo must put them
+ * back.  One dump for all members; nothing is sent when none joins.  A dump
+ * that cannot be read (a bundle, a recording without it) is no reason not
+ * to plan: the plan says so (addr6_unread) and goes on.
+ */
+static void plan_addr6_keep(struct rdc_bond_plan *p, const char (*join)[IF_NAMESIZE], size_t njoin)
+{
+	struct rdc_addr6_list all;
+
+	if (!njoin)
+		return;
+	if (rdc_addr6_list(&all, NULL)) {
+		p->addr6_unread = true;
+		return;
+	}
+	for (size_t i = 0; i < njoin; i++) {
+		int ifindex = ifindex_sysfs(join[i]);
+
+		for (size_t k = 0; ifindex > 0 && k < all.count; k++) {
+			const struct rdc_addr6 *a = &all.items[k];
+
+			if (a->ifindex != ifindex || !(a->flags & IFA_F_PERMANENT) ||
+			    addr6_link_local(a))
+				continue;
+			if (p->naddr6 == RDC_BOND_PLAN_ADDR6) {
+				p->addr6_unread = true;
+				break;
+			}
+			rdc_strlcpy(p->addr6[p->naddr6].netdev, join[i], IF_NAMESIZE);
+			p->addr6[p->naddr6++].addr = *a;
+		}
+	}
+	rdc_addr6_list_free(&all);
+}
+
 int rdc_bond_plan_make(const struct rdc_bond_want *w, struct rdc_bond_plan *p, struct rdc_err *err)
 {
 	struct rdc_bond_opts diff, now, later;
@@ -341,6 +397,8 @@ int rdc_bond_plan_make(const struct rdc_bond_want *w, struct rdc_bond_plan *p, s
 	for (size_t i = 0; i < p->nmembers; i++)
 		if ((diff.mode_given && p->existed) || !is_member(&p->before, p->members[i]))
 			rdc_strlcpy(join[njoin++], p->members[i], IF_NAMESIZE);
+
+	plan_addr6_keep(p, (const char(*)[IF_NAMESIZE])join, njoin);
 
 	/* Options now (with the mode) and after the members joined (primary names one). */
 	now = diff;
@@ -479,6 +537,60 @@ static int step_do(const struct rdc_bond_plan *p, const struct rdc_bond_step *s,
 	return -EINVAL;
 }
 
+/*
+ * After the undo steps: add back the kept IPv6 addresses a member lacks now,
+ * and name them in @said ("fd00:9::1/64 on eth1").  Returns the first
+ * failure (the others are tried all the same).
+ */
+static int plan_addr6_restore(const struct rdc_bond_plan *p, char *said, size_t size,
+			      struct rdc_err *err)
+{
+	struct rdc_addr6_list now;
+	size_t used = 0, added = 0;
+	int rc, first = 0;
+
+	said[0] = '\0';
+	if (!p->naddr6)
+		return 0;
+	rc = rdc_addr6_list(&now, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < p->naddr6; i++) {
+		const struct rdc_bond_addr6 *k = &p->addr6[i];
+		char text[INET6_ADDRSTRLEN + 8];
+
+		if (rdc_addr6_find(&now, &k->addr))
+			continue;
+		rc = rdc_addr6_add(&k->addr, first ? NULL : err);
+		if (rc) {
+			if (!first)
+				rdc_err_prefix(err, "%s", k->netdev);
+			first = first ? first : rc;
+			continue;
+		}
+		rdc_addr6_format(&k->addr, text, sizeof(text));
+		/* Room for the first few; the count says the rest. */
+		if (used < size)
+			used += (size_t)snprintf(said + used, size - used, "%s%s on %s",
+						 added ? ", " : "", text, k->netdev);
+		added++;
+	}
+	rdc_addr6_list_free(&now);
+	if (used >= size && size > 5)
+		memcpy(said + size - 5, " ...", 5);
+	return first;
+}
+
+/* Did the undone steps take a member down or enslave it (its IPv6 addresses went)? */
+static bool plan_touched_members(const struct rdc_bond_plan *p, size_t done)
+{
+	for (size_t i = 0; i < done; i++)
+		if ((p->steps[i].op == RDC_BOND_OP_DOWN || p->steps[i].op == RDC_BOND_OP_ENSLAVE) &&
+		    strcmp(p->steps[i].netdev, p->name))
+			return true;
+	return false;
+}
+
 /* Does the bond read what the plan wanted? Names the first difference in @why. */
 static int plan_verify(struct rdc_bond_plan *p, struct rdc_err *err)
 {
@@ -512,7 +624,8 @@ static int plan_verify(struct rdc_bond_plan *p, struct rdc_err *err)
 int rdc_bond_plan_apply(struct rdc_bond_plan *p, volatile sig_atomic_t *stop, struct rdc_err *err)
 {
 	struct rdc_err undo_err = {0};
-	size_t done;
+	char added[160];
+	size_t done, undone;
 	int rc = 0, failed_undo = 0;
 
 	for (done = 0; done < p->nsteps; done++) {
@@ -533,13 +646,21 @@ int rdc_bond_plan_apply(struct rdc_bond_plan *p, volatile sig_atomic_t *stop, st
 			return 0;
 	}
 	/* Undo every step done, newest first; keep going past a failed undo. */
+	undone = done;
 	while (done-- > 0)
 		if (step_do(p, &p->steps[done], true, failed_undo ? NULL : &undo_err))
 			failed_undo++;
+	/* The members are out of the bond and up again: their IPv6 addresses can go back. */
+	if (plan_addr6_restore(p, added, sizeof(added), failed_undo ? NULL : &undo_err))
+		failed_undo++;
 	if (failed_undo)
 		rdc_err_append(err, "restoring the old state failed too: %s", undo_err.msg);
+	else if (added[0])
+		rdc_err_append(err, "old state restored, IPv6 %s added back", added);
 	else
 		rdc_err_append(err, "old state restored");
+	if (p->addr6_unread && plan_touched_members(p, undone))
+		rdc_err_append(err, "the members' IPv6 addresses were not all known: check them");
 	rdc_bond_read(p->name, &p->after, NULL);
 	return rc;
 }
@@ -548,11 +669,14 @@ int rdc_bond_plan_revert(struct rdc_bond_plan *p, struct rdc_err *err)
 {
 	int rc = 0;
 
-	for (size_t i = p->nsteps; i-- > 0;) {
-		int r = step_do(p, &p->steps[i], true, rc ? NULL : err);
+	char added[160];
+	int r;
 
+	for (size_t i = p->nsteps; i-- > 0;) {
+		r = step_do(p, &p->steps[i], true, rc ? NULL : err);
 		if (r && !rc)
 			rc = r;
 	}
-	return rc;
+	r = plan_addr6_restore(p, added, sizeof(added), rc ? NULL : err);
+	return rc ? rc : r;
 }

@@ -9,8 +9,10 @@
 
 #include "base/err.h"
 #include "bond/bond.h"
+#include "kernel/addr.h"
 
 #define RDC_BOND_PLAN_STEPS 96
+#define RDC_BOND_PLAN_ADDR6 32 /* the joining members' static IPv6 addresses a plan keeps */
 
 /* What a bond should become: `bond create/set/add/del` keywords or a netplan file say it. */
 struct rdc_bond_want {
@@ -42,6 +44,12 @@ struct rdc_bond_step {
 	char text[200]; /* what it does, as an operator would say it ("set eth0 down") */
 };
 
+/* A static IPv6 address of a member that joins, kept to be put back after an undo. */
+struct rdc_bond_addr6 {
+	char netdev[IF_NAMESIZE];
+	struct rdc_addr6 addr;
+};
+
 struct rdc_bond_plan {
 	char name[IF_NAMESIZE];
 	bool existed;			/* the bond was there before */
@@ -56,6 +64,18 @@ struct rdc_bond_plan {
 	size_t nskipped; /* options given that the mode does not use: not sent */
 	char skipped[8][48];
 	struct rdc_bond after; /* read back after apply (or the expectation on a dry run) */
+	/*
+	 * The joining members' permanent IPv6 addresses, link-local ones aside:
+	 * the kernel drops them when a member goes down to be enslaved
+	 * (keep_addr_on_down 0, the default; seen in the lab, the enslave
+	 * itself keeps them), and puts back only the link-local one.  An undo
+	 * (rollback or revert) adds back those missing.  addr6_unread: they
+	 * could not all be read (a --root bundle or recording without them,
+	 * more than RDC_BOND_PLAN_ADDR6), so an undo cannot vouch for them.
+	 */
+	size_t naddr6;
+	struct rdc_bond_addr6 addr6[RDC_BOND_PLAN_ADDR6];
+	bool addr6_unread;
 };
 
 /*
@@ -76,10 +96,15 @@ static inline bool rdc_bond_plan_empty(const struct rdc_bond_plan *p)
 }
 /*
  * Run the steps; read the bond back and compare with the plan.  On any
- * failure undo every step done, newest first, so the bond and its members
- * read as before; err says what failed and whether the undo did too.
+ * failure undo every step done, newest first, then add back the members'
+ * static IPv6 addresses that went, so the bond and its members read as
+ * before; err says what failed, whether the undo did too, and which IPv6
+ * addresses were added back.
  * @stop, when set by a signal, ends the run between steps (then undone).
  */
 int rdc_bond_plan_apply(struct rdc_bond_plan *p, volatile sig_atomic_t *stop, struct rdc_err *err);
-/* Put back what a successful apply changed (another bond of the same apply failed). */
+/*
+ * Put back what a successful apply changed (another bond of the same apply
+ * failed), the members' static IPv6 addresses included.
+ */
 int rdc_bond_plan_revert(struct rdc_bond_plan *p, struct rdc_err *err);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* addr.c - IPv4 addresses from one RTM_GETADDR dump, carried by the transport */
+/* addr.c - IPv4 and IPv6 addresses from one RTM_GETADDR dump, and adding IPv6 ones */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -108,4 +110,230 @@ const struct rdc_addr4 *rdc_addr4_find(const struct rdc_addr4_list *list, uint32
 		if (list->items[i].addr == addr)
 			return &list->items[i];
 	return NULL;
+}
+
+/* ---- IPv6 ---------------------------------------------------------------- */
+
+/* The attributes read, with the one length each must have. */
+static const struct {
+	uint16_t type;
+	const char *name;
+	uint16_t len;
+} addr6_policy[] = {
+	{IFA_ADDRESS, "IFA_ADDRESS", 16},
+	{IFA_LOCAL, "IFA_LOCAL", 16},
+	{IFA_FLAGS, "IFA_FLAGS", 4},
+};
+
+struct addr6_dump {
+	struct rdc_addr6_list *list;
+	struct rdc_err why; /* what was malformed, when rc is set */
+	int rc;
+};
+
+static int addr6_bad(struct addr6_dump *d, const struct ifaddrmsg *ifa, const char *fmt, ...)
+	RDC_PRINTF(3, 4);
+static int addr6_bad(struct addr6_dump *d, const struct ifaddrmsg *ifa, const char *fmt, ...)
+{
+	char why[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (ifa)
+		d->rc = rdc_err_set(&d->why, EBADMSG, "malformed RTM_NEWADDR (ifindex %u): %s",
+				    ifa->ifa_index, why);
+	else
+		d->rc = rdc_err_set(&d->why, EBADMSG, "malformed RTM_NEWADDR: %s", why);
+	return d->rc;
+}
+
+/*
+ * Walk the attributes by hand rather than with mnl_attr_parse(), which stops
+ * quietly at bytes that are no attribute: those are an error here.  The
+ * kernel puts IFA_ADDRESS for the address itself; IFA_LOCAL appears only
+ * with a peer (point-to-point), and is then the local address.
+ */
+static int addr6_msg_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct addr6_dump *d = arg;
+	const struct nlattr *tb[IFA_MAX + 1] = {0};
+	const struct ifaddrmsg *ifa;
+	const struct nlattr *attr, *a;
+	struct rdc_addr6 *items, *it;
+	size_t left, n;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR)
+		return 0;
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
+		return addr6_bad(d, NULL, "%u bytes, shorter than its ifaddrmsg", nlh->nlmsg_len);
+	ifa = mnl_nlmsg_get_payload(nlh);
+	/* A kernel without IPv6 answers AF_INET6 with every family's dump. */
+	if (ifa->ifa_family != AF_INET6)
+		return 0;
+	if (ifa->ifa_prefixlen > 128)
+		return addr6_bad(d, ifa, "prefix length %u", ifa->ifa_prefixlen);
+	if (ifa->ifa_index == 0 || ifa->ifa_index > INT32_MAX)
+		return addr6_bad(d, ifa, "no ifindex");
+	attr = mnl_nlmsg_get_payload_offset(nlh, sizeof(*ifa));
+	left = nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*ifa));
+	/* mnl_attr_ok() checks the header and that nla_len fits in what is left. */
+	while (mnl_attr_ok(attr, (int)left)) {
+		uint16_t type = mnl_attr_get_type(attr);
+
+		for (size_t i = 0; i < RDC_ARRAY_SIZE(addr6_policy); i++)
+			if (addr6_policy[i].type == type &&
+			    mnl_attr_get_payload_len(attr) != addr6_policy[i].len)
+				return addr6_bad(d, ifa, "%s has %u bytes, expected %u bytes",
+						 addr6_policy[i].name,
+						 (unsigned int)mnl_attr_get_payload_len(attr),
+						 addr6_policy[i].len);
+		if (type <= IFA_MAX)
+			tb[type] = attr; /* a repeated attribute: the last one counts */
+		n = MNL_ALIGN(attr->nla_len);
+		left = n < left ? left - n : 0;
+		attr = (const struct nlattr *)(const void *)((const char *)attr + n);
+	}
+	if (left)
+		return addr6_bad(d, ifa, "%zu bytes that are not attributes", left);
+	a = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
+	if (!a)
+		return addr6_bad(d, ifa, "no IFA_ADDRESS");
+	items = realloc(d->list->items, (d->list->count + 1) * sizeof(*items));
+	if (!items) {
+		d->rc = rdc_err_set(&d->why, ENOMEM, "cannot list the IPv6 addresses");
+		return d->rc;
+	}
+	d->list->items = items;
+	it = &items[d->list->count++];
+	memset(it, 0, sizeof(*it));
+	it->ifindex = (int)ifa->ifa_index;
+	memcpy(it->addr, mnl_attr_get_payload(a), sizeof(it->addr));
+	it->prefix_len = ifa->ifa_prefixlen;
+	it->flags = tb[IFA_FLAGS] ? mnl_attr_get_u32(tb[IFA_FLAGS]) : ifa->ifa_flags;
+	it->scope = ifa->ifa_scope;
+	return 0;
+}
+
+int rdc_addr6_list(struct rdc_addr6_list *list, struct rdc_err *err)
+{
+	char buf[256] __attribute__((aligned(4))); /* one ifaddrmsg request */
+	struct addr6_dump d = {.list = list};
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+	int rc;
+
+	memset(list, 0, sizeof(*list));
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETADDR;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = AF_INET6;
+	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, addr6_msg_cb, &d, err);
+	if (d.rc) {
+		/* The transport keeps the first callback error; its words are ours. */
+		if (err)
+			*err = d.why;
+		rc = d.rc;
+	}
+	if (rc) {
+		rdc_addr6_list_free(list);
+		if (err && !err->msg[0])
+			rdc_err_set(err, -rc, "cannot list the IPv6 addresses");
+		return rc;
+	}
+	return 0;
+}
+
+void rdc_addr6_list_free(struct rdc_addr6_list *list)
+{
+	free(list->items);
+	list->items = NULL;
+	list->count = 0;
+}
+
+const struct rdc_addr6 *rdc_addr6_find(const struct rdc_addr6_list *list, const struct rdc_addr6 *a)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		const struct rdc_addr6 *it = &list->items[i];
+
+		if (it->ifindex == a->ifindex && it->prefix_len == a->prefix_len &&
+		    !memcmp(it->addr, a->addr, sizeof(it->addr)))
+			return it;
+	}
+	return NULL;
+}
+
+void rdc_addr6_format(const struct rdc_addr6 *a, char *buf, size_t size)
+{
+	char text[INET6_ADDRSTRLEN];
+
+	if (!inet_ntop(AF_INET6, a->addr, text, sizeof(text)))
+		rdc_strlcpy(text, "?", sizeof(text));
+	snprintf(buf, size, "%s/%u", text, a->prefix_len);
+}
+
+int rdc_addr6_build_add(char *buf, size_t size, const struct rdc_addr6 *a, struct rdc_err *err)
+{
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+	uint32_t flags;
+
+	if (size < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*ifa)))
+		return rdc_err_set(err, EMSGSIZE, "address request buffer too small (%zu bytes)",
+				   size);
+	if (a->ifindex <= 0)
+		return rdc_err_set(err, EINVAL, "bad ifindex %d", a->ifindex);
+	if (a->prefix_len > 128)
+		return rdc_err_set(err, EINVAL, "bad IPv6 prefix length %u", a->prefix_len);
+	flags = a->flags & RDC_ADDR6_SETTABLE;
+	memset(buf, 0, size);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_NEWADDR;
+	/* `ip address add`: create, and EEXIST (not a replace) when it is there. */
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = AF_INET6;
+	ifa->ifa_prefixlen = (unsigned char)a->prefix_len;
+	ifa->ifa_flags = (unsigned char)(flags & 0xff); /* IFA_FLAGS below has them all */
+	ifa->ifa_scope = a->scope;
+	ifa->ifa_index = (unsigned int)a->ifindex;
+	/* No IFA_CACHEINFO: the kernel's default, infinite lifetimes. */
+	if (!mnl_attr_put_check(nlh, size, IFA_ADDRESS, sizeof(a->addr), a->addr) ||
+	    !mnl_attr_put_u32_check(nlh, size, IFA_FLAGS, flags))
+		return rdc_err_set(err, EMSGSIZE, "address request does not fit in %zu bytes",
+				   size);
+	return (int)nlh->nlmsg_len;
+}
+
+int rdc_addr6_add(const struct rdc_addr6 *a, struct rdc_err *err)
+{
+	char buf[128] __attribute__((aligned(4)));
+	char text[INET6_ADDRSTRLEN + 8];
+	int rc;
+
+	rc = rdc_addr6_build_add(buf, sizeof(buf), a, err);
+	if (rc < 0)
+		return rc;
+	rc = rdc_nl_talk(NETLINK_ROUTE, (struct nlmsghdr *)(void *)buf, RDC_NL_WRITE, NULL, NULL,
+			 err);
+	if (rc == -EEXIST) {
+		rdc_err_clear(err);
+		return 0;
+	}
+	if (rc) {
+		char why[sizeof(err->msg)] = "";
+
+		if (err)
+			rdc_strlcpy(why, err->msg, sizeof(why));
+		rdc_addr6_format(a, text, sizeof(text));
+		/* The kernel's extack ("IPv6 is disabled on this device") stays in detail. */
+		rdc_err_restate(err, -rc, "cannot add %s to ifindex %d", text, a->ifindex);
+		if (err && !err->detail[0] && why[0])
+			rdc_err_detail(err, "%s", why);
+		return rc;
+	}
+	return 0;
 }
