@@ -1,28 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fs.c - root-prefixed file layer (the sysfs test seam) */
+/* fs.c - root-prefixed file layer (the sysfs test seam): a jail under --root, and capture */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "base/util.h"
 #include "seam/fs.h"
 
+#ifndef SYS_openat2
+#define SYS_openat2 437 /* the same number on every architecture (Linux 5.6) */
+#endif
+
+#define FS_MAX_LINKS 40 /* links followed in one resolution: the kernel's MAXSYMLINKS */
+/* Every open that reads: a FIFO must not block, a terminal must not become ours. */
+#define FS_OPEN_FLAGS (O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+
 static char fs_root[PATH_MAX]; /* resolved root, "" for the live system */
+static int fs_root_fd = -1;    /* O_PATH of fs_root; -1 live */
+static int fs_slash_fd = -1;   /* O_PATH of "/": the walk's root when capturing live */
+static bool fs_walk_only;      /* the kernel has no openat2() (ENOSYS), or a test asked */
+static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a later sample) */
 
 int rdc_fs_set_root(const char *dir, struct rdc_err *err)
 {
 	struct stat st;
 	char real[PATH_MAX];
+	int fd;
 
 	fs_root[0] = '\0';
+	rdc_fs_set_overlay(NULL, NULL);
+	if (fs_root_fd >= 0) {
+		close(fs_root_fd);
+		fs_root_fd = -1;
+	}
 	if (!dir || !strcmp(dir, "/"))
 		return 0;
 	if (!*dir)
@@ -37,13 +57,65 @@ int rdc_fs_set_root(const char *dir, struct rdc_err *err)
 		return rdc_err_set(err, errno, "cannot use root '%s'", dir);
 	if (!strcmp(real, "/"))
 		return 0;
+	fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return rdc_err_set(err, errno, "cannot use root '%s'", dir);
+	fs_root_fd = fd;
 	snprintf(fs_root, sizeof(fs_root), "%s", real);
+	return 0;
+}
+
+static int fs_openat2(int rootfd, const char *kpath, int flags);
+
+/* @subdir's directories one by one, none of them a link (for kernels without openat2). */
+static int fs_open_plain_dirs(int rootfd, const char *subdir)
+{
+	char copy[PATH_MAX], *save = NULL, *part;
+	int fd = dup(rootfd), next;
+
+	snprintf(copy, sizeof(copy), "%s", subdir);
+	for (part = strtok_r(copy, "/", &save); fd >= 0 && part;
+	     part = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(part, ".."))
+			next = -1, errno = EINVAL;
+		else
+			next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		fd = next;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int rdc_fs_set_overlay(const char *subdir, struct rdc_err *err)
+{
+	int fd;
+
+	if (fs_overlay_fd >= 0)
+		close(fs_overlay_fd);
+	fs_overlay_fd = -1;
+	if (!subdir || fs_root_fd < 0)
+		return 0;
+	/* The overlay is found inside the jail like any other path. */
+	fd = fs_walk_only ? -ENOSYS
+			  : fs_openat2(fs_root_fd, subdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd == -ENOSYS || fd == -EPERM)
+		fd = fs_open_plain_dirs(fs_root_fd, subdir);
+	if (fd == -ENOENT)
+		return 0; /* a bundle without a later sample: everything from the root */
+	if (fd < 0)
+		return rdc_err_set(err, -fd, "cannot use '%s' in the root", subdir);
+	fs_overlay_fd = fd;
 	return 0;
 }
 
 const char *rdc_fs_root(void)
 {
 	return fs_root[0] ? fs_root : NULL;
+}
+
+void rdc_fs_force_walk(bool on)
+{
+	fs_walk_only = on;
 }
 
 /* Format a kernel path and prefix the root; returns -ENAMETOOLONG on overflow. */
@@ -72,18 +144,702 @@ static int fs_vpath(char *out, size_t size, char *kpath, size_t ksize, const cha
 	}
 /* NOLINTEND(bugprone-macro-parentheses) */
 
+/* Whether @path is @dir or below it ("/sys" holds "/sys/class", not "/sysfoo"). */
+static bool fs_under(const char *path, const char *dir)
+{
+	while (*dir && *path == *dir) {
+		path++;
+		dir++;
+	}
+	return !*dir && (*path == '\0' || *path == '/');
+}
+
+/*
+ * Capture: the paths copied so far, sorted, each with what it became
+ * ('f' file, 'e' empty file for a path only tested, 'd' directory, 'l' link).
+ */
+struct fs_cap_entry {
+	char *path;
+	char kind;
+};
+
+static struct {
+	bool on;
+	int dirfd; /* O_PATH of the capture directory */
+	struct fs_cap_entry *done;
+	size_t count, cap;
+	char error[PATH_MAX + 64]; /* the first error, "" when none */
+} fs_cap = {.dirfd = -1};
+
+static void fs_cap_fail(int code, const char *kpath)
+{
+	if (code < 0)
+		code = -code;
+	if (!fs_cap.error[0])
+		snprintf(fs_cap.error, sizeof(fs_cap.error), "cannot capture '%s': %s", kpath,
+			 strerror(code));
+}
+
+/* How capture treats a kernel path (fs.h lists what is allowed). */
+enum fs_scope {
+	FS_SCOPE_NONE,	/* capture off, or a path never captured */
+	FS_SCOPE_SYS,	/* links kept, files at their resolved paths */
+	FS_SCOPE_PLAIN, /* stored at the path asked for */
+	FS_SCOPE_EXIST, /* existence only */
+};
+
+/* "/a/b": absolute, no empty, "." or ".." component, no trailing slash. */
+static bool fs_clean(const char *p)
+{
+	if (p[0] != '/' || !p[1])
+		return false;
+	while (*p == '/') {
+		size_t n = strcspn(++p, "/");
+
+		if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+static enum fs_scope fs_cap_scope(const char *kpath)
+{
+	if (!fs_cap.on || !fs_clean(kpath))
+		return FS_SCOPE_NONE;
+	if (fs_under(kpath, "/sys"))
+		return FS_SCOPE_SYS;
+	/* /proc/irq: which CPUs serve the NIC's interrupts (diag's NUMA check), nothing else. */
+	if (fs_under(kpath, "/proc/net") || fs_under(kpath, "/proc/sys") ||
+	    fs_under(kpath, "/proc/irq") || !strcmp(kpath, "/proc/stat") ||
+	    !strcmp(kpath, "/proc/version"))
+		return FS_SCOPE_PLAIN;
+	if (fs_under(kpath, "/lib/modules"))
+		return FS_SCOPE_EXIST;
+	return FS_SCOPE_NONE;
+}
+
+/*
+ * Whether @kpath still needs capturing as @kind, and remember it: each path
+ * is copied once, except that an empty file (the path was only tested) gets
+ * its contents when it is read later.
+ */
+static bool fs_cap_claim(const char *kpath, char kind)
+{
+	size_t lo = 0, hi = fs_cap.count;
+	struct fs_cap_entry *grown;
+	char *copy;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = strcmp(fs_cap.done[mid].path, kpath);
+
+		if (!cmp) {
+			if (fs_cap.done[mid].kind == 'e' && kind == 'f') {
+				fs_cap.done[mid].kind = 'f';
+				return true;
+			}
+			return false;
+		}
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (fs_cap.count == fs_cap.cap) {
+		size_t cap = fs_cap.cap ? fs_cap.cap * 2 : 256;
+
+		grown = realloc(fs_cap.done, cap * sizeof(*grown));
+		if (!grown)
+			goto err_nomem;
+		fs_cap.done = grown;
+		fs_cap.cap = cap;
+	}
+	copy = strdup(kpath);
+	if (!copy)
+		goto err_nomem;
+	memmove(fs_cap.done + lo + 1, fs_cap.done + lo, (fs_cap.count - lo) * sizeof(*fs_cap.done));
+	fs_cap.done[lo].path = copy;
+	fs_cap.done[lo].kind = kind;
+	fs_cap.count++;
+	return true;
+
+err_nomem:
+	fs_cap_fail(ENOMEM, kpath);
+	return false;
+}
+
+/*
+ * Open the directory that holds @kpath in the capture, making the missing
+ * ones and never going through a link (a hostile root cannot make capture
+ * write outside its directory); the last component is left in @name.
+ * Returns a directory fd or -errno.
+ */
+static int fs_cap_parent(const char *kpath, char name[NAME_MAX + 1])
+{
+	const char *p = kpath;
+	int cur, fd;
+
+	cur = fcntl(fs_cap.dirfd, F_DUPFD_CLOEXEC, 0);
+	if (cur < 0)
+		return -errno;
+	for (;;) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n > NAME_MAX) {
+			close(cur);
+			return -ENAMETOOLONG;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		p += n;
+		if (!*p)
+			return cur;
+		if (mkdirat(cur, name, 0755) < 0 && errno != EEXIST)
+			goto err;
+		fd = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			goto err;
+		close(cur);
+		cur = fd;
+	}
+
+err:
+	fd = -errno;
+	close(cur);
+	return fd;
+}
+
+static void fs_cap_dir(const char *kpath)
+{
+	char name[NAME_MAX + 1];
+	int dir;
+
+	if (!fs_cap_claim(kpath, 'd'))
+		return;
+	dir = fs_cap_parent(kpath, name);
+	if (dir < 0) {
+		fs_cap_fail(dir, kpath);
+		return;
+	}
+	if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST)
+		fs_cap_fail(errno, kpath);
+	close(dir);
+}
+
+/* The bytes read, or with @data NULL an empty file (its existence). */
+static void fs_cap_file(const char *kpath, const char *data, size_t len)
+{
+	char name[NAME_MAX + 1];
+	size_t done = 0;
+	int dir, fd;
+
+	if (!fs_cap_claim(kpath, data ? 'f' : 'e'))
+		return;
+	dir = fs_cap_parent(kpath, name);
+	if (dir < 0) {
+		fs_cap_fail(dir, kpath);
+		return;
+	}
+	fd = openat(dir, name, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (data ? O_TRUNC : 0),
+		    0644);
+	close(dir);
+	if (fd < 0) {
+		fs_cap_fail(errno, kpath);
+		return;
+	}
+	while (data && done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fs_cap_fail(n < 0 ? errno : EIO, kpath);
+			break;
+		}
+		done += (size_t)n;
+	}
+	close(fd);
+}
+
+static void fs_cap_link(const char *kpath, const char *target)
+{
+	char name[NAME_MAX + 1];
+	int dir;
+
+	if (!fs_cap_claim(kpath, 'l'))
+		return;
+	dir = fs_cap_parent(kpath, name);
+	if (dir < 0) {
+		fs_cap_fail(dir, kpath);
+		return;
+	}
+	if (symlinkat(target, dir, name) < 0 && errno != EEXIST)
+		fs_cap_fail(errno, kpath);
+	close(dir);
+}
+
+/* A path that was found (tested or resolved, not read): a directory or an empty file. */
+static void fs_cap_found(const char *kpath, mode_t mode)
+{
+	if (S_ISDIR(mode))
+		fs_cap_dir(kpath);
+	else if (S_ISREG(mode))
+		fs_cap_file(kpath, NULL, 0);
+}
+
+int rdc_fs_capture_start(const char *dir, struct rdc_err *err)
+{
+	int fd;
+
+	if (!dir || !*dir)
+		return rdc_err_set(err, EINVAL, "no capture directory");
+	if (fs_cap.on)
+		return rdc_err_set(err, EBUSY, "cannot capture into '%s': a capture is running",
+				   dir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return rdc_err_set(err, errno, "cannot capture into '%s'", dir);
+	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return rdc_err_set(err, errno, "cannot capture into '%s'", dir);
+	fs_cap.dirfd = fd;
+	fs_cap.error[0] = '\0';
+	fs_cap.on = true;
+	return 0;
+}
+
+int rdc_fs_capture_into(const char *dir, struct rdc_err *err)
+{
+	char error[sizeof(fs_cap.error)];
+	int rc;
+
+	snprintf(error, sizeof(error), "%s", fs_cap.error);
+	rdc_fs_capture_stop();
+	rc = rdc_fs_capture_start(dir, err);
+	if (!rc && error[0])
+		snprintf(fs_cap.error, sizeof(fs_cap.error), "%s", error);
+	return rc;
+}
+
+void rdc_fs_capture_stop(void)
+{
+	for (size_t i = 0; i < fs_cap.count; i++)
+		free(fs_cap.done[i].path);
+	free(fs_cap.done);
+	fs_cap.done = NULL;
+	fs_cap.count = fs_cap.cap = 0;
+	if (fs_cap.dirfd >= 0)
+		close(fs_cap.dirfd);
+	fs_cap.dirfd = -1;
+	if (fs_slash_fd >= 0)
+		close(fs_slash_fd);
+	fs_slash_fd = -1;
+	fs_cap.on = false;
+}
+
+const char *rdc_fs_capture_error(void)
+{
+	return fs_cap.error[0] ? fs_cap.error : NULL;
+}
+
+/* How to open a path (fs_open). */
+struct fs_how {
+	int flags;    /* O_PATH, or O_RDONLY (| O_DIRECTORY); | O_NOFOLLOW: the link itself */
+	mode_t want;  /* what a read or listing needs: S_IFREG, S_IFDIR, or 0 for anything */
+	bool walk;    /* resolve with fs_walk(), which fills canon */
+	bool capture; /* and re-create the links it meets in the capture */
+	char *canon;  /* PATH_MAX bytes: the resolved kernel path, with walk */
+	mode_t got;   /* out: the type found when it is not the one wanted */
+};
+
+/* 0 when @mode is what @h wants, else -errno (and h->got): EISDIR, ENOTDIR or EINVAL. */
+static int fs_check_type(struct fs_how *h, mode_t mode)
+{
+	mode_t type = mode & S_IFMT;
+
+	if (!h->want || type == h->want)
+		return 0;
+	h->got = type;
+	if (h->want == S_IFREG && type == S_IFDIR)
+		return -EISDIR;
+	if (h->want == S_IFDIR && type == S_IFREG)
+		return -ENOTDIR;
+	return -EINVAL; /* a FIFO, socket or device */
+}
+
+/*
+ * The final step of both resolvers: @pfd is an O_PATH fd of what was found;
+ * check its type before anything opens it for real (opening a device can do
+ * things), then open it through @reopen and make sure that is the same file.
+ * Returns the fd for @h->flags (@pfd itself for O_PATH) or -errno; closes @pfd.
+ */
+static int fs_finish(int pfd, struct fs_how *h, int (*reopen)(const void *ctx, int flags),
+		     const void *ctx)
+{
+	struct stat st, st2;
+	int fd, rc;
+
+	if (h->flags & O_PATH)
+		return pfd;
+	if (fstat(pfd, &st) < 0) {
+		rc = -errno;
+		goto err;
+	}
+	rc = fs_check_type(h, st.st_mode);
+	if (rc < 0)
+		goto err;
+	fd = reopen(ctx, h->flags | FS_OPEN_FLAGS);
+	if (fd < 0) {
+		rc = fd;
+		goto err;
+	}
+	if (fstat(fd, &st2) < 0 || st.st_dev != st2.st_dev || st.st_ino != st2.st_ino) {
+		/* Replaced while we looked: say so rather than read something else. */
+		rc = -EAGAIN;
+		close(fd);
+		goto err;
+	}
+	close(pfd);
+	return fd;
+
+err:
+	close(pfd);
+	return rc;
+}
+
+/*
+ * Where fs_walk() ended: the directory holding the last component, and its
+ * name ("." when the path ended on a directory reached by "..", "/" or a link).
+ */
+struct fs_walk_end {
+	int dir;
+	const char *name;
+};
+
+static int fs_walk_reopen(const void *ctx, int flags)
+{
+	const struct fs_walk_end *end = ctx;
+	int fd = openat(end->dir, end->name, flags | O_NOFOLLOW);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Append "/@name" to the kernel path @canon of length *@len. */
+static int fs_canon_push(char *canon, size_t *len, const char *name)
+{
+	int n = snprintf(canon + *len, PATH_MAX - *len, "/%s", name);
+
+	if (n < 0 || (size_t)n >= PATH_MAX - *len)
+		return -ENAMETOOLONG;
+	*len += (size_t)n;
+	return 0;
+}
+
+/*
+ * Resolve @kpath below @rootfd one component at a time, the way openat2()'s
+ * RESOLVE_IN_ROOT does: ".." at the root stays there, an absolute link target
+ * starts again at the root, and every component is opened with O_NOFOLLOW, so
+ * only this walk follows links, inside the root.  It serves kernels without
+ * openat2() (before 5.6), the resolved path (@h->canon, "/" for the root) and
+ * capture (the links it meets).  Unlike openat2() it is not proof against a
+ * directory moved out of the root while it walks.  Returns as fs_finish().
+ */
+static int fs_walk(int rootfd, const char *kpath, struct fs_how *h)
+{
+	char rest[PATH_MAX], target[PATH_MAX], next[PATH_MAX], name[NAME_MAX + 1];
+	bool nofollow = h->flags & O_NOFOLLOW;
+	struct fs_walk_end end;
+	int links = 0, cur, fd = -1, rc;
+	size_t clen = 0;
+	const char *p;
+	struct stat st;
+
+	if (!*kpath)
+		return -ENOENT;
+	if (snprintf(rest, sizeof(rest), "%s", kpath) >= (int)sizeof(rest))
+		return -ENAMETOOLONG;
+	cur = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+	if (cur < 0)
+		return -errno;
+	h->canon[0] = '\0';
+	p = rest;
+	for (;;) {
+		size_t n;
+		bool last;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, "/");
+		if (n > NAME_MAX) {
+			rc = -ENAMETOOLONG;
+			goto err;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		p += n;
+		while (*p == '/')
+			p++;
+		last = !*p;
+		if (!strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			if (!clen)
+				continue; /* the root is its own parent */
+			fd = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0) {
+				rc = -errno;
+				goto err;
+			}
+			close(cur);
+			cur = fd;
+			fd = -1;
+			while (clen && h->canon[clen - 1] != '/')
+				clen--;
+			h->canon[--clen] = '\0';
+			continue;
+		}
+		fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			rc = -errno;
+			goto err;
+		}
+		if (S_ISLNK(st.st_mode) && !(last && nofollow)) {
+			ssize_t tn;
+
+			if (++links > FS_MAX_LINKS) {
+				rc = -ELOOP;
+				goto err;
+			}
+			tn = readlinkat(fd, "", target, sizeof(target) - 1);
+			if (tn <= 0) {
+				rc = tn < 0 ? -errno : -ENOENT;
+				goto err;
+			}
+			target[tn] = '\0';
+			close(fd);
+			fd = -1;
+			if (h->capture) {
+				size_t at = clen;
+
+				if (!fs_canon_push(h->canon, &at, name) &&
+				    fs_under(h->canon, "/sys"))
+					fs_cap_link(h->canon, target);
+				h->canon[clen] = '\0';
+			}
+			/* Go on with the target, then with what was left after the link. */
+			if (snprintf(next, sizeof(next), "%s/%s", target, p) >= (int)sizeof(next)) {
+				rc = -ENAMETOOLONG;
+				goto err;
+			}
+			memcpy(rest, next, sizeof(rest));
+			p = rest;
+			if (target[0] == '/') {
+				fd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+				if (fd < 0) {
+					rc = -errno;
+					goto err;
+				}
+				close(cur);
+				cur = fd;
+				fd = -1;
+				clen = 0;
+				h->canon[0] = '\0';
+			}
+			continue;
+		}
+		rc = fs_canon_push(h->canon, &clen, name);
+		if (rc < 0)
+			goto err;
+		if (last)
+			break;
+		if (!S_ISDIR(st.st_mode)) {
+			rc = -ENOTDIR;
+			goto err;
+		}
+		close(cur);
+		cur = fd;
+		fd = -1;
+	}
+	if (!clen)
+		snprintf(h->canon, PATH_MAX, "/");
+	if (fd < 0) {
+		/* Ended on a directory that is @cur itself. */
+		fd = fcntl(cur, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0) {
+			rc = -errno;
+			goto err;
+		}
+		snprintf(name, sizeof(name), ".");
+	}
+	end.dir = cur;
+	end.name = name;
+	rc = fs_finish(fd, h, fs_walk_reopen, &end);
+	close(cur);
+	return rc;
+
+err:
+	if (fd >= 0)
+		close(fd);
+	close(cur);
+	return rc;
+}
+
+/* openat2() in the root, retried when a rename elsewhere made the kernel unsure (EAGAIN). */
+static int fs_openat2(int rootfd, const char *kpath, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)flags,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+
+	for (int i = 0; i < 8; i++) {
+		long fd = syscall(SYS_openat2, rootfd, kpath, &how, sizeof(how));
+
+		if (fd >= 0)
+			return (int)fd;
+		if (errno != EAGAIN)
+			return -errno;
+	}
+	return -EAGAIN;
+}
+
+struct fs_openat2_ctx {
+	int rootfd;
+	const char *kpath;
+};
+
+static int fs_openat2_reopen(const void *ctx, int flags)
+{
+	const struct fs_openat2_ctx *c = ctx;
+
+	/* The same resolution again; fs_finish() checks it found the same file. */
+	return fs_openat2(c->rootfd, c->kpath, flags);
+}
+
+/*
+ * Open @kpath as @h says: under a root (or to capture) inside the jail, else
+ * as the live path @path.  Returns an fd or -errno.
+ */
+static int fs_open(const char *path, const char *kpath, struct fs_how *h)
+{
+	struct fs_openat2_ctx ctx;
+	struct stat st;
+	int rootfd = fs_root_fd, fd, rc;
+
+	if (!fs_root[0] && !h->walk) {
+		if (h->flags & O_PATH)
+			fd = open(path, h->flags | O_CLOEXEC);
+		else
+			fd = open(path, h->flags | FS_OPEN_FLAGS);
+		if (fd < 0)
+			return -errno;
+		if (h->flags & O_PATH)
+			return fd;
+		rc = fstat(fd, &st) < 0 ? -errno : fs_check_type(h, st.st_mode);
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
+		return fd;
+	}
+	if (!fs_root[0]) {
+		if (fs_slash_fd < 0)
+			fs_slash_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fs_slash_fd < 0)
+			return -errno;
+		rootfd = fs_slash_fd;
+	}
+	if (h->walk || fs_walk_only)
+		return fs_walk(rootfd, kpath, h);
+	fd = fs_openat2(rootfd, kpath, O_PATH | O_CLOEXEC | (h->flags & O_NOFOLLOW));
+	if (fd == -ENOSYS || fd == -EPERM) {
+		/* No openat2() (ENOSYS), or a seccomp filter that does not know it (EPERM). */
+		if (fd == -ENOSYS)
+			fs_walk_only = true;
+		return fs_walk(rootfd, kpath, h);
+	}
+	if (fd < 0)
+		return fd;
+	ctx.rootfd = rootfd;
+	ctx.kpath = kpath;
+	return fs_finish(fd, h, fs_openat2_reopen, &ctx);
+}
+
+static const char *fs_type_name(mode_t type)
+{
+	switch (type) {
+	case S_IFDIR:
+		return "a directory";
+	case S_IFREG:
+		return "a regular file";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFLNK:
+		return "a symbolic link";
+	default:
+		return "of an unknown type";
+	}
+}
+
+/* Fill @err for a failed open: "cannot read '/sys/...'" (and what it is, when not a file). */
+static int fs_open_error(struct rdc_err *err, int rc, const char *verb, const char *kpath,
+			 const struct fs_how *h)
+{
+	rc = rdc_err_set(err, -rc, "cannot %s '%s'", verb, kpath);
+	if (h->got)
+		rdc_err_detail(err, "%s, not %s", fs_type_name(h->got), fs_type_name(h->want));
+	return rc;
+}
+
 static int fs_read_path(const char *path, const char *kpath, char *buf, size_t size,
 			struct rdc_err *err)
 {
-	ssize_t n;
+	enum fs_scope scope = fs_cap_scope(kpath);
+	char canon[PATH_MAX];
+	struct fs_how how = {
+		.flags = O_RDONLY,
+		.want = S_IFREG,
+		.walk = scope == FS_SCOPE_SYS,
+		.capture = scope == FS_SCOPE_SYS,
+		.canon = canon,
+	};
 	size_t len = 0;
+	ssize_t n;
 	int fd, saved;
 
+	canon[0] = '\0';
 	if (size == 0)
 		return rdc_err_set(err, EINVAL, "cannot read '%s'", kpath);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (size > RDC_FS_READ_MAX + 1)
+		size = RDC_FS_READ_MAX + 1;
+	fd = -ENOENT;
+	if (fs_overlay_fd >= 0) {
+		/* A later sample's copy of the file, where the bundle has one. */
+		int root = fs_root_fd;
+
+		fs_root_fd = fs_overlay_fd;
+		fd = fs_open(path, kpath, &how);
+		fs_root_fd = root;
+		if (fd == -ENOENT) {
+			canon[0] = '\0';
+			how.got = 0;
+		}
+	}
+	if (fd == -ENOENT)
+		fd = fs_open(path, kpath, &how);
 	if (fd < 0)
-		return rdc_err_set(err, errno, "cannot read '%s'", kpath);
+		return fs_open_error(err, fd, "read", kpath, &how);
 	/* sysfs attributes fit in a page; loop anyway, procfs files may be split. */
 	while (len < size - 1) {
 		n = read(fd, buf + len, size - 1 - len);
@@ -99,6 +855,12 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		len += (size_t)n;
 	}
 	close(fd);
+	if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
+		fs_cap_file(canon, buf, len);
+	else if (scope == FS_SCOPE_PLAIN)
+		fs_cap_file(kpath, buf, len);
+	else if (scope == FS_SCOPE_EXIST)
+		fs_cap_file(kpath, NULL, 0);
 	buf[len] = '\0';
 	if (len > 0 && buf[len - 1] == '\n')
 		buf[--len] = '\0';
@@ -146,15 +908,45 @@ int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...)
 
 int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 {
-	char target[PATH_MAX];
+	char target[PATH_MAX], canon[PATH_MAX];
 	const char *base;
+	enum fs_scope scope;
+	struct stat st;
 	ssize_t n;
+	int fd;
 
 	FS_PATH(path, kpath, fmt);
-	(void)kpath;
 	if (path_rc)
 		return path_rc;
-	n = readlink(path, target, sizeof(target) - 1);
+	scope = fs_cap_scope(kpath);
+	canon[0] = '\0';
+	if (!fs_root[0] && scope != FS_SCOPE_SYS) {
+		n = readlink(path, target, sizeof(target) - 1);
+	} else {
+		struct fs_how how = {
+			.flags = O_PATH | O_NOFOLLOW,
+			.walk = scope == FS_SCOPE_SYS,
+			.capture = scope == FS_SCOPE_SYS,
+			.canon = canon,
+		};
+
+		fd = fs_open(path, kpath, &how);
+		if (fd < 0)
+			return fd;
+		/* An empty path names the link an O_PATH | O_NOFOLLOW fd holds. */
+		n = -EINVAL; /* not a link: what readlink() says, where readlinkat() says ENOENT */
+		if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
+			n = readlinkat(fd, "", target, sizeof(target) - 1);
+		if (n == -1)
+			n = -errno;
+		close(fd);
+		if (n < 0)
+			return (int)n;
+		if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys")) {
+			target[n] = '\0';
+			fs_cap_link(canon, target);
+		}
+	}
 	if (n < 0)
 		return -errno;
 	target[n] = '\0';
@@ -168,27 +960,77 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...)
 {
 	char real[PATH_MAX];
-	size_t rootlen = strlen(fs_root);
+	enum fs_scope scope;
+	struct stat st;
+	int fd;
 
 	FS_PATH(path, kpath, fmt);
-	(void)kpath;
 	if (path_rc)
 		return path_rc;
-	if (!realpath(path, real))
-		return -errno;
-	/* A link that escapes the root is not part of the captured host. */
-	if (rootlen && (strncmp(real, fs_root, rootlen) || (real[rootlen] && real[rootlen] != '/')))
-		return -EXDEV;
-	if (snprintf(buf, size, "%s", real[rootlen] ? real + rootlen : "/") >= (int)size)
+	scope = fs_cap_scope(kpath);
+	if (!fs_root[0] && scope != FS_SCOPE_SYS) {
+		if (!realpath(path, real))
+			return -errno;
+		if (scope != FS_SCOPE_NONE && stat(path, &st) == 0)
+			fs_cap_found(kpath, st.st_mode);
+	} else {
+		/* The walk, not openat2(): it knows the path it resolved. */
+		struct fs_how how = {
+			.flags = O_PATH,
+			.walk = true,
+			.capture = scope == FS_SCOPE_SYS,
+			.canon = real,
+		};
+
+		fd = fs_open(path, kpath, &how);
+		if (fd < 0)
+			return fd;
+		if (scope != FS_SCOPE_NONE && fstat(fd, &st) == 0) {
+			if (scope != FS_SCOPE_SYS)
+				fs_cap_found(kpath, st.st_mode);
+			else if (fs_under(real, "/sys"))
+				fs_cap_found(real, st.st_mode);
+		}
+		close(fd);
+	}
+	if (snprintf(buf, size, "%s", real) >= (int)size)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
 bool rdc_fs_exists(const char *fmt, ...)
 {
+	enum fs_scope scope;
+	char canon[PATH_MAX];
+	struct stat st;
+	int fd;
+
 	FS_PATH(path, kpath, fmt);
-	(void)kpath;
-	return !path_rc && access(path, F_OK) == 0;
+	if (path_rc)
+		return false;
+	scope = fs_cap_scope(kpath);
+	if (!fs_root[0] && scope == FS_SCOPE_NONE)
+		return access(path, F_OK) == 0;
+	canon[0] = '\0';
+
+	struct fs_how how = {
+		.flags = O_PATH,
+		.walk = scope == FS_SCOPE_SYS,
+		.capture = scope == FS_SCOPE_SYS,
+		.canon = canon,
+	};
+
+	fd = fs_open(path, kpath, &how);
+	if (fd < 0)
+		return false;
+	if (scope != FS_SCOPE_NONE && fstat(fd, &st) == 0) {
+		if (scope != FS_SCOPE_SYS)
+			fs_cap_found(kpath, st.st_mode);
+		else if (fs_under(canon, "/sys"))
+			fs_cap_found(canon, st.st_mode);
+	}
+	close(fd);
+	return true;
 }
 
 static int fs_name_cmp(const void *a, const void *b)
@@ -198,20 +1040,39 @@ static int fs_name_cmp(const void *a, const void *b)
 
 int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ...)
 {
+	char canon[PATH_MAX];
+	enum fs_scope scope;
 	struct dirent *de;
 	size_t cap = 0;
 	char **grown;
 	DIR *dir;
-	int saved;
+	int fd, saved;
 
 	list->names = NULL;
 	list->count = 0;
 	FS_PATH(path, kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	dir = opendir(path);
-	if (!dir)
-		return rdc_err_set(err, errno, "cannot list '%s'", kpath);
+	scope = fs_cap_scope(kpath);
+	canon[0] = '\0';
+
+	struct fs_how how = {
+		.flags = O_RDONLY | O_DIRECTORY,
+		.want = S_IFDIR,
+		.walk = scope == FS_SCOPE_SYS,
+		.capture = scope == FS_SCOPE_SYS,
+		.canon = canon,
+	};
+
+	fd = fs_open(path, kpath, &how);
+	if (fd < 0)
+		return fs_open_error(err, fd, "list", kpath, &how);
+	dir = fdopendir(fd);
+	if (!dir) {
+		saved = errno;
+		close(fd);
+		return rdc_err_set(err, saved, "cannot list '%s'", kpath);
+	}
 	while ((de = readdir(dir))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -230,6 +1091,10 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 	closedir(dir);
 	if (list->count)
 		qsort(list->names, list->count, sizeof(*list->names), fs_name_cmp);
+	if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
+		fs_cap_dir(canon);
+	else if (scope == FS_SCOPE_PLAIN || scope == FS_SCOPE_EXIST)
+		fs_cap_dir(kpath);
 	return 0;
 
 err_nomem:

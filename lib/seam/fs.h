@@ -15,8 +15,23 @@
  * which is how fixtures and support bundles replace the running kernel.
  * Under a root every write is refused.
  *
+ * A root is a jail, because bundles come from other hosts: every path is
+ * resolved inside it as if DIR were "/" (openat2() with RESOLVE_IN_ROOT, or
+ * the same walk one component at a time with O_NOFOLLOW where the kernel is
+ * older than 5.6).  ".." stops at DIR, an absolute link ("/etc/hostname")
+ * means DIR/etc/hostname, and relative links inside the bundle (sysfs is made
+ * of them) work as on the host; procfs magic links are refused.
+ *
+ * Everywhere, live or not: files are opened non-blocking, and a read or a
+ * listing refuses what is not a regular file or a directory (a FIFO, socket
+ * or device: -EINVAL, the error's detail says what it is) before opening it
+ * under a root.  A read takes at most RDC_FS_READ_MAX bytes of a file.
+ *
  * Path arguments are printf formats; the formatted path must fit PATH_MAX.
  */
+
+/* The most one read takes of a file; sysfs attributes fit in a page (4 KiB). */
+#define RDC_FS_READ_MAX ((size_t)1 << 20)
 
 /* Root all later accesses at @dir; NULL or "/" means the live system. */
 int rdc_fs_set_root(const char *dir, struct rdc_err *err);
@@ -25,7 +40,8 @@ const char *rdc_fs_root(void);
 
 /*
  * Read a whole small attribute file into @buf (NUL-terminated, one trailing
- * newline removed).  Returns the length or -errno.
+ * newline removed).  Returns the length or -errno.  What does not fit in
+ * @buf (or RDC_FS_READ_MAX) is not read.
  */
 int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(4, 5);
 /* Read a decimal or 0x-prefixed unsigned number. */
@@ -54,3 +70,64 @@ int rdc_fs_mkdir(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
 
 /* Write a value to an attribute file; refused with -EROFS under a root. */
 int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);
+
+/*
+ * Capture (the files half of a support bundle, `diag collect`): while it is
+ * on, what the seam reads is also copied below @dir at the same kernel path,
+ * so that `--root DIR` later reads the same values:
+ *
+ *   rdc_fs_read*()    the bytes read (what a short buffer cut stays cut)
+ *   rdc_fs_list()     the directory (not its entries: those are captured as
+ *                     they are read)
+ *   rdc_fs_exists(), rdc_fs_resolve()
+ *                     a directory, or an empty file where the path is a file
+ *                     not read (yet)
+ *   rdc_fs_link_name() the link
+ *
+ * and under /sys every symbolic link met on the way is made again with the
+ * same target ("class/net/eth0 -> ../../devices/..."), with the files at their
+ * resolved paths, so the bundle resolves as the host did.  Each path is
+ * copied once (the first read wins).  Only these kernel paths are captured,
+ * anything else silently not (no keys, no environment, no process's files:
+ * never /proc/self/ or /proc/PID/):
+ *
+ *   /sys/            sysfs and configfs (links kept; a link that leads out
+ *                    of /sys is not followed into the capture)
+ *   /proc/net/, /proc/sys/, /proc/irq/, /proc/stat, /proc/version
+ *                    stored at the path asked for (/proc/net is a link to
+ *                    /proc/self/net on the host, a directory in the bundle)
+ *   /lib/modules/    existence only: directories and empty files
+ *
+ * Paths with "." or ".." components are not captured.  A capture error never
+ * fails the read: the first is kept for rdc_fs_capture_error().  Capture is
+ * meant for the live system; under a root it copies what the root holds
+ * (that is how it is tested).  Not thread-safe: start, read and stop from one
+ * thread.
+ */
+
+/* Start capturing into @dir (created if missing; its parent must exist). -EBUSY if on. */
+int rdc_fs_capture_start(const char *dir, struct rdc_err *err);
+/*
+ * Go on capturing into another @dir (a bundle's second sample): what was
+ * copied is forgotten, so the same paths are copied again there; the first
+ * error is kept.
+ */
+int rdc_fs_capture_into(const char *dir, struct rdc_err *err);
+/* Stop capturing and forget which paths were copied; the first error stays readable. */
+void rdc_fs_capture_stop(void);
+/* The first capture error since the last start ("cannot capture '/sys/...': ..."), or NULL. */
+const char *rdc_fs_capture_error(void);
+
+/*
+ * Under a root: read files from @subdir of the root first ("samples/2", a
+ * bundle's second counter sample), from the root where @subdir lacks them.
+ * Listings, links and existence stay the root's.  NULL ends it; a root
+ * without @subdir has no overlay (0).  Setting the root ends it too.
+ */
+int rdc_fs_set_overlay(const char *subdir, struct rdc_err *err);
+
+/*
+ * For tests: resolve under a root by the component walk even where openat2()
+ * exists, so both resolvers are tested on every kernel.
+ */
+void rdc_fs_force_walk(bool on);

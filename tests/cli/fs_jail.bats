@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# --root is a jail: links out of a bundle read nothing of this host, a FIFO never hangs
+load ../helpers
+
+MLX5_0=sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0
+MLX5_1=sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.1/infiniband/mlx5_1
+NET1=sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.1/net/ens1f1np1
+
+setup() {
+	T=$(mktemp -d)
+	cp -a "$HOSTS/cx6dx" "$T/bad"
+	cp -a "$HOSTS/cx6dx" "$T/base"
+	echo "HOSTSECRET-$$-$RANDOM" >"$T/secret"
+	export RDC_TEST_ENV_MARK="ENVMARK-$$-$RANDOM"
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# Replace FILE of bundle DIR by a symlink to TARGET.
+relink() {
+	rm -rf "${1:?}/$2"
+	ln -s "$3" "$1/$2"
+}
+
+# The port listing of bundle DIR: stdout in $out_DIR, stderr in $err_DIR, status in $rc_DIR.
+port_of() {
+	local rc=0
+	timeout 10 "$RDMACTL" --root "$T/$1" -j port >"$T/$1.out" 2>"$T/$1.err" || rc=$?
+	[ "$rc" -ne 124 ] || { echo "rdmactl --root $1 -j port hung"; return 1; }
+	echo "$rc" >"$T/$1.rc"
+}
+
+# Same status, same JSON; and where the base warned about a file, so does the bad bundle.
+same_as_base() {
+	local f
+	[ "$(cat "$T/bad.rc")" = "$(cat "$T/base.rc")" ] ||
+		{ echo "exit $(cat "$T/bad.rc"), base $(cat "$T/base.rc")"; return 1; }
+	echo "=== bad"; cat "$T/bad.out" "$T/bad.err"
+	echo "=== base"; cat "$T/base.out" "$T/base.err"
+	json_valid <"$T/bad.out"
+	[ "$(jq -S . "$T/bad.out")" = "$(jq -S . "$T/base.out")" ]
+	for f in "$@"; do
+		if grep -q "$f" "$T/base.err"; then
+			grep -q "$f" "$T/bad.err" || { echo "no warning naming $f"; return 1; }
+		fi
+	done
+}
+
+no_host_data() {
+	local h
+	! grep -q "HOSTSECRET" "$T/bad.out" "$T/bad.err"
+	! grep -q "$RDC_TEST_ENV_MARK" "$T/bad.out" "$T/bad.err"
+	! grep -q "PATH=" "$T/bad.out" "$T/bad.err"
+	h=$(cat /etc/hostname 2>/dev/null || true)
+	if [ "${#h}" -ge 6 ]; then
+		! grep -qF "\"$h\"" "$T/bad.out"
+	fi
+}
+
+@test "--root: links out of the bundle read nothing of this host" {
+	relink "$T/bad" "$MLX5_0/fw_ver" /etc/hostname
+	relink "$T/bad" "$MLX5_0/board_id" /proc/self/environ
+	relink "$T/bad" "$MLX5_0/hca_type" "$T/secret"
+	relink "$T/bad" "$MLX5_1/fw_ver" "../../../../../../../../../../../../../..$T/secret"
+	relink "$T/bad" "$MLX5_1/board_id" ../../../../../../../../../../../../../../proc/self/environ
+	# The same files, as links to nothing: what "resolved inside the root" must equal.
+	for f in "$MLX5_0/fw_ver" "$MLX5_0/board_id" "$MLX5_0/hca_type" "$MLX5_1/fw_ver" \
+		"$MLX5_1/board_id"; do
+		relink "$T/base" "$f" /nonexistent
+	done
+	port_of bad
+	port_of base
+	no_host_data
+	same_as_base fw_ver board_id hca_type
+	[ "$(jq -c '[.ports[] | .fw_ver, .board_id, .hca_type]' "$T/bad.out")" = \
+	  '[null,null,null,null,null,"MT4125"]' ]
+}
+
+@test "--root: a directory linked out of the bundle is not listed" {
+	mkdir "$T/outside"
+	cp -a "$T/bad/$MLX5_0" "$T/outside/mlx5_9" # a whole device, out of the bundle
+	relink "$T/bad" sys/class/infiniband "$T/outside"
+	relink "$T/base" sys/class/infiniband /nonexistent
+	port_of bad
+	port_of base
+	! grep -q mlx5_9 "$T/bad.out" "$T/bad.err"
+	same_as_base
+}
+
+@test "--root: absolute links inside the bundle resolve below the root" {
+	relink "$T/bad" sys/class/infiniband/mlx5_0 \
+		/sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0
+	port_of bad
+	port_of base
+	same_as_base
+	[ "$(jq -r '.ports[0].fw_ver' "$T/bad.out")" = 22.39.1002 ]
+}
+
+@test "--root: a FIFO in the bundle never hangs, reads as an unreadable file" {
+	for f in "$MLX5_1/board_id" "$MLX5_0/ports/1/state" "$NET1/mtu"; do
+		rm "$T/bad/$f" "$T/base/$f"
+		mkfifo "$T/bad/$f"
+		mkdir "$T/base/$f" # exists, cannot be read
+	done
+	port_of bad
+	port_of base
+	same_as_base board_id ports/1/state mtu
+}
+
+@test "--root: a FIFO as a directory never hangs" {
+	rm -rf "$T/bad/$MLX5_0/ports/1/gids" "$T/base/$MLX5_0/ports/1/gids"
+	mkfifo "$T/bad/$MLX5_0/ports/1/gids"
+	: >"$T/base/$MLX5_0/ports/1/gids" # exists, not a directory
+	run --separate-stderr timeout 10 "$RDMACTL" --root "$T/bad" -j port gids mlx5_0
+	[ "$status" -ne 124 ]
+	bad_status=$status bad_out=$output
+	run --separate-stderr timeout 10 "$RDMACTL" --root "$T/base" -j port gids mlx5_0
+	[ "$bad_status" = "$status" ]
+	[ "$bad_out" = "$output" ]
+}
