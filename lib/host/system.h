@@ -23,3 +23,32 @@ void rdc_system_close(void);
 bool rdc_system_live(void);
 /* Only point the file layer at @root (completion lists a bundle's devices). */
 int rdc_system_set_root(const char *root, struct rdc_err *err);
+
+/*
+ * Support bundles: while capturing, every file the models read is also
+ * copied under @dir at its own path (links as links), so that `--root DIR`
+ * reads the same.  Only system state is copied (the file seam's list of
+ * allowed prefixes: /sys, /proc/net, /proc/sys, ...), never a process's.
+ */
+int rdc_system_capture_start(const char *dir, struct rdc_err *err);
+void rdc_system_capture_stop(void);
+/* The first file that could not be copied and why, or NULL. */
+const char *rdc_system_capture_error(void);
+
+/*
+ * diag's counter samples in a bundle.  The files of the first sample are the
+ * bundle's tree; those the second sample read are kept again under
+ * samples/2/ (sysfs counters change between the two), and the seconds between
+ * the samples in WINDOW.
+ */
+#define RDC_SYSTEM_SAMPLES "samples"
+#define RDC_SYSTEM_WINDOW "WINDOW"
+/*
+ * Sample @k (0, 1) is read next: while capturing, its files go to
+ * samples/K+1/ (k > 0); under a root, they are read from there first.
+ */
+int rdc_system_sample(unsigned int k, struct rdc_err *err);
+/* Write @dir/WINDOW. */
+int rdc_system_window_write(const char *dir, double window_s, struct rdc_err *err);
+/* The window a bundle under --root recorded: 0, or -ENOENT (none; live), -EINVAL (not sane). */
+int rdc_system_window(double *window_s);
