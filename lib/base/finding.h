@@ -42,6 +42,11 @@ struct rdc_evidence {
 struct rdc_finding {
 	char id[48];
 	enum rdc_severity severity;
+	/* What it is about, where that is one thing: all "" / 0 for the host. */
+	char device[64];   /* RDMA device */
+	unsigned int port; /* its port, 0 with no device */
+	char netdev[16];   /* the port's netdev, or a netdev alone */
+	char bond[16];	   /* a bond */
 	char title[160];
 	size_t nevidence;
 	struct rdc_evidence evidence[RDC_FINDING_MAX_EVIDENCE];

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* diag.c - the check table, running it, and the small helpers every check uses */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "diag/diag.h"
+
+extern const struct rdc_diag_family rdc_diag_family_link;
+extern const struct rdc_diag_family rdc_diag_family_host;
+extern const struct rdc_diag_family rdc_diag_family_qos;
+extern const struct rdc_diag_family rdc_diag_family_transport;
+extern const struct rdc_diag_family rdc_diag_family_links;
+extern const struct rdc_diag_family rdc_diag_family_bond;
+
+/* The order diag runs and lists them: the wire first, then what rides on it. */
+const struct rdc_diag_family *const rdc_diag_families[] = {
+	&rdc_diag_family_link,	    &rdc_diag_family_host,  &rdc_diag_family_qos,
+	&rdc_diag_family_transport, &rdc_diag_family_links, &rdc_diag_family_bond,
+};
+const size_t rdc_diag_nfamilies = RDC_ARRAY_SIZE(rdc_diag_families);
+
+void rdc_diag_policy_init(struct rdc_diag_policy *p)
+{
+	*p = (struct rdc_diag_policy){
+		.roce_prio = 3,
+		.roce_dscp = 26,
+		.cnp_prio = 6,
+		.cnp_dscp = 48,
+		.cm_tos = (26 << 2) | 2, /* DSCP 26 with ECT(0): 106 */
+		.ets_min_bw_pct = 50,
+		.pre_fec_ber_warn = 1e-8,
+		.tx_pause_pct_warn = 10,
+		.tx_pause_pct_fail = 50,
+		.rx_pause_pct_warn = 10,
+		.link_share_pct_warn = 90,
+		.link_share_min_bytes = 1 << 20,
+		.carrier_changes_warn = 10,
+		.qp_timeout = RDC_BOND_CHECK_QP_TIMEOUT,
+		.qp_retry_cnt = RDC_BOND_CHECK_RETRY_CNT,
+	};
+}
+
+const struct rdc_diag_family *rdc_diag_family_find(const char *name)
+{
+	for (size_t i = 0; i < rdc_diag_nfamilies; i++)
+		if (!strcmp(rdc_diag_families[i]->name, name))
+			return rdc_diag_families[i];
+	return NULL;
+}
+
+const struct rdc_diag_check *rdc_diag_check_find(const char *id)
+{
+	for (size_t i = 0; i < rdc_diag_nfamilies; i++)
+		for (size_t k = 0; k < rdc_diag_families[i]->count; k++)
+			if (!strcmp(rdc_diag_families[i]->checks[k].id, id))
+				return &rdc_diag_families[i]->checks[k];
+	return NULL;
+}
+
+/* Does @c match one of @names (its id or its family's name)? */
+static bool check_named(const struct rdc_diag_family *fam, const struct rdc_diag_check *c,
+			const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], c->id) || !strcmp(names[i], fam->name))
+			return true;
+	return false;
+}
+
+static int names_valid(const char *const *names, size_t n, const char *what, struct rdc_err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!rdc_diag_check_find(names[i]) && !rdc_diag_family_find(names[i]))
+			return rdc_err_set(err, EINVAL,
+					   "%s '%s' is no check id or family (rdmactl diag list)",
+					   what, names[i]);
+	return 0;
+}
+
+int rdc_diag_run(const struct rdc_diag_host *h, const char *const *only, size_t nonly,
+		 const char *const *skip, size_t nskip, struct rdc_diag_result *r,
+		 struct rdc_err *err)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rdc_findings_init(&r->findings);
+	rc = names_valid(only, nonly, "check", err);
+	if (!rc)
+		rc = names_valid(skip, nskip, "skip", err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < rdc_diag_nfamilies; i++) {
+		const struct rdc_diag_family *fam = rdc_diag_families[i];
+
+		for (size_t k = 0; k < fam->count; k++) {
+			const struct rdc_diag_check *c = &fam->checks[k];
+
+			if ((nonly && !check_named(fam, c, only, nonly)) ||
+			    check_named(fam, c, skip, nskip))
+				continue;
+			r->nran++;
+			c->run(h, c, r);
+		}
+	}
+	return 0;
+}
+
+/* ---- findings and skips ------------------------------------------------ */
+
+static void finding_about_port(struct rdc_finding *f, const struct rdc_diag_port *p)
+{
+	if (!f || !p)
+		return;
+	rdc_strlcpy(f->device, p->port.device, sizeof(f->device));
+	f->port = p->port.port;
+	if (p->port.has_netdev)
+		rdc_strlcpy(f->netdev, p->port.netdev.name, sizeof(f->netdev));
+}
+
+struct rdc_finding *rdc_diag_add(struct rdc_diag_result *r, const struct rdc_diag_check *c,
+				 const struct rdc_diag_port *p, enum rdc_severity sev,
+				 const char *title_fmt, ...)
+{
+	char title[sizeof(r->findings.items[0].title)];
+	struct rdc_finding *f;
+	va_list ap;
+
+	va_start(ap, title_fmt);
+	vsnprintf(title, sizeof(title), title_fmt, ap);
+	va_end(ap);
+	f = rdc_findings_add(&r->findings, c->id, sev, "%s", title);
+	finding_about_port(f, p);
+	return f;
+}
+
+struct rdc_finding *rdc_diag_add_bond(struct rdc_diag_result *r, const struct rdc_diag_check *c,
+				      const char *bond, enum rdc_severity sev,
+				      const char *title_fmt, ...)
+{
+	char title[sizeof(r->findings.items[0].title)];
+	struct rdc_finding *f;
+	va_list ap;
+
+	va_start(ap, title_fmt);
+	vsnprintf(title, sizeof(title), title_fmt, ap);
+	va_end(ap);
+	f = rdc_findings_add(&r->findings, c->id, sev, "%s", title);
+	if (f && bond)
+		rdc_strlcpy(f->bond, bond, sizeof(f->bond));
+	return f;
+}
+
+void rdc_diag_skip(struct rdc_diag_result *r, const struct rdc_diag_check *c,
+		   const struct rdc_diag_port *p, const char *reason_fmt, ...)
+{
+	struct rdc_diag_skip *s;
+	va_list ap;
+
+	if (r->nskipped >= RDC_DIAG_SKIPS_MAX) {
+		r->skips_dropped++;
+		return;
+	}
+	s = &r->skipped[r->nskipped++];
+	memset(s, 0, sizeof(*s));
+	rdc_strlcpy(s->id, c->id, sizeof(s->id));
+	if (p)
+		rdc_strlcpy(s->object, p->label, sizeof(s->object));
+	va_start(ap, reason_fmt);
+	vsnprintf(s->reason, sizeof(s->reason), reason_fmt, ap);
+	va_end(ap);
+}
+
+/* ---- counters ---------------------------------------------------------- */
+
+static const struct rdc_counter_set *sample_set(const struct rdc_diag_sample *s,
+						enum rdc_diag_set set)
+{
+	switch (set) {
+	case RDC_DIAG_IB:
+		return &s->ib;
+	case RDC_DIAG_HW:
+		return &s->hw;
+	case RDC_DIAG_NETDEV:
+		return &s->netdev;
+	}
+	return NULL;
+}
+
+/* A counter by name in any group of a set; the first match (sets list sysfs before ethtool). */
+static const struct rdc_counter *set_find(const struct rdc_counter_set *set, const char *name)
+{
+	for (size_t i = 0; set && i < set->count; i++)
+		if (!strcmp(set->items[i].name, name))
+			return &set->items[i];
+	return NULL;
+}
+
+int rdc_diag_counter(const struct rdc_diag_port *p, enum rdc_diag_set set, const char *name,
+		     uint64_t *value)
+{
+	const struct rdc_counter *c;
+
+	if (!p->nsamples)
+		return -ENOENT;
+	c = set_find(sample_set(&p->s[p->nsamples - 1], set), name);
+	if (!c)
+		return -ENOENT;
+	*value = c->value;
+	return 0;
+}
+
+int rdc_diag_delta(const struct rdc_diag_port *p, enum rdc_diag_set set, const char *name,
+		   uint64_t *delta)
+{
+	const struct rdc_counter *a, *b;
+
+	if (!p->nsamples)
+		return -ENOENT;
+	b = set_find(sample_set(&p->s[p->nsamples - 1], set), name);
+	if (!b)
+		return -ENOENT;
+	if (p->nsamples < 2)
+		return -ENODATA;
+	a = set_find(sample_set(&p->s[0], set), name);
+	if (!a)
+		return -ENOENT;
+	/* A counter that went backwards was reset (driver reload, `ethtool -S` wrap): count from 0. */
+	*delta = b->value >= a->value ? b->value - a->value : b->value;
+	return 0;
+}
+
+double rdc_diag_window_s(const struct rdc_diag_port *p)
+{
+	return p->nsamples < 2 ? 0 : p->s[1].t_s - p->s[0].t_s;
+}
+
+void rdc_diag_counter_source(const struct rdc_diag_port *p, enum rdc_diag_set set, const char *name,
+			     char *buf, size_t size)
+{
+	const struct rdc_counter *c = NULL;
+	const char *netdev = p->port.has_netdev ? p->port.netdev.name : "?";
+
+	if (p->nsamples)
+		c = set_find(sample_set(&p->s[p->nsamples - 1], set), name);
+	switch (set) {
+	case RDC_DIAG_IB:
+		/* port_xmit_bytes/port_rcv_bytes are the 4-byte-word *_data files, times 4 */
+		if (!strcmp(name, "port_xmit_bytes") || !strcmp(name, "port_rcv_bytes"))
+			snprintf(buf, size, "/sys/class/infiniband/%s/ports/%u/counters/%s x 4",
+				 p->port.device, p->port.port,
+				 name[5] == 'x' ? "port_xmit_data" : "port_rcv_data");
+		else
+			snprintf(buf, size, "/sys/class/infiniband/%s/ports/%u/counters/%s",
+				 p->port.device, p->port.port, name);
+		return;
+	case RDC_DIAG_HW:
+		snprintf(buf, size, "/sys/class/infiniband/%s/ports/%u/hw_counters/%s",
+			 p->port.device, p->port.port, name);
+		return;
+	case RDC_DIAG_NETDEV:
+		if (!c || !strcmp(c->group, "netdev"))
+			snprintf(buf, size, "/sys/class/net/%s/statistics/%s", netdev, name);
+		else if (!strcmp(c->group, "driver"))
+			snprintf(buf, size, "ethtool -S %s (ETHTOOL_GSTATS)", netdev);
+		else
+			snprintf(buf, size, "ethtool netlink %s stats of %s", c->group, netdev);
+		return;
+	}
+	snprintf(buf, size, "?");
+}
+
+const struct rdc_diag_port *rdc_diag_port_of_netdev(const struct rdc_diag_host *h,
+						    const char *netdev)
+{
+	for (size_t i = 0; i < h->nports; i++)
+		if (h->ports[i].port.has_netdev && !strcmp(h->ports[i].port.netdev.name, netdev))
+			return &h->ports[i];
+	return NULL;
+}
+
+bool rdc_diag_port_roce(const struct rdc_diag_port *p)
+{
+	return p->port.has_netdev && !strcmp(p->port.link_layer, "Ethernet");
+}
