@@ -208,6 +208,19 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 				args->value[p] = argv[i];
 				continue;
 			}
+			if (param->words) {
+				/* Plain words up to the next keyword: "check link qos.pfc-off". */
+				args->values[p] = (const char *const *)&argv[i + 1];
+				while (i + 1 < argc && rdc_param_find(act, argv[i + 1]) < 0 &&
+				       strcmp(argv[i + 1], "--dry-run")) {
+					args->nvalues[p]++;
+					i++;
+				}
+				if (!args->nvalues[p])
+					return rdc_usage_error(ctx, "%s: '%s' needs %s", act->name,
+							       word, param->metavar);
+				continue;
+			}
 			if (param->multi) {
 				/* KEY:VALUE words up to the next keyword: "prio-pfc all:off 3:on". */
 				args->values[p] = (const char *const *)&argv[i + 1];
@@ -228,8 +241,18 @@ int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, 
 			args->value[p] = argv[++i];
 			continue;
 		}
+		if (act->object != RDC_COMPLETE_NONE && act->objects && word[0] != '-') {
+			if (args->nobjects == RDC_MAX_OBJECTS)
+				return rdc_usage_error(ctx, "%s: at most %d %s", act->name,
+						       RDC_MAX_OBJECTS, "names");
+			if (!args->object)
+				args->object = word;
+			args->objects[args->nobjects++] = word;
+			continue;
+		}
 		if (act->object != RDC_COMPLETE_NONE && !args->object && word[0] != '-') {
 			args->object = word;
+			args->objects[args->nobjects++] = word;
 			continue;
 		}
 		if (act->object2 != RDC_COMPLETE_NONE && args->object && !args->object2 &&
@@ -319,7 +342,7 @@ int rdc_args_convert(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		if (p->repeat) {
 			for (int r = 0; r < args->nrepeated && !rc; r++)
 				rc = p->parse(ctx, p, &args->repeated[r], 1, opts);
-		} else if (p->multi) {
+		} else if (p->multi || p->words) {
 			rc = p->parse(ctx, p, args->values[k], args->nvalues[k], opts);
 		} else {
 			rc = p->parse(ctx, p, &args->value[k], p->metavar ? 1 : 0, opts);

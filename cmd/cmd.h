@@ -31,6 +31,7 @@ enum rdc_complete {
 	RDC_COMPLETE_NETDEV, /* a network interface */
 	RDC_COMPLETE_BOND,   /* a bond */
 	RDC_COMPLETE_FILE,   /* a file: the shell completes it */
+	RDC_COMPLETE_CHECK,  /* a diag check id or family */
 };
 
 struct rdc_action;
@@ -56,6 +57,7 @@ struct rdc_param {
 	bool multi;		    /* takes one or more KEY:VALUE words (dcb's grammar) */
 	bool alone;		    /* excludes every other keyword of the action */
 	bool repeat;		    /* may be given up to RDC_MAX_REPEAT times ("link A link B") */
+	bool words; /* takes one or more plain words up to the next keyword ("check ID ID") */
 	enum rdc_complete value_kind; /* what the value names, for completion */
 	/* Conversion, in table order (so a keyword that sets defaults comes first). */
 	rdc_param_parse_fn parse; /* NULL: the action reads the raw words itself */
@@ -82,6 +84,7 @@ struct rdc_action {
 	enum rdc_complete object;	/* the positional argument, if any */
 	bool object_required;
 	enum rdc_complete object2; /* a second positional argument ("bond add BOND IF") */
+	bool objects; /* the positional argument may be given up to RDC_MAX_OBJECTS times */
 	unsigned int flags;
 	size_t opts_size;	       /* the options struct the converters fill, 0: none */
 	void (*opts_init)(void *opts); /* its defaults (zeroed first); NULL: all zero */
@@ -98,6 +101,7 @@ extern const struct rdc_cmd rdc_cmd_port;
 extern const struct rdc_cmd rdc_cmd_pfc;
 extern const struct rdc_cmd rdc_cmd_bench;
 extern const struct rdc_cmd rdc_cmd_bond;
+extern const struct rdc_cmd rdc_cmd_diag;
 /* All verbs, NULL-terminated (verbs.c: the one list). */
 extern const struct rdc_cmd *const rdc_cmds[];
 
@@ -105,11 +109,15 @@ extern const struct rdc_cmd *const rdc_cmds[];
 
 #define RDC_MAX_PARAMS 24
 #define RDC_MAX_REPEAT 16
+#define RDC_MAX_OBJECTS 64
 
 /* An action's arguments after the keyword walk. */
 struct rdc_args {
-	const char *object;		   /* the positional argument or NULL */
-	const char *object2;		   /* the second positional argument or NULL */
+	const char *object;  /* the positional argument or NULL */
+	const char *object2; /* the second positional argument or NULL */
+	const char
+		*objects[RDC_MAX_OBJECTS]; /* with rdc_action.objects: every positional argument */
+	int nobjects;
 	const char *value[RDC_MAX_PARAMS]; /* by index into the action's params */
 	bool given[RDC_MAX_PARAMS];
 	const char *const *values[RDC_MAX_PARAMS]; /* multi keywords: their KEY:VALUE words */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "diag/diag.h"
 #include "host/ibdev.h"
 #include "host/netdev.h"
 #include "host/system.h"
@@ -75,14 +76,30 @@ static void complete_netdevs(const char *cur, bool bonds_only)
 }
 
 /* Candidates for what a value or positional argument names. */
+/* diag's check ids and family names. */
+static void complete_checks(const char *cur)
+{
+	for (size_t i = 0; i < rdc_diag_nfamilies; i++) {
+		emit(rdc_diag_families[i]->name, cur);
+		for (size_t k = 0; k < rdc_diag_families[i]->count; k++)
+			emit(rdc_diag_families[i]->checks[k].id, cur);
+	}
+}
+
 static void complete_kind(enum rdc_complete kind, const char *cur, bool list_ports)
 {
+	if (kind == RDC_COMPLETE_CHECK) {
+		complete_checks(cur); /* from the table: no host needed */
+		return;
+	}
 	if (!list_ports)
 		return;
 	if (kind == RDC_COMPLETE_PORT)
 		complete_ports(cur);
 	else if (kind == RDC_COMPLETE_NETDEV || kind == RDC_COMPLETE_BOND)
 		complete_netdevs(cur, kind == RDC_COMPLETE_BOND);
+	else if (kind == RDC_COMPLETE_CHECK)
+		complete_checks(cur);
 }
 
 /* The value of "--opt=VALUE", or NULL when @word is not that option. */
@@ -115,7 +132,17 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 		for (const struct rdc_param *q = act->params; q && q->name; q++)
 			if (!strcmp(q->name, argv[i]))
 				p = q;
-		if (p && p->multi) {
+		if (p && p->words) {
+			/* Its plain words: the word being completed may be another, or a keyword. */
+			if (i + 1 == argc) {
+				complete_kind(p->value_kind, cur, true);
+				return;
+			}
+			while (i + 1 < argc && rdc_param_find(act, argv[i + 1]) < 0)
+				i++;
+			if (i + 1 == argc)
+				complete_kind(p->value_kind, cur, true);
+		} else if (p && p->multi) {
 			/* Its KEY:VALUE words; the word being completed may be another. */
 			if (i + 1 == argc)
 				return; /* at least one KEY:VALUE must come first */
@@ -147,7 +174,7 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 	}
 	if ((act->flags & RDC_ACT_MUTATES) && !word_in("--dry-run", argc, argv))
 		emit("--dry-run", cur);
-	if (objects == 0)
+	if (objects == 0 || act->objects)
 		complete_kind(act->object, cur, list_ports);
 	else if (objects == 1)
 		complete_kind(act->object2, cur, list_ports);

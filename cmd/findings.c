@@ -11,30 +11,41 @@ static enum rdc_color severity_color(enum rdc_severity sev)
 				     : RDC_COLOR_NONE;
 }
 
+void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
+{
+	rdc_out_obj_open(o, NULL);
+	rdc_out_str_color(o, RDC_OUT_ANY, "severity", "  %-4s", rdc_severity_name(f->severity),
+			  severity_color(f->severity));
+	rdc_out_str(o, RDC_OUT_ANY, "id", " %s", f->id);
+	/* What it is about: machine keys only, text shows it in the title or the group. */
+	if (f->device[0]) {
+		rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, f->device);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, f->port);
+	}
+	if (f->netdev[0])
+		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, f->netdev);
+	if (f->bond[0])
+		rdc_out_str(o, RDC_OUT_MACHINE, "bond", NULL, f->bond);
+	rdc_out_str(o, RDC_OUT_ANY, "title", ": %s\n", f->title);
+	rdc_out_arr_open(o, "evidence");
+	for (size_t k = 0; k < f->nevidence; k++) {
+		rdc_out_obj_open(o, NULL);
+		rdc_out_str(o, RDC_OUT_ANY, "name", "        %s", f->evidence[k].name);
+		rdc_out_str(o, RDC_OUT_ANY, "value", " = %s", f->evidence[k].value);
+		rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", f->evidence[k].source);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+	rdc_out_str(o, RDC_OUT_ANY, "why", "        why: %s\n", f->why[0] ? f->why : NULL);
+	rdc_out_str(o, RDC_OUT_ANY, "fix", "        fix: %s\n", f->fix[0] ? f->fix : NULL);
+	rdc_out_obj_close(o);
+}
+
 void findings_emit(struct rdc_out *o, const struct rdc_findings *list)
 {
 	rdc_out_arr_open(o, "findings");
-	for (size_t i = 0; i < list->count; i++) {
-		const struct rdc_finding *f = &list->items[i];
-
-		rdc_out_obj_open(o, NULL);
-		rdc_out_str_color(o, RDC_OUT_ANY, "severity", "  %-4s",
-				  rdc_severity_name(f->severity), severity_color(f->severity));
-		rdc_out_str(o, RDC_OUT_ANY, "id", " %s", f->id);
-		rdc_out_str(o, RDC_OUT_ANY, "title", ": %s\n", f->title);
-		rdc_out_arr_open(o, "evidence");
-		for (size_t k = 0; k < f->nevidence; k++) {
-			rdc_out_obj_open(o, NULL);
-			rdc_out_str(o, RDC_OUT_ANY, "name", "        %s", f->evidence[k].name);
-			rdc_out_str(o, RDC_OUT_ANY, "value", " = %s", f->evidence[k].value);
-			rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", f->evidence[k].source);
-			rdc_out_obj_close(o);
-		}
-		rdc_out_arr_close(o);
-		rdc_out_str(o, RDC_OUT_ANY, "why", "        why: %s\n", f->why[0] ? f->why : NULL);
-		rdc_out_str(o, RDC_OUT_ANY, "fix", "        fix: %s\n", f->fix[0] ? f->fix : NULL);
-		rdc_out_obj_close(o);
-	}
+	for (size_t i = 0; i < list->count; i++)
+		findings_emit_one(o, &list->items[i]);
 	rdc_out_arr_close(o);
 }
 

@@ -7,6 +7,8 @@
 
 /* "findings": every finding with its evidence, why and fix; text coloured by severity. */
 void findings_emit(struct rdc_out *o, const struct rdc_findings *list);
+/* One finding as an element of an open "findings" array. */
+void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f);
 /* "summary": how many of each severity. */
 void findings_summary(struct rdc_out *o, const struct rdc_findings *list);
 /* 0 nothing (or notes only), 1 a failure, 3 warnings only. */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* diag_collect.c - `rdmactl diag collect`: a support bundle of what diag reads, for --root */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <link.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "host/bundle.h"
+#include "host/system.h"
+
+static const struct rdc_val_seconds collect_interval = {.min_s = 0.1, .zero_ok = true};
+
+const struct rdc_param diag_collect_params[] = {
+	{.name = "out",
+	 .metavar = "FILE.tar.gz",
+	 .value_kind = RDC_COMPLETE_FILE,
+	 .help = "where to write the bundle (default rdmactl-bundle-UTCTIME.tar.gz here)",
+	 .parse = rdc_val_string,
+	 .dest = offsetof(struct diag_opts, out)},
+	{.name = "interval",
+	 .metavar = "SEC",
+	 .help = "seconds between the two counter samples recorded (default 5; 0: one)",
+	 .parse = rdc_val_seconds_ns,
+	 .dest = offsetof(struct diag_opts, interval_ns),
+	 .spec = &collect_interval},
+	{.name = NULL},
+};
+
+/* The file rdma-core's libibverbs was loaded from: its name carries the version (libibverbs.so.1.14.44.0). */
+static int find_ibverbs(struct dl_phdr_info *info, size_t size, void *data)
+{
+	char *out = data;
+
+	(void)size;
+	if (info->dlpi_name && strstr(info->dlpi_name, "libibverbs.so")) {
+		if (!realpath(info->dlpi_name, out))
+			snprintf(out, PATH_MAX, "%s", info->dlpi_name);
+		return 1;
+	}
+	return 0;
+}
+
+/* VERSIONS: what the support engineer asks first.  Kernel and per-port driver and firmware. */
+static int versions_write(const char *dir, const struct rdc_diag_host *h)
+{
+	char path[PATH_MAX + 32], lib[PATH_MAX] = "";
+	unsigned long release = 0;
+	const char *ver;
+	char *end = NULL;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/VERSIONS", dir);
+	fp = fopen(path, "we");
+	if (!fp)
+		return -errno;
+	dl_iterate_phdr(find_ibverbs, lib);
+	ver = strstr(lib, ".so.1.");
+	fprintf(fp, "# rdmactl support bundle: versions\n");
+	fprintf(fp, "rdmactl: %s\n", RDC_VERSION);
+	fprintf(fp, "kernel: %s\n",
+		h->facts.kernel_release[0] ? h->facts.kernel_release : "unknown");
+	/* libibverbs.so.1.MINOR.RELEASE.0: RELEASE is rdma-core's version (44 in Debian 12). */
+	if (ver) {
+		(void)strtoul(ver + 6, &end, 10); /* MINOR */
+		if (end && *end == '.')
+			release = strtoul(end + 1, &end, 10);
+	}
+	if (release)
+		fprintf(fp, "rdma-core: %lu (%s)\n", release, lib);
+	else
+		fprintf(fp, "rdma-core: unknown (%s)\n", lib[0] ? lib : "libibverbs not loaded");
+	for (size_t i = 0; i < h->nports; i++) {
+		const struct rdc_diag_port *p = &h->ports[i];
+
+		fprintf(fp, "port %s: driver %s %s, firmware %s, board %s\n", p->label,
+			p->port.driver[0] ? p->port.driver : "?",
+			p->netif.have_drvinfo ? p->netif.driver_version : "?",
+			p->port.fw_ver[0] ? p->port.fw_ver : "?",
+			p->port.board_id[0] ? p->port.board_id : "?");
+	}
+	return fclose(fp) ? -errno : 0;
+}
+
+/* rdmactl-bundle-20261202T231500Z.tar.gz */
+static void default_name(char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, size, "rdmactl-bundle-%Y%m%dT%H%M%SZ.tar.gz", &tm);
+}
+
+/* Read the host as diag does, with the file seam copying and the transport recording. */
+static int capture(struct rdc_ctx *ctx, const char *bundle, double interval_s,
+		   struct rdc_diag_host *h)
+{
+	struct rdc_system_opts live = {0};
+	struct rdc_system_opts rec;
+	char recfile[PATH_MAX + 32];
+	struct rdc_err err = {0};
+	int rc;
+
+	snprintf(recfile, sizeof(recfile), "%s/kernel.rec", bundle);
+	rec = (struct rdc_system_opts){.record = recfile};
+	rdc_system_close();
+	rc = rdc_system_open(&rec, &err);
+	if (!rc)
+		rc = rdc_system_capture_start(bundle, &err);
+	if (!rc) {
+		rdc_diag_policy_init(&h->policy);
+		rc = rdc_diag_host_read(h, NULL, interval_s, NULL, &err);
+		rdc_system_capture_stop();
+	}
+	rdc_system_close(); /* flushes the recording */
+	if (rdc_system_open(&live, rc ? NULL : &err) && !rc)
+		rc = -EIO;
+	return rc ? rdc_fail(ctx, &err) : 0;
+}
+
+int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
+		     void *opts)
+{
+	const struct diag_opts *d = opts;
+	struct rdc_diag_host *h = calloc(1, sizeof(*h));
+	char tmp[PATH_MAX], bundle[PATH_MAX + 16], name[64];
+	const char *out = d->out;
+	struct rdc_err err = {0};
+	struct stat st;
+	int rc;
+
+	(void)act;
+	(void)args;
+	if (!h)
+		return rdc_oom(ctx);
+	if (!rdc_system_live()) {
+		free(h);
+		return rdc_usage_error(ctx, "collect: reads the live host, not --root or --replay");
+	}
+	if (!out) {
+		default_name(name, sizeof(name));
+		out = name;
+	}
+	rc = rdc_bundle_tmpdir(tmp, sizeof(tmp), &err) ? rdc_fail(ctx, &err) : 0;
+	if (rc) {
+		free(h);
+		return rc;
+	}
+	snprintf(bundle, sizeof(bundle), "%s/b", tmp);
+	if (mkdir(bundle, 0700)) {
+		rdc_err_set(&err, errno, "cannot make '%s'", bundle);
+		rc = rdc_fail(ctx, &err);
+	}
+	if (!rc && !ctx->quiet && d->interval_ns && rdc_out_is_text(ctx->out))
+		fprintf(stderr, "%s: diag: collecting, two samples %.1f s apart\n", ctx->prog,
+			(double)d->interval_ns / 1e9);
+	if (!rc)
+		rc = capture(ctx, bundle, (double)d->interval_ns / 1e9, h);
+	if (!rc && rdc_system_capture_error())
+		fprintf(stderr, "%s: diag: warning: some files were not captured: %s\n", ctx->prog,
+			rdc_system_capture_error());
+	if (!rc && h->nports && h->ports[0].nsamples == 2 &&
+	    rdc_system_window_write(bundle, rdc_diag_window_s(&h->ports[0]), &err))
+		rc = rdc_fail(ctx, &err);
+	if (!rc && versions_write(bundle, h)) {
+		rdc_err_set(&err, errno, "cannot write the versions");
+		rc = rdc_fail(ctx, &err);
+	}
+	if (!rc && rdc_bundle_pack(bundle, out, &err))
+		rc = rdc_fail(ctx, &err);
+	if (!rc) {
+		rdc_out_begin(ctx->out);
+		rdc_out_str(ctx->out, RDC_OUT_ANY, "out", "bundle written to %s", out);
+		if (!stat(out, &st))
+			rdc_out_u64(ctx->out, RDC_OUT_ANY, "size_bytes", " (%" PRIu64 " bytes)",
+				    (uint64_t)st.st_size);
+		rdc_out_u64(ctx->out, RDC_OUT_ANY, "ports", ", %" PRIu64 " ports", h->nports);
+		if (d->interval_ns)
+			rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s",
+				    ", two samples %.1f s apart\n", (double)d->interval_ns / 1e9);
+		else
+			rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", ", one sample\n", 0);
+		rdc_out_end(ctx->out);
+	}
+	rdc_bundle_remove(tmp);
+	rdc_diag_host_free(h);
+	free(h);
+	return rc;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# diag: the check table, its grammar, the policy file, findings on fixture hosts, bundles
+load ../helpers
+
+setup() {
+	command -v jq >/dev/null || skip "jq not installed"
+}
+
+# The check ids of `diag list -j`, one per line.
+check_ids() {
+	"$RDMACTL" -j diag list | jq -r '.checks[].id'
+}
+
+@test "diag list: at least 32 checks, ids unique, each with threshold and source" {
+	run -0 "$RDMACTL" -j diag list
+	echo "$output" | json_valid
+	n=$(echo "$output" | jq '.checks | length')
+	[ "$n" -ge 32 ]
+	[ "$(echo "$output" | jq -r '.checks[].id' | sort -u | wc -l)" -eq "$n" ]
+	echo "$output" | jq -e '.checks | all(.threshold != "" and .reads != "" and .title != "")'
+	echo "$output" | jq -e '.checks | all(.severity == "fail" or .severity == "warn" or .severity == "info")'
+	echo "$output" | jq -e '.policy | length >= 10'
+	run -0 "$RDMACTL" diag list
+	assert_output --partial "link.crc-errors"
+	assert_output --partial "policy keys"
+}
+
+@test "diag list: every check id and policy key is in the man page" {
+	man=$TOP/man/rdmactl-diag.8.scd
+	for id in $(check_ids); do
+		grep -qF "*$id*" "$man" || fail "$id not in rdmactl-diag(8)"
+	done
+	for key in $("$RDMACTL" -j diag list | jq -r '.policy[].key'); do
+		grep -qE "^\|  $key\$" "$man" || fail "policy key $key not in rdmactl-diag(8)"
+	done
+}
+
+@test "diag list: the man page's policy defaults are the code's" {
+	man=$TOP/man/rdmactl-diag.8.scd
+	"$RDMACTL" -j diag list | jq -r '.policy[] | "\(.key) \(.default)"' | while read -r key def; do
+		got=$(awk -v k="|  $key" '$0 == k { getline; sub(/^:  /, ""); print; exit }' "$man")
+		[ "$got" = "$def" ] || fail "$key: man says '$got', code '$def'"
+	done
+}
+
+@test "diag: unknown check or family is a usage error before anything is read" {
+	run -2 rd cx6dx diag check qos.nope
+	assert_output --partial "'qos.nope' is no check id or family"
+	run -2 rd cx6dx diag skip lnk
+	assert_output --partial "'lnk' is no check id or family"
+	run -2 rd cx6dx diag check
+	assert_output --partial "'check' needs"
+	run -2 rd cx6dx diag prio 4
+	assert_output --partial "belong to 'profile roce-lossless'"
+	run -2 rd cx6dx diag profile lossy
+	run -2 rd cx6dx diag interval 0.01
+	run -2 rd cx6dx diag interval 90000
+	run -2 rd cx6dx diag interval 5 interval 6
+}
+
+@test "diag: a device that does not exist is an error" {
+	run -1 rd cx6dx diag interval 0 mlx9_9
+	assert_output --partial "mlx9_9"
+}
+
+@test "diag -f: policy errors name the line and nothing runs" {
+	p=$BATS_TEST_TMPDIR/policy.yaml
+	printf 'roce-prio: 3\nroce-prio: 4\n' >"$p"
+	run -1 rd cx6dx diag interval 0 -f "$p"
+	assert_output --partial "line 2: 'roce-prio' given twice"
+	printf 'pause-pct: 3\n' >"$p"
+	run -1 rd cx6dx diag interval 0 -f "$p"
+	assert_output --partial "line 1: 'pause-pct' is no policy key"
+	run -1 rd cx6dx diag interval 0 -f "$BATS_TEST_TMPDIR/missing.yaml"
+	assert_output --partial "cannot open"
+	printf 'roce-prio: 3\n' | rd cx6dx -j diag interval 0 -f - | json_valid
+}
+
+@test "diag: JSON shape on every fixture host, exit status follows the worst finding" {
+	for host in "$HOSTS"/*/; do
+		host=$(basename "$host")
+		run rd "$host" -j diag interval 0
+		[ "$status" -le 3 ] && [ "$status" -ne 2 ] || fail "$host: exit $status: $output"
+		out=$output
+		echo "$out" | json_valid || fail "$host: not JSON"
+		worst=$(echo "$out" | jq -r '[.findings[].severity] | if any(. == "fail") then 1
+			elif any(. == "warn") then 3 else 0 end')
+		[ "$worst" = "$status" ] || fail "$host: exit $status, findings say $worst"
+		echo "$out" | jq -e '.findings | all(.id and .severity and .title and (.evidence | type == "array"))' >/dev/null ||
+			fail "$host: a finding lacks its keys"
+		echo "$out" | jq -e '.skipped | all(.id and .reason)' >/dev/null || fail "$host: skipped without reason"
+		echo "$out" | jq -e '.summary.checks >= 32' >/dev/null || fail "$host: summary"
+	done
+}
+
+@test "diag: YAML is the same document" {
+	a=$(rd cx6dx -j diag interval 0 | jq -S .) || true
+	b=$(rd cx6dx --yaml diag interval 0 | yaml_to_json | jq -S .) || true
+	[ "$a" = "$b" ]
+}
+
+@test "diag: check and skip choose what runs" {
+	run rd cx6dx -j diag interval 0 check qos
+	[ "$status" -ne 2 ]
+	all=$("$RDMACTL" -j diag list | jq '[.checks[] | select(.family == "qos")] | length')
+	[ "$(echo "$output" | jq .summary.checks)" -eq "$all" ]
+	echo "$output" | jq -e '[.findings[].id, .skipped[].id] | all(startswith("qos."))'
+	run rd cx6dx -j diag interval 0 skip qos link
+	echo "$output" | jq -e '[.findings[].id, .skipped[].id] | all(startswith("qos.") or startswith("link.") | not)'
+}
+
+@test "diag: text groups by port and ends with one summary line" {
+	run rd cx6dx diag interval 0
+	[ "$status" -ne 2 ]
+	assert_line --regexp '^[0-9]+ ports, [0-9]+ checks: [0-9]+ failed, [0-9]+ warnings, [0-9]+ notes, [0-9]+ skipped$'
+	[ "${lines[-1]}" = "$(echo "$output" | tail -n1)" ]
+	echo "${lines[-1]}" | grep -q "checks:"
+}
+
+@test "diag: completion offers check ids after check and skip" {
+	run -0 "$RDMACTL" __complete diag check link.cr
+	assert_output "link.crc-errors"
+	run -0 "$RDMACTL" __complete diag skip q
+	assert_line "qos"
+	run -0 "$RDMACTL" __complete diag check qos ""
+	assert_line "interval"
+	assert_line "qos.pfc-off"
+}
+
+@test "diag collect: refused under --root (it reads the live host)" {
+	run -2 rd cx6dx diag collect out "$BATS_TEST_TMPDIR/b.tar.gz"
+	assert_output --partial "reads the live host"
+	[ ! -e "$BATS_TEST_TMPDIR/b.tar.gz" ]
+}
+
+@test "diag collect: a bundle of this host reads back with --root, same findings, nothing secret" {
+	cd "$BATS_TEST_TMPDIR"
+	run -0 "$RDMACTL" -j diag collect out b.tar.gz interval 0.2
+	echo "$output" | jq -e '.out == "b.tar.gz" and .size_bytes > 0'
+	[ "$(stat -c %a b.tar.gz)" = 600 ]
+	tar -tzf b.tar.gz >list
+	grep -qx './kernel.rec' list
+	grep -qx './VERSIONS' list
+	! grep -E '^\./proc/(self|[0-9]+)/|environ|/etc/|ssh' list
+	tar -xzf b.tar.gz ./VERSIONS -O | grep -q "^kernel: $(uname -r)\$"
+	live=$("$RDMACTL" -j diag interval 0 | jq -c '[.findings[].id] | sort') || true
+	mkdir scratch
+	offline=$(TMPDIR=$PWD/scratch "$RDMACTL" --root b.tar.gz -j diag interval 0 |
+		jq -c '[.findings[].id] | sort') || true
+	[ "$live" = "$offline" ]
+	# The unpacked tarball is removed when rdmactl exits.
+	[ -z "$(ls -A scratch)" ]
+}
