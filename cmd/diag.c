@@ -244,7 +244,9 @@ static int diag_run(struct rdc_ctx *ctx, const struct rdc_action *act, const str
 	if (!rc) {
 		signal(SIGINT, diag_on_signal);
 		signal(SIGTERM, diag_on_signal);
-		if (!ctx->quiet && d->interval_ns && rdc_out_is_text(ctx->out))
+		/* Offline the second sample is the bundle's: nothing to wait for. */
+		if (!ctx->quiet && d->interval_ns && rdc_out_is_text(ctx->out) &&
+		    rdc_system_live())
 			fprintf(stderr, "%s: diag: sampling counters for %.1f s\n", ctx->prog,
 				(double)d->interval_ns / 1e9);
 		if (rdc_diag_host_read(h, &sel, (double)d->interval_ns / 1e9, &diag_stop, &err))

@@ -94,6 +94,35 @@ check_ids() {
 	done
 }
 
+@test "diag: seed-gateway reports exactly the course's problems, each with its fix" {
+	run -1 rd seed-gateway -j diag
+	echo "$output" | json_valid
+	got=$(echo "$output" | jq -r '[.findings[] | "\(.id) \(.netdev // "-")"] | sort | join(",")')
+	want="bond.none -,link.crc-errors ens1f1np1,link.flapping ens1f1np1,link.mtu ens1f1np1,"
+	want+="link.pre-fec-ber ens1f1np1,links.mtu-differs -,links.traffic-imbalance ens1f1np1"
+	[ "$got" = "$want" ] || fail "findings: $got"
+	# the window is the bundle's second sample: every view of the flap moved
+	echo "$output" | jq -e '.interval_s == 5'
+	echo "$output" | jq -e '.findings[] | select(.id == "link.flapping") | .evidence |
+		(map(.name) | index("link_downed") != null and index("carrier_changes") != null)'
+	echo "$output" | jq -e '.findings[] | select(.id == "links.traffic-imbalance") | .title |
+		test("ens1f1np1 carried 98%")'
+	echo "$output" | jq -e '.findings | all(.fix != null and .fix != "" and .why != "")'
+	run -1 rd seed-gateway diag
+	assert_output --partial "rdmactl port set ens1f1np1 mtu 9000"
+	assert_output --partial "rdmactl bond create bond0 mode 802.3ad members ens1f0np0,ens1f1np1"
+	refute_output --partial "sampling counters" # offline: no wait announced
+}
+
+@test "diag: clean-2port finds nothing and exits 0, with and without a window" {
+	run -0 rd clean-2port -j diag interval 0
+	echo "$output" | jq -e '.findings == []'
+	run -0 rd clean-2port -j diag
+	echo "$output" | jq -e '.findings == [] and .summary.fail == 0 and .summary.warn == 0'
+	run -0 rd clean-2port diag
+	assert_line --regexp '^2 ports, [0-9]+ checks: 0 failed, 0 warnings, 0 notes'
+}
+
 @test "diag: YAML is the same document" {
 	a=$(rd cx6dx -j diag interval 0 | jq -S .) || true
 	b=$(rd cx6dx --yaml diag interval 0 | yaml_to_json | jq -S .) || true
