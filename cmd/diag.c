@@ -245,8 +245,7 @@ static int diag_run(struct rdc_ctx *ctx, const struct rdc_action *act, const str
 		signal(SIGINT, diag_on_signal);
 		signal(SIGTERM, diag_on_signal);
 		/* Offline the second sample is the bundle's: nothing to wait for. */
-		if (!ctx->quiet && d->interval_ns && rdc_out_is_text(ctx->out) &&
-		    rdc_system_live())
+		if (!ctx->quiet && d->interval_ns && rdc_out_is_text(ctx->out) && rdc_system_live())
 			fprintf(stderr, "%s: diag: sampling counters for %.1f s\n", ctx->prog,
 				(double)d->interval_ns / 1e9);
 		if (rdc_diag_host_read(h, &sel, (double)d->interval_ns / 1e9, &diag_stop, &err))
