@@ -11,6 +11,7 @@
 #include "diag.h"
 #include "diag/diag.h"
 #include "findings.h"
+#include "host/system.h"
 
 static volatile sig_atomic_t diag_stop;
 
