@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck disable=SC2154 # bats' run sets $stderr
+# diag scenarios: every check of `diag list` fires on some fixture host, the scenario hosts
+# (lossless-broken, link-faults, multi-subnet, lag-mistakes) report exactly their faults, and
+# the course's four design mistakes are each caught by a named finding
+load ../helpers
+
+setup() {
+	command -v jq >/dev/null || skip "jq not installed"
+}
+
+# Fixtures are in git: a missing one is a broken checkout, not a lacking machine.
+need_host() {
+	[ -d "$HOSTS/$1/sys/class/net" ] || fail "fixture testdata/hosts/$1 is missing"
+}
+
+# diag on HOST as a bundle reads it (its recorded window), JSON in $output.
+diag_json() {
+	need_host "$1"
+	run --separate-stderr rd "$1" -j diag
+	if [ "$status" -gt 3 ] || [ "$status" -eq 2 ]; then
+		fail "$1: diag exits $status: $stderr"
+	fi
+	echo "$output" | json_valid || fail "$1: not JSON"
+}
+
+# "id object" of every finding, sorted, comma-joined: the object is the netdev, else the bond,
+# else "-" (a finding about the host).
+findings() {
+	jq -r '[.findings[] | "\(.id) \(.netdev // .bond // "-")"] | sort | join(",")' <<<"$output"
+}
+
+# Whether the findings in $output have ID (any severity but skip) on OBJECT (netdev or bond).
+has_finding() {
+	jq -e --arg id "$1" --arg on "$2" \
+		'any(.findings[]; .id == $id and (.netdev // .bond // "-") == $on)' <<<"$output" >/dev/null
+}
+
+@test "diag scenarios: every check of 'diag list' fires (fail, warn or info) on some fixture host" {
+	local ids host hit=" " id missing=""
+	ids=$("$RDMACTL" -j diag list | jq -r '.checks[].id')
+	[ "$(wc -l <<<"$ids")" -ge 37 ] || fail "diag list has only $(wc -l <<<"$ids") checks"
+	for host in "$HOSTS"/*/; do
+		host=$(basename "$host")
+		diag_json "$host"
+		# bond.check reports `rdmactl bond check`'s own ids (bond.roce-lag, ...): a bond.*
+		# finding that is no check id of the list is bond.check's
+		hit+=$(jq -r --arg ids "$ids" '($ids | split("\n")) as $list
+			| .findings[] | select(.severity != "skip") | .id
+			| if (startswith("bond.") and (. as $i | $list | index($i) | not))
+			  then "bond.check" else . end' <<<"$output" | sort -u | tr '\n' ' ')
+	done
+	for id in $ids; do
+		[[ $hit == *" $id "* ]] || missing+=" $id"
+	done
+	[ -z "$missing" ] || fail "checks without a fixture host that triggers them:$missing"
+}
+
+@test "diag scenarios: lossless-broken: PFC, DSCP map, pause, drops, ECN and CNPs, exit 1" {
+	diag_json lossless-broken
+	[ "$status" -eq 1 ]
+	want="qos.cnp-inconsistent ens1f1np1,qos.cnp-loop ens1f0np0,qos.dscp-map ens1f0np0,"
+	want+="qos.dscp-map ens1f1np1,qos.ecn-off ens1f0np0,qos.ecn-off ens1f1np1,"
+	want+="qos.global-pause ens1f1np1,qos.lossless-drops ens1f0np0,qos.pause-storm ens1f0np0,"
+	want+="qos.pfc-too-many ens1f0np0,qos.pfc-too-many ens1f1np1,qos.rx-pause ens1f0np0,"
+	want+="transport.loss ens1f0np0"
+	[ "$(findings)" = "$want" ] || fail "findings: $(findings)"
+	# the window is the bundle's: the storm is a fail, the peer's pauses a warning
+	echo "$output" | jq -e '.interval_s == 5'
+	echo "$output" | jq -e '.findings[] | select(.id == "qos.pause-storm") |
+		.severity == "fail" and (.title | test("58\\.[0-9]% of the 5.0 s window on priority 3"))'
+	echo "$output" | jq -e '.findings[] | select(.id == "qos.pfc-too-many") |
+		.title | test("CNP priority 6 \\(PFC on: 3,4,6\\)")'
+	echo "$output" | jq -e '[.findings[] | select(.id == "qos.dscp-map") | .title] | unique ==
+		["RoCE DSCP 26 not in the APP table (want priority 3)"]'
+	echo "$output" | jq -e '.findings[] | select(.id == "qos.cnp-loop") |
+		.title == "182311 ECN-marked RoCE packets received, no CNP sent"'
+	echo "$output" | jq -e '.findings[] | select(.id == "qos.cnp-inconsistent") |
+		.title | startswith("CNPs go out with DSCP 26 and priority 3, not 48 and 6")'
+	echo "$output" | jq -e '.findings[] | select(.id == "qos.global-pause") |
+		.title | test("rx 1536, tx 0")'
+	echo "$output" | jq -e '.findings[] | select(.id == "transport.loss") |
+		.title | test("out_of_sequence \\+61288")'
+	echo "$output" | jq -e '.findings | all(.fix != null and .fix != "" and .why != "")'
+}
+
+@test "diag scenarios: link-faults: speed, FEC, module, firmware, VF, RNR and rdma_cm, exit 1" {
+	diag_json link-faults
+	[ "$status" -eq 1 ]
+	want="host.fw-mismatch -,host.vf-limits ens2f0v0,link.fec-off ens1f0np0,"
+	want+="link.speed-below-capability ens1f0np0,link.transceiver ens1f1np1,"
+	want+="qos.dcbx-fight ens2f0np0,qos.dcbx-fight ens2f1np1,transport.host-too-slow ens2f0v0,"
+	want+="transport.rdma-cm ens2f0np0,transport.rdma-cm ens2f1np1"
+	[ "$(findings)" = "$want" ] || fail "findings: $(findings)"
+	echo "$output" | jq -e '.findings[] | select(.id == "link.speed-below-capability") |
+		.title == "ens1f0np0 runs at 25000 Mb/s, below its own 100000 Mb/s"'
+	echo "$output" | jq -e '.findings[] | select(.id == "host.fw-mismatch") |
+		.title | test("4 MT4125 adapters run 2 firmware versions")'
+	echo "$output" | jq -e '.findings[] | select(.id == "transport.host-too-slow") |
+		.severity == "fail" and (.title | test("out_of_buffer \\+8841"))'
+	echo "$output" | jq -e '[.findings[] | select(.id == "transport.rdma-cm") | .title] | unique ==
+		["rdma_cm default mode IB/RoCE v1 (want RoCE v2), default ToS 0 (policy 106: DSCP 26)"]'
+	# the VF is judged by what a VF has: no DCB, no FEC, no PCIe link of its own
+	echo "$output" | jq -e '[.skipped[] | select((.object // "") | endswith("ens2f0v0")) | .id] |
+		index("qos.pfc-off") != null and index("link.fec-off") != null and
+		index("host.pcie-degraded") != null'
+}
+
+@test "diag scenarios: multi-subnet: one subnet on two links, ARP flux, one route, exit 3" {
+	diag_json multi-subnet
+	[ "$status" -eq 3 ]
+	want="bond.none -,links.arp-flux -,links.same-subnet -,links.traffic-imbalance ens1f0np0"
+	[ "$(findings)" = "$want" ] || fail "findings: $(findings)"
+	echo "$output" | jq -e '.findings[] | select(.id == "links.arp-flux") | .title ==
+		"ARP flux on 10.40.0.0/24 (ens1f0np0, ens1f1np1): arp_ignore 0, arp_announce 0, rp_filter 1"'
+	echo "$output" | jq -e '.findings[] | select(.id == "links.traffic-imbalance") |
+		.title | test("ens1f0np0 carried 99%")'
+}
+
+@test "diag scenarios: lag-mistakes: LACP without miimon, balance-alb without RoCE LAG, exit 1" {
+	diag_json lag-mistakes
+	[ "$status" -eq 1 ]
+	want="bond.failover-outlasts-qp bond0,bond.failover-skipped bond1,bond.miimon-off bond0,"
+	want+="bond.mode-no-roce-lag bond1,bond.no-rdma-device bond1,bond.roce-lag bond0,"
+	want+="transport.gid-missing bond1"
+	[ "$(findings)" = "$want" ] || fail "findings: $(findings)"
+	# bond check on its own says the same about the two bonds
+	run --separate-stderr rd lag-mistakes -j bond check
+	[ "$status" -eq 1 ] || fail "bond check exits $status: $stderr"
+	echo "$output" | jq -e '[.bonds[] | .bond] == ["bond0", "bond1"]'
+}
+
+# ---- the course's four design mistakes, each caught by name ---------------------------------
+
+@test "design mistake 1: an RDMA NIC bonded without RoCE LAG (lag-mistakes, ab-2nic)" {
+	diag_json lag-mistakes
+	has_finding bond.mode-no-roce-lag bond1 || fail "lag-mistakes: no bond.mode-no-roce-lag on bond1"
+	has_finding bond.no-rdma-device bond1
+	# active-backup is a RoCE LAG mode, but not over ports of two NICs
+	diag_json ab-2nic
+	has_finding bond.members-not-one-nic bond0 || fail "ab-2nic: no bond.members-not-one-nic"
+}
+
+@test "design mistake 2: PFC not configured for the RoCE priority (degraded)" {
+	diag_json degraded
+	has_finding qos.pfc-off ens1f0np0 || fail "degraded: no qos.pfc-off on ens1f0np0"
+	echo "$output" | jq -e '.findings[] | select(.id == "qos.pfc-off" and .netdev == "ens1f0np0") |
+		.severity == "fail" and (.title | startswith("PFC is off on the RoCE priority 3"))'
+}
+
+@test "design mistake 3: more links as more addresses in one subnet, no ARP settings (multi-subnet)" {
+	diag_json multi-subnet
+	has_finding links.same-subnet - || fail "multi-subnet: no links.same-subnet"
+	has_finding links.arp-flux - || fail "multi-subnet: no links.arp-flux"
+	# the same hardware with a subnet per link and the ARP sysctls set finds nothing
+	diag_json clean-2port
+	[ "$(findings)" = "" ]
+}
+
+@test "design mistake 4: failover left to the hardware: no miimon, QPs give up first (lag-mistakes)" {
+	diag_json lag-mistakes
+	has_finding bond.miimon-off bond0 || fail "lag-mistakes: no bond.miimon-off on bond0"
+	has_finding bond.failover-outlasts-qp bond0 || fail "lag-mistakes: no bond.failover-outlasts-qp"
+	echo "$output" | jq -e '.findings[] | select(.id == "bond.failover-outlasts-qp") |
+		.severity == "fail" and (.title | test("outlasts the QP retry window"))'
+	# the same RoCE LAG with miimon 100 outlives its failover
+	diag_json cx6dx-lag
+	has_finding bond.qp-outlives-failover bond0
+}
