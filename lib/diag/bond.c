@@ -11,19 +11,6 @@
 #define BD_MAX 64	  /* RoCE netdevs looked at */
 #define SRC_BONDS "rtnetlink RTM_GETLINK (bond masters)"
 
-/* Append printf text to @buf, cutting what does not fit. */
-static void RDC_PRINTF(3, 4) bd_append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* The bond @netdev is a member of in h->bonds, or NULL. */
 static const struct rdc_bond *bd_bond_of_member(const struct rdc_diag_host *h, const char *netdev)
 {
@@ -113,7 +100,7 @@ static void bd_none_fix(const struct rdc_diag_host *h, struct rdc_finding *f,
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		bd_append(hca, sizeof(hca), "%s%s", i ? "," : "", up[i]->port.device);
+		rdc_diag_append(hca, sizeof(hca), "%s%s", i ? "," : "", up[i]->port.device);
 	rdc_finding_fix(f,
 			"no two of these ports are known ports of one NIC, which RoCE LAG needs: "
 			"keep one subnet per link, spread QPs over the devices (NCCL_IB_HCA=%s) "
@@ -207,8 +194,8 @@ static void check_none(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		return;
 	if (nup >= 2) {
 		for (size_t i = 0; i < nup; i++)
-			bd_append(names, sizeof(names), "%s%s", i ? ", " : "",
-				  up[i]->port.netdev.name);
+			rdc_diag_append(names, sizeof(names), "%s%s", i ? ", " : "",
+					up[i]->port.netdev.name);
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 				 "%zu RoCE links up and no bond over them (%s): no failover", nup,
 				 names);

@@ -286,3 +286,20 @@ bool rdc_diag_port_roce(const struct rdc_diag_port *p)
 {
 	return p->port.has_netdev && !strcmp(p->port.link_layer, "Ethernet");
 }
+
+const char *rdc_diag_netdev(const struct rdc_diag_port *p)
+{
+	return p->port.has_netdev ? p->port.netdev.name : NULL;
+}
+
+void rdc_diag_append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strnlen(buf, size);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}

@@ -226,6 +226,10 @@ double rdc_diag_window_s(const struct rdc_diag_port *p);
 /* Where a counter of @set is read, for evidence: "/sys/class/infiniband/D/ports/N/hw_counters/NAME". */
 void rdc_diag_counter_source(const struct rdc_diag_port *p, enum rdc_diag_set set, const char *name,
 			     char *buf, size_t size);
+/* The port's netdev name, or NULL when it has none (an InfiniBand port). */
+const char *rdc_diag_netdev(const struct rdc_diag_port *p);
+/* Append printf text to @buf (a C string of @size bytes), cutting what does not fit. */
+void rdc_diag_append(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3, 4);
 /* The port whose netdev is @netdev, or NULL. */
 const struct rdc_diag_port *rdc_diag_port_of_netdev(const struct rdc_diag_host *h,
 						    const char *netdev);

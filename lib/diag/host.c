@@ -15,24 +15,6 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static const char *host_netdev(const struct rdc_diag_port *p)
-{
-	return p->port.has_netdev ? p->port.netdev.name : NULL;
-}
-
-/* Append printf text to @buf, cutting what does not fit. */
-static void RDC_PRINTF(3, 4) host_append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* Whether an earlier port (index < @i) belongs to the same RDMA device. */
 static bool host_device_seen(const struct rdc_diag_host *h, size_t i)
 {
@@ -55,10 +37,10 @@ static bool host_pci_seen(const struct rdc_diag_host *h, size_t i)
 /* Whether an earlier port has the same netdev. */
 static bool host_netdev_seen(const struct rdc_diag_host *h, size_t i)
 {
-	const char *nd = host_netdev(&h->ports[i]);
+	const char *nd = rdc_diag_netdev(&h->ports[i]);
 
 	for (size_t j = 0; nd && j < i; j++)
-		if (host_netdev(&h->ports[j]) && !strcmp(host_netdev(&h->ports[j]), nd))
+		if (rdc_diag_netdev(&h->ports[j]) && !strcmp(rdc_diag_netdev(&h->ports[j]), nd))
 			return true;
 	return false;
 }
@@ -147,8 +129,8 @@ static void check_fw_mismatch(const struct rdc_diag_host *h, const struct rdc_di
 			if (host_device_seen(h, j) || !q->fw_ver[0] ||
 			    strcmp(q->hca_type, lead->hca_type))
 				continue;
-			host_append(versions, sizeof(versions), "%s%s %s", versions[0] ? ", " : "",
-				    q->device, q->fw_ver);
+			rdc_diag_append(versions, sizeof(versions), "%s%s %s",
+					versions[0] ? ", " : "", q->device, q->fw_ver);
 		}
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 				 "%zu %s adapters run %zu firmware versions: %s", ndev,
@@ -222,11 +204,11 @@ static void check_driver_versions(const struct rdc_diag_host *h, const struct rd
 		bool leader = true;
 		struct rdc_finding *f;
 
-		if (!host_netdev(&h->ports[i]) || host_netdev_seen(h, i) || !a->have_drvinfo ||
+		if (!rdc_diag_netdev(&h->ports[i]) || host_netdev_seen(h, i) || !a->have_drvinfo ||
 		    !a->driver[0] || !a->driver_version[0])
 			continue;
 		for (size_t j = 0; j < i && leader; j++)
-			if (host_netdev(&h->ports[j]) && h->ports[j].netif.have_drvinfo &&
+			if (rdc_diag_netdev(&h->ports[j]) && h->ports[j].netif.have_drvinfo &&
 			    h->ports[j].netif.driver_version[0] &&
 			    !strcmp(h->ports[j].netif.driver, a->driver))
 				leader = false;
@@ -245,8 +227,8 @@ static void check_driver_versions(const struct rdc_diag_host *h, const struct rd
 				       !strcmp(h->ports[k].netif.driver_version, b->driver_version);
 			if (!seen) {
 				nver++;
-				host_append(versions, sizeof(versions), "%s%s",
-					    versions[0] ? ", " : "", b->driver_version);
+				rdc_diag_append(versions, sizeof(versions), "%s%s",
+						versions[0] ? ", " : "", b->driver_version);
 			}
 		}
 		if (nver < 2)
@@ -370,8 +352,8 @@ static bool check_pcie_counters(const struct rdc_diag_port *p, const struct rdc_
 		if (!v)
 			continue;
 		any = hit[k] = true;
-		host_append(list, sizeof(list), "%s%s %s%" PRIu64, list[0] ? ", " : "",
-			    pcie_counters[k], p->nsamples >= 2 ? "+" : "", v);
+		rdc_diag_append(list, sizeof(list), "%s%s %s%" PRIu64, list[0] ? ", " : "",
+				pcie_counters[k], p->nsamples >= 2 ? "+" : "", v);
 	}
 	if (!any)
 		return have;
@@ -427,7 +409,7 @@ static void check_numa_irqs(const struct rdc_diag_host *h, const struct rdc_diag
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const struct rdc_netif *n = &p->netif;
-		const char *nd = host_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		char src[160];
 		struct rdc_finding *f;
 
@@ -488,7 +470,7 @@ static void check_vf_limits(const struct rdc_diag_host *h, const struct rdc_diag
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		const char *nd = host_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		char src[160];
 		struct rdc_finding *f;
 

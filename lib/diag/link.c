@@ -21,24 +21,6 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static const char *link_netdev(const struct rdc_diag_port *p)
-{
-	return p->port.has_netdev ? p->port.netdev.name : NULL;
-}
-
-/* Append printf text to @buf, cutting what does not fit. */
-static void RDC_PRINTF(3, 4) link_append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* "in the last 5.0 s" with two samples, "since the counters were reset" with one. */
 static void link_span(const struct rdc_diag_port *p, char *buf, size_t size)
 {
@@ -105,8 +87,8 @@ static size_t link_counters_scan(const struct rdc_diag_port *p, const struct lin
 		if (!v)
 			continue;
 		hit[i] = true;
-		link_append(list, size, "%s%s %s%" PRIu64, list[0] ? ", " : "", cs[i].name,
-			    p->nsamples >= 2 ? "+" : "", v);
+		rdc_diag_append(list, size, "%s%s %s%" PRIu64, list[0] ? ", " : "", cs[i].name,
+				p->nsamples >= 2 ? "+" : "", v);
 	}
 	return have;
 }
@@ -126,7 +108,7 @@ static void check_port_active(const struct rdc_diag_host *h, const struct rdc_di
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		bool ib = !strcmp(p->port.link_layer, "InfiniBand");
 		struct rdc_finding *f;
 		char src[160];
@@ -200,7 +182,7 @@ static void check_no_carrier(const struct rdc_diag_host *h, const struct rdc_dia
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const struct rdc_netif *n = &p->netif;
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		char flags_src[96], oper_src[96];
 		struct rdc_finding *f;
 
@@ -271,7 +253,7 @@ static void check_flapping(const struct rdc_diag_host *h, const struct rdc_diag_
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		bool hit[RDC_ARRAY_SIZE(flap_counters)];
 		int64_t cc0 = -1, cc1 = -1, cc;
 		char list[128], cc_src[96] = "";
@@ -295,9 +277,9 @@ static void check_flapping(const struct rdc_diag_host *h, const struct rdc_diag_
 				/* A netdev re-created in between counts from 0 again. */
 				dcc = (uint64_t)(cc1 >= cc0 ? cc1 - cc0 : cc1);
 				if (dcc)
-					link_append(list, sizeof(list),
-						    "%scarrier changes +%" PRIu64,
-						    list[0] ? ", " : "", dcc);
+					rdc_diag_append(list, sizeof(list),
+							"%scarrier changes +%" PRIu64,
+							list[0] ? ", " : "", dcc);
 			}
 			if (link_any(hit, RDC_ARRAY_SIZE(hit)) || dcc) {
 				f = rdc_diag_add(r, c, p, RDC_SEV_FAIL,
@@ -372,7 +354,7 @@ static void check_speed(const struct rdc_diag_host *h, const struct rdc_diag_che
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const struct rdc_netif *n = &p->netif;
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		bool common = n->common_speed_mbps > 0;
 		int64_t cap = common ? n->common_speed_mbps : n->max_speed_mbps;
 		char src[96];
@@ -451,7 +433,7 @@ static void check_pre_fec_ber(const struct rdc_diag_host *h, const struct rdc_di
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		uint64_t corr, bits;
 		bool estimated = false;
 		double ber, window = rdc_diag_window_s(p);
@@ -537,7 +519,7 @@ static void check_crc_errors(const struct rdc_diag_host *h, const struct rdc_dia
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		bool hit[RDC_ARRAY_SIZE(crc_counters)];
 		bool window = p->nsamples >= 2;
 		char list[128], span[48];
@@ -592,7 +574,7 @@ static void check_fec_off(const struct rdc_diag_host *h, const struct rdc_diag_c
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const struct rdc_netif *n = &p->netif;
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		char src[96];
 		struct rdc_finding *f;
 
@@ -649,7 +631,7 @@ static void check_mtu(const struct rdc_diag_host *h, const struct rdc_diag_check
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		bool hit[RDC_ARRAY_SIZE(mtu_counters)];
 		bool window = p->nsamples >= 2, judged = false;
 		char list[128], span[48], src[96];
@@ -743,7 +725,7 @@ static void check_transceiver(const struct rdc_diag_host *h, const struct rdc_di
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		const char *nd = link_netdev(p);
+		const char *nd = rdc_diag_netdev(p);
 		bool now[RDC_ARRAY_SIZE(module_counters)] = {false};
 		bool ever = false;
 		char total_list[128] = "", recent_list[128] = "";
@@ -766,11 +748,11 @@ static void check_transceiver(const struct rdc_diag_host *h, const struct rdc_di
 			if (!ever)
 				first = k;
 			ever = now[k] = true;
-			link_append(total_list, sizeof(total_list), "%s%s %" PRIu64,
-				    total_list[0] ? ", " : "", name, total);
+			rdc_diag_append(total_list, sizeof(total_list), "%s%s %" PRIu64,
+					total_list[0] ? ", " : "", name, total);
 			if (!rdc_diag_delta(p, module_counters[k].set, name, &d) && d)
-				link_append(recent_list, sizeof(recent_list), "%s%s +%" PRIu64,
-					    recent_list[0] ? ", " : "", name, d);
+				rdc_diag_append(recent_list, sizeof(recent_list), "%s%s +%" PRIu64,
+						recent_list[0] ? ", " : "", name, d);
 		}
 		if (!have) {
 			rdc_diag_skip(

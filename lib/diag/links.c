@@ -13,19 +13,6 @@
 #define IB_STATE_ACTIVE 4 /* ports/N/state "4: ACTIVE" */
 #define LK_MAX 64	  /* RoCE netdevs judged together; more are left out, with a skip */
 
-/* Append printf text to @buf, cutting what does not fit. */
-static void RDC_PRINTF(3, 4) lk_append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- the links: one per RoCE netdev ------------------------------------- */
 
 /*
@@ -106,7 +93,7 @@ static void lk_names(const struct lk_links *l, const size_t *idx, size_t n, char
 {
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
-		lk_append(buf, size, "%s%s", i ? ", " : "", l->p[idx[i]]->port.netdev.name);
+		rdc_diag_append(buf, size, "%s%s", i ? ", " : "", l->p[idx[i]]->port.netdev.name);
 }
 
 /* ---- subnets ------------------------------------------------------------ */
@@ -381,8 +368,8 @@ static void check_arp_flux(const struct rdc_diag_host *h, const struct rdc_diag_
 				known = known || v >= 0;
 				if (!lk_sysctl_bad(&arp_sysctls[s], v) || listed)
 					continue;
-				lk_append(bad, sizeof(bad), "%s%s %d", any ? ", " : "",
-					  arp_sysctls[s].name, v);
+				rdc_diag_append(bad, sizeof(bad), "%s%s %d", any ? ", " : "",
+						arp_sysctls[s].name, v);
 				listed = any = true;
 			}
 		}
@@ -584,15 +571,16 @@ static void check_traffic_imbalance(const struct rdc_diag_host *h, const struct 
 		rdc_diag_counter_source(p, s->set, s->tx, src, sizeof(src));
 		rdc_diag_counter_source(p, s->set, s->rx, src2, sizeof(src2));
 		if (strcmp(src, src2))
-			lk_append(src, sizeof(src), " + %s",
-				  strrchr(src2, '/') ? strrchr(src2, '/') + 1 : src2);
+			rdc_diag_append(src, sizeof(src), " + %s",
+					strrchr(src2, '/') ? strrchr(src2, '/') + 1 : src2);
 		snprintf(name, sizeof(name), "%s bytes", p->port.netdev.name);
 		lk_size(bytes[i], b, sizeof(b));
 		rdc_finding_evidence(f, name, src, "%llu (%s, %.1f%%)",
 				     (unsigned long long)bytes[i], b,
 				     100.0 * (double)bytes[i] / (double)total);
-		lk_append(hca, sizeof(hca), "%s%s", i ? "," : "", p->port.device);
-		lk_append(members, sizeof(members), "%s%s", i ? "," : "", p->port.netdev.name);
+		rdc_diag_append(hca, sizeof(hca), "%s%s", i ? "," : "", p->port.device);
+		rdc_diag_append(members, sizeof(members), "%s%s", i ? "," : "",
+				p->port.netdev.name);
 	}
 	rdc_finding_evidence(f, "link-share-pct-warn", "policy", "%g",
 			     h->policy.link_share_pct_warn);
@@ -651,11 +639,11 @@ static void check_mtu_differs(const struct rdc_diag_host *h, const struct rdc_di
 	for (size_t i = 0; i < l.n; i++) {
 		const struct rdc_diag_port *p = l.p[i];
 
-		lk_append(title, sizeof(title), "%s%s %lld", i ? ", " : "", p->port.netdev.name,
-			  (long long)p->port.netdev.mtu);
+		rdc_diag_append(title, sizeof(title), "%s%s %lld", i ? ", " : "",
+				p->port.netdev.name, (long long)p->port.netdev.mtu);
 		if (p->port.netdev.mtu < max)
-			lk_append(fix, sizeof(fix), "%s'rdmactl port set %s mtu %lld'",
-				  fix[0] ? ", " : "", p->port.netdev.name, (long long)max);
+			rdc_diag_append(fix, sizeof(fix), "%s'rdmactl port set %s mtu %lld'",
+					fix[0] ? ", " : "", p->port.netdev.name, (long long)max);
 	}
 	f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "RoCE links' MTUs differ: %s", title);
 	for (size_t i = 0; i < l.n; i++) {

@@ -27,19 +27,6 @@
 #define SRC_POLICY "diag policy"
 #define SINCE_BOOT " since boot/counter reset"
 
-/* Append printf text to @buf, cutting what does not fit. */
-static void RDC_PRINTF(3, 4) qos_append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 static const char *qos_netdev(const struct rdc_diag_port *p)
 {
 	return p->port.netdev.name;
@@ -101,7 +88,7 @@ static void qos_prio_list(unsigned int mask, char *buf, size_t size)
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < PRIOS; i++)
 		if (mask & (1u << i))
-			qos_append(buf, size, "%s%u", buf[0] ? "," : "", i);
+			rdc_diag_append(buf, size, "%s%u", buf[0] ? "," : "", i);
 	if (!buf[0])
 		rdc_strlcpy(buf, "none", size);
 }
@@ -120,14 +107,14 @@ static void qos_u8_map(const uint8_t *v, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < PRIOS; i++)
-		qos_append(buf, size, "%s%u:%u", i ? " " : "", i, v[i]);
+		rdc_diag_append(buf, size, "%s%u:%u", i ? " " : "", i, v[i]);
 }
 
 static void qos_tsa_map(const uint8_t *tsa, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < PRIOS; i++)
-		qos_append(buf, size, "%s%u:%s", i ? " " : "", i, rdc_dcb_tsa_name(tsa[i]));
+		rdc_diag_append(buf, size, "%s%u:%s", i ? " " : "", i, rdc_dcb_tsa_name(tsa[i]));
 }
 
 /*
@@ -145,13 +132,13 @@ static void qos_fix_profile(struct rdc_finding *f, const struct rdc_diag_host *h
 	if (rdc_dcb_profile_init(&d, "roce-lossless") < 0)
 		d = (struct rdc_dcb_profile){.prio = 3, .dscp = 26, .cnp_dscp = 48, .cnp_prio = 6};
 	if (pol->roce_prio != d.prio)
-		qos_append(args, sizeof(args), " prio %u", pol->roce_prio);
+		rdc_diag_append(args, sizeof(args), " prio %u", pol->roce_prio);
 	if (pol->roce_dscp != d.dscp)
-		qos_append(args, sizeof(args), " dscp %u", pol->roce_dscp);
+		rdc_diag_append(args, sizeof(args), " dscp %u", pol->roce_dscp);
 	if (pol->cnp_dscp != d.cnp_dscp)
-		qos_append(args, sizeof(args), " cnp-dscp %u", pol->cnp_dscp);
+		rdc_diag_append(args, sizeof(args), " cnp-dscp %u", pol->cnp_dscp);
 	if (pol->cnp_prio != d.cnp_prio)
-		qos_append(args, sizeof(args), " cnp-prio %u", pol->cnp_prio);
+		rdc_diag_append(args, sizeof(args), " cnp-prio %u", pol->cnp_prio);
 	rdc_finding_fix(f, "rdmactl pfc apply dev %s profile roce-lossless%s", qos_netdev(p), args);
 }
 
@@ -371,11 +358,11 @@ static void dscp_map_title(char *title, size_t size, const char *what, unsigned 
 			   unsigned int want)
 {
 	if (got < 0)
-		qos_append(title, size, "%s%s DSCP %u not in the APP table (want priority %u)",
-			   title[0] ? "; " : "", what, dscp, want);
+		rdc_diag_append(title, size, "%s%s DSCP %u not in the APP table (want priority %u)",
+				title[0] ? "; " : "", what, dscp, want);
 	else
-		qos_append(title, size, "%s%s DSCP %u -> priority %d, not %u", title[0] ? "; " : "",
-			   what, dscp, got, want);
+		rdc_diag_append(title, size, "%s%s DSCP %u -> priority %d, not %u",
+				title[0] ? "; " : "", what, dscp, got, want);
 }
 
 static void check_dscp_map(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
@@ -424,22 +411,25 @@ static void check_dscp_map(const struct rdc_diag_host *h, const struct rdc_diag_
 		if (bad_data) {
 			dscp_map_title(title, sizeof(title), "RoCE", pol->roce_dscp, dp,
 				       pol->roce_prio);
-			qos_append(why, sizeof(why),
-				   "RoCE data (DSCP %u) must land on the lossless priority %u, "
-				   "where PFC and the RoCE TC are. ",
-				   pol->roce_dscp, pol->roce_prio);
+			rdc_diag_append(
+				why, sizeof(why),
+				"RoCE data (DSCP %u) must land on the lossless priority %u, "
+				"where PFC and the RoCE TC are. ",
+				pol->roce_dscp, pol->roce_prio);
 		}
 		if (bad_cnp) {
 			dscp_map_title(title, sizeof(title), "CNP", pol->cnp_dscp, cp,
 				       pol->cnp_prio);
-			qos_append(why, sizeof(why),
-				   "CNPs (DSCP %u) belong on priority %u, a strict TC of their "
-				   "own, or they wait behind the traffic they should slow down. ",
-				   pol->cnp_dscp, pol->cnp_prio);
+			rdc_diag_append(
+				why, sizeof(why),
+				"CNPs (DSCP %u) belong on priority %u, a strict TC of their "
+				"own, or they wait behind the traffic they should slow down. ",
+				pol->cnp_dscp, pol->cnp_prio);
 		}
 		if (dp < 0 || cp < 0)
-			qos_append(why, sizeof(why),
-				   "A DSCP without an entry gets the driver's default priority.");
+			rdc_diag_append(
+				why, sizeof(why),
+				"A DSCP without an entry gets the driver's default priority.");
 		f = rdc_diag_add(r, c, p, sev, "%s", title);
 		qos_dcb_source(p, "DCB_ATTR_IEEE_APP_TABLE", src, sizeof(src));
 		rdc_finding_evidence(f, "trust", tsrc, "%s", trust);
@@ -492,13 +482,13 @@ static void check_ets(const struct rdc_diag_host *h, const struct rdc_diag_check
 		}
 		if (ets->tc_tsa[tc] == IEEE_8021QAZ_TSA_ETS) {
 			if (ets->tc_tx_bw[tc] < pol->ets_min_bw_pct)
-				qos_append(title, sizeof(title),
-					   "RoCE TC %u has %u%% by ETS, below %g%%", tc,
-					   ets->tc_tx_bw[tc], pol->ets_min_bw_pct);
+				rdc_diag_append(title, sizeof(title),
+						"RoCE TC %u has %u%% by ETS, below %g%%", tc,
+						ets->tc_tx_bw[tc], pol->ets_min_bw_pct);
 		} else if (ets->tc_tsa[tc] != IEEE_8021QAZ_TSA_STRICT) {
 			/* mlx5 reports "vendor" before anything was configured. */
-			qos_append(title, sizeof(title), "RoCE TC %u is %s, not ETS or strict", tc,
-				   rdc_dcb_tsa_name(ets->tc_tsa[tc]));
+			rdc_diag_append(title, sizeof(title), "RoCE TC %u is %s, not ETS or strict",
+					tc, rdc_dcb_tsa_name(ets->tc_tsa[tc]));
 		}
 		/* With RoCE on priority 0 the profile shares TC 0 with the rest on purpose. */
 		for (unsigned int prio = 0; prio < PRIOS && pol->roce_prio; prio++)
@@ -506,16 +496,18 @@ static void check_ets(const struct rdc_diag_host *h, const struct rdc_diag_check
 				others |= 1u << prio;
 		if (others) {
 			qos_prio_list(others, shared, sizeof(shared));
-			qos_append(title, sizeof(title), "%sRoCE TC %u also carries priorities %s",
-				   title[0] ? "; " : "", tc, shared);
+			rdc_diag_append(title, sizeof(title),
+					"%sRoCE TC %u also carries priorities %s",
+					title[0] ? "; " : "", tc, shared);
 		}
 		if (ctc == tc && pol->cnp_prio != pol->roce_prio)
-			qos_append(title, sizeof(title), "%sCNPs share the RoCE TC %u",
-				   title[0] ? "; " : "", tc);
+			rdc_diag_append(title, sizeof(title), "%sCNPs share the RoCE TC %u",
+					title[0] ? "; " : "", tc);
 		else if (ets->tc_tsa[ctc] != IEEE_8021QAZ_TSA_STRICT && pol->cnp_prio)
 			/* (cnp-prio 0 puts CNPs into the ETS TC 0, as the profile does) */
-			qos_append(title, sizeof(title), "%sCNP TC %u is %s, not strict",
-				   title[0] ? "; " : "", ctc, rdc_dcb_tsa_name(ets->tc_tsa[ctc]));
+			rdc_diag_append(title, sizeof(title), "%sCNP TC %u is %s, not strict",
+					title[0] ? "; " : "", ctc,
+					rdc_dcb_tsa_name(ets->tc_tsa[ctc]));
 		if (!title[0])
 			continue;
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "%s", title);
@@ -653,9 +645,10 @@ static void check_pause_storm(const struct rdc_diag_host *h, const struct rdc_di
 		}
 		if (!drc && pct > pol->tx_pause_pct_warn) {
 			sev = pct > pol->tx_pause_pct_fail ? RDC_SEV_FAIL : RDC_SEV_WARN;
-			qos_append(title, sizeof(title),
-				   "paused the peer %.1f%% of the %.1f s window on priority %u",
-				   pct, rdc_diag_window_s(p), pol->roce_prio);
+			rdc_diag_append(
+				title, sizeof(title),
+				"paused the peer %.1f%% of the %.1f s window on priority %u", pct,
+				rdc_diag_window_s(p), pol->roce_prio);
 		}
 		if (have_err && serr) {
 			/* The NIC's watchdog stopped sending pause: drops from here on. */
@@ -663,16 +656,16 @@ static void check_pause_storm(const struct rdc_diag_host *h, const struct rdc_di
 				sev = RDC_SEV_FAIL;
 			else if (sev < RDC_SEV_WARN)
 				sev = RDC_SEV_WARN;
-			qos_append(title, sizeof(title), "%s%llu pause storm error events%s",
-				   title[0] ? "; " : "", (unsigned long long)serr,
-				   cerr ? SINCE_BOOT : " in the window");
+			rdc_diag_append(title, sizeof(title), "%s%llu pause storm error events%s",
+					title[0] ? "; " : "", (unsigned long long)serr,
+					cerr ? SINCE_BOOT : " in the window");
 		}
 		if (have_warn && swarn) {
 			if (sev < RDC_SEV_WARN)
 				sev = RDC_SEV_WARN;
-			qos_append(title, sizeof(title), "%s%llu pause storm warning events%s",
-				   title[0] ? "; " : "", (unsigned long long)swarn,
-				   cwarn ? SINCE_BOOT : " in the window");
+			rdc_diag_append(title, sizeof(title), "%s%llu pause storm warning events%s",
+					title[0] ? "; " : "", (unsigned long long)swarn,
+					cwarn ? SINCE_BOOT : " in the window");
 		}
 		if (!title[0])
 			continue;
@@ -951,17 +944,18 @@ static void check_cnp_loop(const struct rdc_diag_host *h, const struct rdc_diag_
 		if (hh && !handled && !qos_pause_pct(p, dur, &us, &pct))
 			unmarked = pct > pol->rx_pause_pct_warn;
 		if (np_off)
-			qos_append(title, sizeof(title),
-				   "%llu ECN-marked RoCE packets received%s, no CNP sent",
-				   (unsigned long long)marked, cm ? SINCE_BOOT : "");
+			rdc_diag_append(title, sizeof(title),
+					"%llu ECN-marked RoCE packets received%s, no CNP sent",
+					(unsigned long long)marked, cm ? SINCE_BOOT : "");
 		if (rp_off)
-			qos_append(title, sizeof(title), "%s%llu CNPs ignored%s",
-				   title[0] ? "; " : "", (unsigned long long)ignored,
-				   ci ? SINCE_BOOT : " in the window");
+			rdc_diag_append(title, sizeof(title), "%s%llu CNPs ignored%s",
+					title[0] ? "; " : "", (unsigned long long)ignored,
+					ci ? SINCE_BOOT : " in the window");
 		if (unmarked)
-			qos_append(title, sizeof(title),
-				   "%spaused %.1f%% of the window by the peer, but no CNP arrived",
-				   title[0] ? "; " : "", pct);
+			rdc_diag_append(
+				title, sizeof(title),
+				"%spaused %.1f%% of the window by the peer, but no CNP arrived",
+				title[0] ? "; " : "", pct);
 		if (!title[0])
 			continue;
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "%s", title);
@@ -1049,8 +1043,8 @@ static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct r
 				continue;
 			cnp_value(dscp, sizeof(dscp), o->ofed.cnp_dscp);
 			cnp_value(prio, sizeof(prio), o->ofed.cnp_prio);
-			qos_append(others, sizeof(others), "%s%s %s/%s", others[0] ? ", " : "",
-				   o->label, dscp, prio);
+			rdc_diag_append(others, sizeof(others), "%s%s %s/%s", others[0] ? ", " : "",
+					o->label, dscp, prio);
 		}
 		cnp_value(dscp, sizeof(dscp), p->ofed.cnp_dscp);
 		cnp_value(prio, sizeof(prio), p->ofed.cnp_prio);
@@ -1095,8 +1089,8 @@ static void dcbx_names(uint8_t x, char *buf, size_t size)
 	snprintf(buf, size, "0x%02x (", x);
 	for (size_t i = 0, n = 0; i < RDC_ARRAY_SIZE(bits); i++)
 		if (x & bits[i].bit)
-			qos_append(buf, size, "%s%s", n++ ? " " : "", bits[i].name);
-	qos_append(buf, size, ")");
+			rdc_diag_append(buf, size, "%s%s", n++ ? " " : "", bits[i].name);
+	rdc_diag_append(buf, size, ")");
 }
 
 static void check_dcbx_fight(const struct rdc_diag_host *h, const struct rdc_diag_check *c,

@@ -12,24 +12,11 @@
 #define SRC_ADDRS "rtnetlink RTM_GETADDR"
 #define IB_STATE_ACTIVE 4 /* ports/N/state "4: ACTIVE" */
 
-/* Append printf text to @buf, cutting what does not fit. */
-static void RDC_PRINTF(3, 4) tr_append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t len = strnlen(buf, size);
-	va_list ap;
-
-	if (len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
-}
-
 /* "mlx5_0/1 ens1f0np0" carries no error text; say why a counter set is empty. */
 static void tr_set_reason(char *buf, size_t size, const char *what, int rc)
 {
 	if (rc)
-		tr_append(buf, size, "; %s: %s", what, strerror(-rc));
+		rdc_diag_append(buf, size, "; %s: %s", what, strerror(-rc));
 }
 
 /* ---- counters judged alike: any increase is a finding ------------------ */
@@ -86,10 +73,10 @@ static void tr_hits_list(const struct rdc_diag_port *p, const struct tr_hit *hit
 		/* room for this one and for ", and 99 more" after it */
 		if (strlen(list) + strlen(one) + 16 > size)
 			break;
-		tr_append(list, size, "%s", one);
+		rdc_diag_append(list, size, "%s", one);
 	}
 	if (i < n)
-		tr_append(list, size, ", and %zu more", n - i);
+		rdc_diag_append(list, size, ", and %zu more", n - i);
 }
 
 /* One piece of evidence per counter that moved, with its rate in the window. */
@@ -304,10 +291,11 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 
 	for (size_t i = 0; i < nbad; i++) {
 		if (v1[i])
-			tr_append(v1only, sizeof(v1only), "%s%s", nv1++ ? ", " : "", bad[i]->ip);
+			rdc_diag_append(v1only, sizeof(v1only), "%s%s", nv1++ ? ", " : "",
+					bad[i]->ip);
 		else
-			tr_append(missing, sizeof(missing), "%s%s", nmissing++ ? ", " : "",
-				  bad[i]->ip);
+			rdc_diag_append(missing, sizeof(missing), "%s%s", nmissing++ ? ", " : "",
+					bad[i]->ip);
 	}
 	if (nmissing && nv1)
 		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL,
@@ -435,15 +423,16 @@ static void check_rdma_cm(const struct rdc_diag_host *h, const struct rdc_diag_c
 		if (!bad_mode && !bad_tos)
 			continue;
 		if (bad_mode) {
-			tr_append(title, sizeof(title), "default mode %s (want RoCE v2)",
-				  p->cm.mode);
-			tr_append(fix, sizeof(fix), " roce-mode v2");
+			rdc_diag_append(title, sizeof(title), "default mode %s (want RoCE v2)",
+					p->cm.mode);
+			rdc_diag_append(fix, sizeof(fix), " roce-mode v2");
 		}
 		if (bad_tos) {
-			tr_append(title, sizeof(title), "%sdefault ToS %lld (policy %u: DSCP %u)",
-				  bad_mode ? ", " : "", (long long)p->cm.tos, want_tos,
-				  want_tos >> 2);
-			tr_append(fix, sizeof(fix), " roce-tos %u", want_tos);
+			rdc_diag_append(title, sizeof(title),
+					"%sdefault ToS %lld (policy %u: DSCP %u)",
+					bad_mode ? ", " : "", (long long)p->cm.tos, want_tos,
+					want_tos >> 2);
+			rdc_diag_append(fix, sizeof(fix), " roce-tos %u", want_tos);
 		}
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "rdma_cm %s", title);
 		if (p->cm.have_mode) {
