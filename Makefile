@@ -56,14 +56,28 @@ MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 FLAGS_FILE := $(BUILD)/.flags
 FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
 
-# libFuzzer on the bench control decoder: clang only, no verbs/libnl, its own folder.
-# New inputs go to build-fuzz/corpus; tests/fuzz/corpus holds the seeds (tests/fuzz/mkseeds.py).
+# libFuzzer on every parser of outside input (docs/HACKING.md §5), clang only, its own folder:
+# build-fuzz/fuzz_TARGET from tests/fuzz/fuzz_TARGET.c (fuzz_yaml.c three times, one loader
+# each), linked with the whole lib/ built with the sanitizers.  tests/fuzz/corpus/TARGET/ holds
+# its seeds (tests/fuzz/mkseeds.py); new inputs go to build-fuzz/corpus/TARGET, crashes to
+# build-fuzz/crash-TARGET-*.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
-FUZZ_SRC := tests/fuzz/fuzz_bench_proto.c lib/bench/proto.c lib/base/err.c lib/base/util.c
-# check builds the fuzzer where clang is, and tests/run's fuzz tier runs it briefly.
-FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BUILD)/fuzz_bench_proto)
+FUZZ_TARGETS := bench_proto nl_rec parse pfc_yaml netplan_yaml policy_yaml bond_procfs bundle
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -Ilib -Itests/fuzz $(PKG_CFLAGS)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+# What each target's source is, where it is not tests/fuzz/fuzz_TARGET.c.
+FUZZ_SRC_pfc_yaml := tests/fuzz/fuzz_yaml.c
+FUZZ_SRC_netplan_yaml := tests/fuzz/fuzz_yaml.c
+FUZZ_SRC_policy_yaml := tests/fuzz/fuzz_yaml.c
+FUZZ_DEF_pfc_yaml := -DFUZZ_YAML_PFC
+FUZZ_DEF_netplan_yaml := -DFUZZ_YAML_NETPLAN
+FUZZ_DEF_policy_yaml := -DFUZZ_YAML_POLICY
+# check builds the fuzzers where clang is, and tests/run's fuzz tier runs each briefly.
+FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BIN))
 
 .PHONY: asan-check all clean check check-unit check-cli check-netns check-lab check-layers \
 	install uninstall man asan lint format-check help deps bench fuzz FORCE
@@ -151,16 +165,35 @@ format-check:
 bench: rdmactl
 	scripts/bench-port
 
-fuzz: $(FUZZ_BUILD)/fuzz_bench_proto
-	@mkdir -p $(FUZZ_BUILD)/corpus
-	$(FUZZ_BUILD)/fuzz_bench_proto -max_total_time=$(FUZZ_SECONDS) -max_len=70000 \
-		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus tests/fuzz/corpus
+# Each target FUZZ_SECONDS over its seeds; a crash ends that target's run (the input is kept as
+# build-fuzz/crash-TARGET-*), the others still run, and make fails at the end.
+fuzz: $(FUZZ_BIN)
+	$(Q)bad=; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t; \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
+		$(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=70000 -timeout=10 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/crash-$$t- \
+			$(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t >$(FUZZ_BUILD)/fuzz_$$t.log 2>&1 || \
+			{ bad="$$bad $$t"; tail -40 $(FUZZ_BUILD)/fuzz_$$t.log; }; \
+		sed -n 's/^stat::number_of_executed_units: */          executions: /p' \
+			$(FUZZ_BUILD)/fuzz_$$t.log; \
+	done; [ -z "$$bad" ] || { echo "fuzz: failed:$$bad (build-fuzz/fuzz_TARGET.log)"; exit 1; }
 
-$(FUZZ_BUILD)/fuzz_bench_proto: $(FUZZ_SRC) $(wildcard lib/bench/*.h lib/base/*.h)
+$(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  FUZZCC  $@"
-	$(Q)$(FUZZ_CC) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -g -O1 \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Ilib -o $@ $(FUZZ_SRC) -lm
+	@echo "  FUZZCC  $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -DRDC_VERSION='"$(VERSION)"' -MMD -MP \
+		-c -o $@ $<
+
+-include $(FUZZ_LIB_OBJ:.o=.d)
+.SECONDARY: $(FUZZ_LIB_OBJ)
+
+.SECONDEXPANSION:
+$(FUZZ_BUILD)/fuzz_%: $$(or $$(FUZZ_SRC_$$*),tests/fuzz/fuzz_$$*.c) tests/fuzz/fuzz.h $(FUZZ_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZLD  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_DEF_$*) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
+		$(PKG_LIBS) -lm -pthread
 
 # The verbs (one rdmactl-VERB link each) are those the binary names: cmd/verbs.c
 # is the only list.  `rdmactl __complete help ''` prints them, one a line.
@@ -192,5 +225,5 @@ help:
 	@echo "targets: all check check-layers check-unit check-cli check-netns check-lab"
 	@echo "         install uninstall"
 	@echo "         man asan lint format-check bench deps clean"
-	@echo "         fuzz (FUZZ_SECONDS=60: libFuzzer on the bench protocol; needs clang)"
+	@echo "         fuzz (FUZZ_SECONDS=60 per target: libFuzzer on every parser of outside input; needs clang)"
 	@echo "variables: PREFIX DESTDIR SBINDIR MANDIR WERROR=1 V=1 CC"

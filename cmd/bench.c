@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <arpa/inet.h>
 
@@ -680,27 +681,64 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 
 /* ---- server ---- */
 
+/*
+ * The server's output is its log: every line that starts a run's text, and
+ * every document, carries the wall-clock time as RFC 3339 UTC with
+ * milliseconds, "2025-03-01T14:02:03.417Z" (JSON's "time").
+ */
+#define SERVER_TIME_LEN 32
+
+static void server_time(char buf[SERVER_TIME_LEN])
+{
+	struct timespec ts;
+	struct tm tm;
+	char sec[24];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	if (!strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm))
+		sec[0] = '\0';
+	snprintf(buf, SERVER_TIME_LEN, "%s.%03dZ", sec, (int)(ts.tv_nsec / 1000000) % 1000);
+}
+
+/* What the server's callbacks need: where to write, and the options to restate. */
+struct server_out {
+	struct rdc_ctx *ctx;
+	const struct rdc_bench_server_opts *o;
+};
+
 static void server_listening_cb(void *arg, const char *addr, uint16_t port)
 {
-	struct rdc_ctx *ctx = arg;
+	struct server_out *so = arg;
+	struct rdc_ctx *ctx = so->ctx;
+	char now[SERVER_TIME_LEN], allow[INET_ADDRSTRLEN + 4] = "any";
 
+	if (so->o->has_allow) {
+		char net[INET_ADDRSTRLEN];
+
+		rdc_ipv4_format(so->o->allow_net, net);
+		snprintf(allow, sizeof(allow), "%s/%u", net, so->o->allow_prefix);
+	}
 	if (!ctx->quiet)
-		log_info("bench: serving on %s:%u", addr, port);
+		log_info("bench: serving on %s:%u, allow %s", addr, port, allow);
 	if (rdc_out_is_text(ctx->out) && !ctx->quiet) {
-		rdc_out_text(ctx->out, "listening on %s:%u\n", addr, port);
+		server_time(now);
+		rdc_out_text(ctx->out, "%s listening on %s:%u, allow %s\n", now, addr, port, allow);
 		fflush(stdout);
 	}
 }
 
 static void server_begin_cb(void *arg, unsigned int run, const struct rdc_bench_report *r)
 {
-	struct rdc_ctx *ctx = arg;
+	struct rdc_ctx *ctx = ((struct server_out *)arg)->ctx;
 	struct rdc_out *o = ctx->out;
+	char now[SERVER_TIME_LEN];
 
 	/* Text only: JSON and YAML give the whole run in one document at its end. */
 	if (ctx->quiet || !rdc_out_is_text(o))
 		return;
-	rdc_out_text(o, "run %u from %s: ", run, r->peer);
+	server_time(now);
+	rdc_out_text(o, "%s run %u from %s: ", now, run, r->peer);
 	out_params(o, RDC_OUT_TEXT, &r->params);
 	rdc_out_nl(o);
 	for (uint32_t i = 0; i < r->nlinks; i++) {
@@ -713,13 +751,16 @@ static void server_begin_cb(void *arg, unsigned int run, const struct rdc_bench_
 /* One document per run (or per client turned away), so a stream reader sees each. */
 static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_report *r)
 {
-	struct rdc_ctx *ctx = arg;
+	struct rdc_ctx *ctx = ((struct server_out *)arg)->ctx;
 	struct rdc_out *o = ctx->out;
 	uint64_t window = r->window_end_ns - r->window_start_ns, bytes = 0;
+	char now[SERVER_TIME_LEN];
 
 	for (uint32_t i = 0; i < r->nlinks; i++)
 		bytes += r->links[i].peer.bytes;
+	server_time(now);
 	rdc_out_begin(o);
+	rdc_out_str(o, RDC_OUT_ANY, "time", "%s ", now);
 	if (run) {
 		rdc_out_u64(o, RDC_OUT_ANY, "run", "run %" PRIu64, run);
 	} else {
@@ -763,10 +804,11 @@ static int bench_server_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 			    const struct rdc_args *args, void *opts)
 {
 	struct rdc_bench_server_opts *o = opts;
+	struct server_out so = {.ctx = ctx, .o = o};
 	struct rdc_bench_server_cb cb = {.listening = server_listening_cb,
 					 .run_begin = server_begin_cb,
 					 .run_end = server_end_cb,
-					 .arg = ctx};
+					 .arg = &so};
 	struct rdc_err err = {0};
 	int rc, last = 0;
 

@@ -2,18 +2,19 @@
 /* bond.c - `rdmactl bond`: the descriptor, `bond show`, and the changes (create .. apply) */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/config.h"
+#include "base/log.h"
 #include "base/util.h"
 #include "bond/bond.h"
 #include "bond/netplan.h"
 #include "bond/plan.h"
 #include "bond.h"
+#include "signals.h"
 
 /* ---- keyword converters: the want of create, set, add, del ---- */
 
@@ -422,27 +423,6 @@ static int bond_show_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 
 /* ---- changes ---- */
 
-static volatile sig_atomic_t bond_stop;
-
-static void bond_on_signal(int sig)
-{
-	(void)sig;
-	bond_stop = 1;
-}
-
-/*
- * SIGINT/SIGTERM while writing: finish the step under way, then undo what
- * was done (rdc_bond_plan_apply checks the flag between steps).
- */
-static void bond_signals(void)
-{
-	struct sigaction sa = {.sa_handler = bond_on_signal};
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static void plan_report(struct rdc_ctx *ctx, const struct rdc_bond_plan *p)
 {
 	struct rdc_out *o = ctx->out;
@@ -493,14 +473,61 @@ static void plan_report(struct rdc_ctx *ctx, const struct rdc_bond_plan *p)
 	rdc_out_obj_close(o);
 }
 
-/* Plan every want first (all or nothing), then write; undo earlier bonds on a failure. */
+/*
+ * Write the plans, undo earlier bonds on a failure.  Writing and undoing are
+ * one critical section (signals.h): SIGINT or SIGTERM stops the plan under way
+ * between two steps (rdc_bond_plan_apply undoes its steps) and every bond
+ * written before it is put back too.
+ */
+static int bond_write(struct rdc_ctx *ctx, struct rdc_bond_plan *plans, size_t nwants)
+{
+	struct rdc_err err = {0}, undo = {0};
+	int rc = 0, undo_rc = 0, sig;
+	size_t done;
+
+	rdc_sig_defer_begin();
+	for (done = 0; done < nwants && !rdc_sig_pending(); done++) {
+		if (rdc_bond_plan_empty(&plans[done]))
+			continue;
+		/* A failed or interrupted plan has undone its own steps. */
+		rc = rdc_bond_plan_apply(&plans[done], rdc_sig_flag(), &err);
+		if (rc)
+			break;
+	}
+	for (size_t k = done; (rc || rdc_sig_pending()) && k-- > 0;) {
+		struct rdc_err one = {0};
+
+		if (rdc_bond_plan_empty(&plans[k]) || !rdc_bond_plan_revert(&plans[k], &one))
+			continue;
+		if (!undo_rc)
+			undo = one;
+		undo_rc = -1;
+		rdc_err_append(&err, "restoring '%s' failed too: %s", plans[k].name, one.msg);
+	}
+	sig = rdc_sig_defer_end();
+	/*
+	 * Stopped by the signal between two steps (-EINTR): the plan undid its
+	 * own, and says how ("old state restored", maybe more: IPv6 put back, or
+	 * a failed undo).  Anything beyond the plain restore is worth a line.
+	 */
+	if (sig && rc == -EINTR && strcmp(err.detail, "old state restored")) {
+		rdc_log_error_record(ctx->verb, &err);
+		if (strstr(err.detail, "failed"))
+			return RDC_EXIT_FAIL;
+	}
+	if (sig && (!rc || rc == -EINTR))
+		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
+	/* A failure says itself whether the old state came back. */
+	return rc ? rdc_fail(ctx, &err) : 0;
+}
+
+/* Plan every want first (all or nothing), then write. */
 static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, size_t nwants,
 		       bool delete)
 {
 	struct rdc_bond_plan *plans = calloc(nwants ? nwants : 1, sizeof(*plans));
 	struct rdc_err err = {0};
 	bool changed = false;
-	size_t done;
 	int rc = 0;
 
 	if (!plans)
@@ -517,22 +544,7 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 	if (!rc && changed && !ctx->dry_run)
 		rc = rdc_writes_allowed(ctx);
 	if (!rc && changed && !ctx->dry_run)
-		bond_signals();
-	for (done = 0; !rc && !ctx->dry_run && done < nwants; done++) {
-		if (rdc_bond_plan_empty(&plans[done]))
-			continue;
-		if (!rdc_bond_plan_apply(&plans[done], &bond_stop, &err))
-			continue;
-		for (size_t k = done; k-- > 0;) {
-			struct rdc_err undo = {0};
-
-			if (!rdc_bond_plan_empty(&plans[k]) &&
-			    rdc_bond_plan_revert(&plans[k], &undo))
-				rdc_err_append(&err, "restoring '%s' failed too: %s", plans[k].name,
-					       undo.msg);
-		}
-		rc = rdc_fail(ctx, &err);
-	}
+		rc = bond_write(ctx, plans, nwants);
 	if (!rc) {
 		rdc_out_begin(ctx->out);
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);

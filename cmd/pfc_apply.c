@@ -9,10 +9,12 @@
 #include "base/config.h"
 #include "base/util.h"
 #include "pfc.h"
+#include "signals.h"
 
 struct apply_job {
 	struct rdc_dcb_target t;
 	struct rdc_dcb_plan *plan;
+	unsigned int line; /* the device's line in the file, 0 on the command line */
 };
 
 /* A profile and its parameters as given: one that contradicts itself is a usage error. */
@@ -105,6 +107,22 @@ static int job_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *apply, con
 	return rc ? rc : job_prepare(ctx, so.dev, NULL, &so.want, job);
 }
 
+/*
+ * A netdev once per file: twice would write it twice, the second undoing part
+ * of the first, and a rollback would restore the wrong "before".  Compared
+ * after resolving, so an RDMA device and its netdev are the same device too.
+ */
+static int job_unique(struct rdc_ctx *ctx, const char *path, const struct apply_job *jobs,
+		      size_t njobs, const struct apply_job *job)
+{
+	for (size_t i = 0; i < njobs; i++)
+		if (!strcmp(jobs[i].t.netdev, job->t.netdev))
+			return rdc_usage_error(ctx,
+					       "%s line %u: '%s' is also the device at line %u",
+					       path, job->line, job->t.netdev, jobs[i].line);
+	return 0;
+}
+
 static int jobs_from_file(struct rdc_ctx *ctx, const struct rdc_action *apply, const char *path,
 			  struct apply_job *jobs, size_t *njobs)
 {
@@ -120,38 +138,67 @@ static int jobs_from_file(struct rdc_ctx *ctx, const struct rdc_action *apply, c
 		return rdc_fail(ctx, &err);
 	}
 	for (size_t i = 0; i < cfg->ndevices && !rc; i++) {
-		rc = job_from_cfg(ctx, apply, path, &cfg->devices[i], &jobs[*njobs]);
-		if (rc)
+		struct apply_job *job = &jobs[*njobs];
+
+		job->line = cfg->devices[i].line;
+		rc = job_from_cfg(ctx, apply, path, &cfg->devices[i], job);
+		if (!rc)
+			rc = job_unique(ctx, path, jobs, *njobs, job);
+		if (rc) {
+			free(job->plan);
+			job->plan = NULL;
 			fprintf(stderr, "%s: pfc: in '%s', the device at line %u\n", ctx->prog,
 				path, cfg->devices[i].line);
-		else
+		} else {
 			(*njobs)++;
+		}
 	}
 	rdc_cfg_free(cfg);
 	free(cfg);
 	return rc;
 }
 
-/* Everything is read and planned; now write, and undo earlier devices on a failure. */
+/*
+ * Everything is read and planned; now write, and undo earlier devices on a
+ * failure.  Writing and undoing are one critical section (signals.h): a
+ * SIGINT or SIGTERM stops before the next device and undoes every device
+ * written, the one under way included.
+ */
 static int jobs_apply(struct rdc_ctx *ctx, struct apply_job *jobs, size_t njobs)
 {
-	struct rdc_err err = {0};
+	struct rdc_err err = {0}, undo = {0};
+	size_t done;
+	int rc = 0, undo_rc = 0, sig;
 
-	for (size_t done = 0; done < njobs; done++) {
-		if (rdc_dcb_plan_empty(jobs[done].plan) || ctx->dry_run)
+	if (ctx->dry_run)
+		return 0;
+	rdc_sig_defer_begin();
+	for (done = 0; done < njobs && !rdc_sig_pending(); done++) {
+		if (rdc_dcb_plan_empty(jobs[done].plan))
 			continue;
-		if (!rdc_dcb_plan_apply(jobs[done].t.netdev, jobs[done].plan, &err))
-			continue;
-		for (size_t k = done; k-- > 0;) {
-			struct rdc_err undo = {0};
-
-			if (!rdc_dcb_plan_empty(jobs[k].plan) &&
-			    rdc_dcb_plan_revert(jobs[k].t.netdev, jobs[k].plan, &undo))
-				rdc_err_append(&err, "restoring '%s' failed too: %s: %s",
-					       jobs[k].t.netdev, undo.msg, strerror(undo.code));
-		}
-		return rdc_fail(ctx, &err);
+		/* A failed apply has put its own device back. */
+		rc = rdc_dcb_plan_apply(jobs[done].t.netdev, jobs[done].plan, &err);
+		if (rc)
+			break;
 	}
+	for (size_t k = done; (rc || rdc_sig_pending()) && k-- > 0;) {
+		struct rdc_err one = {0};
+
+		if (rdc_dcb_plan_empty(jobs[k].plan) ||
+		    !rdc_dcb_plan_revert(jobs[k].t.netdev, jobs[k].plan, &one))
+			continue;
+		if (!undo_rc)
+			undo = one;
+		undo_rc = -1;
+		rdc_err_append(&err, "restoring '%s' failed too: %s: %s", jobs[k].t.netdev, one.msg,
+			       strerror(one.code));
+	}
+	sig = rdc_sig_defer_end();
+	/* A failure says itself whether the old state came back; the signal changes nothing. */
+	if (rc)
+		return rdc_fail(ctx, &err);
+	if (sig)
+		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/util.h"
 #include "pfc.h"
+#include "signals.h"
 
 int pfc_set_check(struct rdc_ctx *ctx, const struct rdc_args *args, const struct pfc_set_opts *so)
 {
@@ -195,12 +196,33 @@ void pfc_report(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 	rdc_out_obj_close(ctx->out);
 }
 
+/*
+ * Write the plan; a failed apply puts the old state back itself.  SIGINT and
+ * SIGTERM wait for the write (signals.h) and then undo it.
+ */
+static int pfc_set_write(struct rdc_ctx *ctx, const char *netdev, const struct rdc_dcb_plan *plan)
+{
+	struct rdc_err err = {0}, undo = {0};
+	int rc, undo_rc = 0, sig;
+
+	rdc_sig_defer_begin();
+	rc = rdc_dcb_plan_apply(netdev, plan, &err);
+	if (!rc && rdc_sig_pending())
+		undo_rc = rdc_dcb_plan_revert(netdev, plan, &undo);
+	sig = rdc_sig_defer_end();
+	/* A failure says itself whether the old state came back; the signal changes nothing. */
+	if (rc)
+		return rdc_fail(ctx, &err);
+	if (sig)
+		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
+	return 0;
+}
+
 int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		void *opts)
 {
 	const struct pfc_set_opts *so = opts;
 	struct rdc_dcb_plan *plan;
-	struct rdc_err err = {0};
 	struct rdc_dcb_target t;
 	bool changed, any = false;
 	int rc;
@@ -222,9 +244,12 @@ int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct 
 	if (rc)
 		return rc;
 	changed = !rdc_dcb_plan_empty(plan);
-	if (changed && !ctx->dry_run && rdc_dcb_plan_apply(t.netdev, plan, &err)) {
-		free(plan);
-		return rdc_fail(ctx, &err);
+	if (changed && !ctx->dry_run) {
+		rc = pfc_set_write(ctx, t.netdev, plan);
+		if (rc) {
+			free(plan);
+			return rc;
+		}
 	}
 	rdc_out_begin(ctx->out);
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);

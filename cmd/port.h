@@ -40,3 +40,11 @@ extern const struct rdc_action port_actions[];
 int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *ports);
 /* Emit a non-empty string, or null in JSON/YAML (skipped in text). */
 void port_out_opt_str(struct rdc_out *o, const char *key, const char *fmt, const char *v);
+/* The same, but a value that exists and could not be read (@bad) is null, or "?" in text. */
+void port_out_str_or_bad(struct rdc_out *o, const char *key, const char *fmt, const char *v,
+			 bool bad);
+/*
+ * Print one line on stderr per value that could not be read (file and why,
+ * control characters escaped); returns how many values that was.
+ */
+unsigned int port_report_issues(struct rdc_ctx *ctx, const struct rdc_issues *is);

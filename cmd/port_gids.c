@@ -16,6 +16,19 @@ static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct 
 	rdc_out_str(o, RDC_OUT_ANY, "device", "%-12s", p->device);
 	rdc_out_u64(o, RDC_OUT_ANY, "port", " %-4" PRIu64, p->port);
 	rdc_out_u64(o, RDC_OUT_ANY, "index", " %-5" PRIu64, g->index);
+	if (g->unreadable) {
+		/* The slot exists but says nothing we can trust: every field unknown. */
+		rdc_out_null(o, "gid", " ?                                      ");
+		rdc_out_null(o, "ip", " ?                        ");
+		rdc_out_null(o, "ip_family", NULL);
+		rdc_out_null(o, "type", " ?       ");
+		rdc_out_null(o, "netdev", " ?");
+		rdc_out_null(o, "link_local", NULL);
+		rdc_out_null(o, "recommended", NULL);
+		rdc_out_nl(o);
+		rdc_out_obj_close(o);
+		return;
+	}
 	rdc_out_str(o, RDC_OUT_ANY, "gid", " %-39s", g->text);
 	if (g->family) {
 		rdc_out_str(o, RDC_OUT_ANY, "ip", " %-25s", g->ip);
@@ -25,7 +38,10 @@ static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct 
 		rdc_out_null(o, "ip", " -                        ");
 		rdc_out_null(o, "ip_family", NULL);
 	}
-	rdc_out_str(o, RDC_OUT_ANY, "type", " %-8s", rdc_gid_type_name(g->type));
+	if (g->type_unreadable)
+		rdc_out_null(o, "type", " ?       ");
+	else
+		rdc_out_str(o, RDC_OUT_ANY, "type", " %-8s", rdc_gid_type_name(g->type));
 	port_out_opt_str(o, "netdev", " %s", g->netdev);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "link_local", NULL, g->link_local);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "recommended", NULL, g->recommended);
@@ -40,14 +56,16 @@ int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 {
 	struct rdc_port_list ports;
 	struct rdc_err err = {0};
+	struct rdc_issues issues = {0};
 	struct rdc_gid **tables;
 	size_t *counts, total = 0, recommended = 0;
+	unsigned int bad;
 	int rc;
 
 	rc = port_select(ctx, args->object, &ports);
 	if (rc)
 		return rc;
-	/* Read every table before printing, so a failure prints no half document. */
+	/* Read every table before printing: what could not be read is said after the document. */
 	tables = calloc(ports.count + 1, sizeof(struct rdc_gid *));
 	counts = calloc(ports.count + 1, sizeof(*counts));
 	if (!tables || !counts) {
@@ -58,13 +76,16 @@ int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	for (size_t i = 0; i < ports.count; i++) {
 		const struct rdc_port *p = &ports.ports[i];
 
-		rc = rdc_gid_table_read(p->device, p->port,
-					strcmp(p->link_layer, "InfiniBand") != 0, &tables[i],
-					&counts[i], &err);
-		if (rc) {
+		/* A bad slot, even a whole unreadable table, never hides the other ports' GIDs. */
+		rc = rdc_gid_table_read_all(p->device, p->port,
+					    strcmp(p->link_layer, "InfiniBand") != 0, &tables[i],
+					    &counts[i], &issues, &err);
+		if (rc == -ENOMEM) {
 			rc = rdc_fail(ctx, &err);
 			goto out;
 		}
+		if (rc)
+			rdc_issues_add(&issues, &err);
 		total += counts[i];
 	}
 	rdc_out_begin(ctx->out);
@@ -83,7 +104,8 @@ int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 		rdc_out_text(ctx->out, "  (* the GID a RoCEv2 application should use for that IP)");
 	rdc_out_nl(ctx->out);
 	rdc_out_end(ctx->out);
-	rc = RDC_EXIT_OK;
+	bad = port_report_issues(ctx, &issues);
+	rc = bad ? RDC_EXIT_FAIL : RDC_EXIT_OK;
 out:
 	for (size_t i = 0; tables && i < ports.count; i++)
 		free(tables[i]);

@@ -9,6 +9,7 @@
 #include "host/link.h"
 #include "host/netdev.h"
 #include "port.h"
+#include "signals.h"
 
 /* Which netdev a NETDEV | DEV[/PORT] argument means. */
 static int set_resolve_netdev(struct rdc_ctx *ctx, const char *object, char *ifname, size_t size)
@@ -71,6 +72,33 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 	rdc_out_end(o);
 }
 
+/*
+ * Send the change; a failed one puts the old state back itself.  SIGINT and
+ * SIGTERM wait for it (signals.h) and then put back the MTU and state read
+ * before, with a plan of its own (which sends nothing when nothing differs).
+ */
+static int set_write(struct rdc_ctx *ctx, struct rdc_link_plan *plan)
+{
+	struct rdc_err err = {0}, undo = {0};
+	struct rdc_link_plan back;
+	int rc, undo_rc = 0, sig;
+
+	rdc_sig_defer_begin();
+	rc = rdc_link_plan_apply(plan, &err);
+	if (!rc && rdc_sig_pending()) {
+		undo_rc = rdc_link_plan_make(plan->before.name, plan->before.mtu,
+					     plan->before.admin_up, &back, &undo);
+		if (!undo_rc)
+			undo_rc = rdc_link_plan_apply(&back, &undo);
+	}
+	sig = rdc_sig_defer_end();
+	if (rc)
+		return rdc_fail(ctx, &err);
+	if (sig)
+		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
+	return 0;
+}
+
 int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		 void *opts)
 {
@@ -92,8 +120,11 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 			       &err))
 		return rdc_fail(ctx, &err);
 	/* Only what differs is sent; nothing at all when nothing differs. */
-	if (plan.changed && !ctx->dry_run && rdc_link_plan_apply(&plan, &err))
-		return rdc_fail(ctx, &err);
+	if (plan.changed && !ctx->dry_run) {
+		rc = set_write(ctx, &plan);
+		if (rc)
+			return rc;
+	}
 	set_report(ctx, &plan.before, &plan.after, plan.changed);
 	return RDC_EXIT_OK;
 }

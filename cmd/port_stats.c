@@ -20,7 +20,8 @@ struct stats_target {
 	unsigned int port;
 	char netdev[IF_NAMESIZE]; /* "" when the port has none */
 	struct rdc_counter_set now, prev;
-	char netdev_error[320]; /* why ethtool statistics are missing, or "" */
+	struct rdc_counter_unread unread; /* counters that exist but could not be read */
+	char netdev_error[320];		  /* why ethtool statistics are missing, or "" */
 };
 
 static int stats_sample(struct stats_target *t, struct rdc_err *err)
@@ -31,10 +32,9 @@ static int stats_sample(struct stats_target *t, struct rdc_err *err)
 	rdc_counters_free(&t->prev);
 	t->prev = t->now;
 	memset(&t->now, 0, sizeof(t->now));
+	memset(&t->unread, 0, sizeof(t->unread));
 	if (t->device[0]) {
-		rc = rdc_port_ib_counters(t->device, t->port, &t->now, err);
-		if (!rc)
-			rc = rdc_port_hw_counters(t->device, t->port, &t->now, err);
+		rc = rdc_port_counters_read(t->device, t->port, &t->now, &t->unread, err);
 		if (rc)
 			return rc;
 	}
@@ -52,7 +52,7 @@ static int stats_sample(struct stats_target *t, struct rdc_err *err)
 }
 
 static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_target **out,
-			 size_t *count)
+			 size_t *count, unsigned int *issues)
 {
 	struct rdc_port_list ports;
 	struct rdc_err err = {0};
@@ -63,6 +63,10 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 	if (rdc_ports_read(&ports, &err))
 		return rdc_fail(ctx, &err);
 	if (object && rdc_ports_filter(&ports, object, &err)) {
+		if (port_report_issues(ctx, &ports.issues)) {
+			rdc_ports_free(&ports);
+			return RDC_EXIT_FAIL;
+		}
 		rdc_ports_free(&ports);
 		/* A netdev without an RDMA port still has netdev statistics. */
 		if (err.code != ENXIO)
@@ -91,6 +95,8 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 	}
 	*out = t;
 	*count = ports.count;
+	/* A device whose ports cannot be listed has no counters to show: say so, carry on. */
+	*issues += port_report_issues(ctx, &ports.issues);
 	rdc_ports_free(&ports);
 	return 0;
 }
@@ -139,20 +145,48 @@ static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
 	rdc_out_nl(o);
 }
 
+/*
+ * The counters of @group that could not be read: null (value, or the rates
+ * object), "?" in text.  Called when a group ends, and at the end for groups
+ * that had nothing readable at all (@group NULL: those not yet emitted).
+ */
+static void stats_emit_unread(struct rdc_out *o, const struct stats_target *t, const char **open,
+			      const char *group, bool *done, bool rates)
+{
+	for (unsigned int k = 0; k < t->unread.count; k++) {
+		const struct rdc_counter *c = &t->unread.items[k];
+
+		if (done[k] || (group && strcmp(c->group, group)))
+			continue;
+		done[k] = true;
+		if (!group)
+			group_enter(o, open, c->group);
+		rdc_out_null(o, c->name, NULL);
+		rdc_out_text(o, "%s%-8s %-40s %s\n", rates ? "    " : "  ", c->group, c->name,
+			     rates ? "               ? /s" : "?");
+	}
+}
+
 /* Counters grouped by source: "counters": {"ib": {...}, "hw": {...}, ...}. */
 static void stats_emit_totals(struct rdc_out *o, const struct stats_target *t)
 {
+	bool done[RDC_ISSUES_MAX] = {false};
 	const char *group = NULL;
 
 	rdc_out_obj_open(o, "counters");
 	for (size_t i = 0; i < t->now.count; i++) {
 		const struct rdc_counter *c = &t->now.items[i];
 
+		if (group && strcmp(group, c->group))
+			stats_emit_unread(o, t, &group, group, done, false);
 		group_enter(o, &group, c->group);
 		rdc_out_text(o, "  %-8s", c->group);
 		rdc_out_u64(o, RDC_OUT_ANY, c->name, NULL, c->value);
 		rdc_out_text(o, " %-40s %" PRIu64 "\n", c->name, c->value);
 	}
+	if (group)
+		stats_emit_unread(o, t, &group, group, done, false);
+	stats_emit_unread(o, t, &group, NULL, done, false);
 	group_enter(o, &group, NULL);
 	rdc_out_obj_close(o);
 }
@@ -206,6 +240,7 @@ static void stats_emit_headline(struct rdc_out *o, const struct stats_target *t,
 /* Per counter: raw value, delta and rate; text shows only what moved (like mlnx_perf). */
 static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, double secs)
 {
+	bool done[RDC_ISSUES_MAX] = {false};
 	const char *group = NULL;
 
 	stats_emit_headline(o, t, secs);
@@ -215,6 +250,8 @@ static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, do
 		uint64_t d = counter_delta(&t->prev, c);
 		double rate = (double)d / secs;
 
+		if (group && strcmp(group, c->group))
+			stats_emit_unread(o, t, &group, group, done, true);
 		group_enter(o, &group, c->group);
 		rdc_out_obj_open(o, c->name);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, c->value);
@@ -228,8 +265,21 @@ static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, do
 			rdc_out_text(o, "  (%.3f Gb/s)", rate * 8 / 1e9);
 		rdc_out_nl(o);
 	}
+	if (group)
+		stats_emit_unread(o, t, &group, group, done, true);
+	stats_emit_unread(o, t, &group, NULL, done, true);
 	group_enter(o, &group, NULL);
 	rdc_out_obj_close(o);
+}
+
+/* Print what could not be read in this sample (each file once per run); how many. */
+static unsigned int stats_issues(struct rdc_ctx *ctx, const struct stats_target *t, size_t n)
+{
+	unsigned int bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bad += port_report_issues(ctx, &t[i].unread.issues);
+	return bad;
 }
 
 static double mono_now(void)
@@ -257,12 +307,13 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 	struct rdc_err err = {0};
 	double interval = so->interval_s, t0, t1;
 	uint32_t count = so->count;
+	unsigned int bad = 0;
 	size_t n = 0;
 	int rc;
 
 	if (count && !interval)
 		return rdc_usage_error(ctx, "stats: 'count' needs 'interval'");
-	rc = stats_targets(ctx, args->object, &targets, &n);
+	rc = stats_targets(ctx, args->object, &targets, &n, &bad);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n && !rc; i++)
@@ -286,6 +337,7 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		}
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);
+		bad += stats_issues(ctx, targets, n);
 		goto out;
 	}
 	/* One document per interval, so a reader of a stream sees each as it comes. */
@@ -311,9 +363,13 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		}
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);
+		bad += stats_issues(ctx, targets, n);
 		t0 = t1;
 	}
 out:
+	/* ls's convention: everything readable was printed; exit 1 if anything was not. */
+	if (!rc && bad)
+		rc = RDC_EXIT_FAIL;
 	for (size_t i = 0; i < n; i++) {
 		rdc_counters_free(&targets[i].now);
 		rdc_counters_free(&targets[i].prev);

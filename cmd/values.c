@@ -127,26 +127,43 @@ int rdc_val_flag(struct rdc_ctx *ctx, const struct rdc_param *p, const char *con
 	return 0;
 }
 
-/* Seconds: "0 < s <= 86400" or a usage error that says which. */
-static int seconds(struct rdc_ctx *ctx, const char *keyword, const char *value, double *s)
+/*
+ * Seconds in [min_s, 86400] (min_s 0: anything above 0), or a usage error
+ * that says what was wrong and names the whole range:
+ *   "interval 1e-300" -> "'interval 1e-300': at least 0.1 s (0.1-86400 s)"
+ */
+static int seconds(struct rdc_ctx *ctx, const char *keyword, const char *value, double min_s,
+		   double *s)
 {
+	char range[48];
 	int rc = rdc_parse_seconds(value, s);
 
+	if (min_s > 0)
+		snprintf(range, sizeof(range), "%g-%.0f s", min_s, MAX_SECONDS);
+	else
+		snprintf(range, sizeof(range), "more than 0, at most %.0f s", MAX_SECONDS);
 	if (rc == -ERANGE)
-		return rdc_usage_error(ctx, "'%s %s': must be more than 0 seconds", keyword, value);
+		return rdc_usage_error(ctx, "'%s %s': must be more than 0 seconds (%s)", keyword,
+				       value, range);
 	if (rc)
-		return rdc_usage_error(ctx, "'%s %s': not a number of seconds", keyword, value);
+		return rdc_usage_error(ctx, "'%s %s': not a number of seconds (%s)", keyword, value,
+				       range);
 	if (*s > MAX_SECONDS)
-		return rdc_usage_error(ctx, "'%s %s': at most %.0f seconds", keyword, value,
-				       MAX_SECONDS);
+		return rdc_usage_error(ctx, "'%s %s': at most %.0f seconds (%s)", keyword, value,
+				       MAX_SECONDS, range);
+	if (*s < min_s)
+		return rdc_usage_error(ctx, "'%s %s': at least %g s (%s)", keyword, value, min_s,
+				       range);
 	return 0;
 }
 
 int rdc_val_seconds(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
 		    void *opts)
 {
+	/* An optional spec gives the lower bound (a struct rdc_val_seconds; zero_ok unused). */
+	const struct rdc_val_seconds *spec = p->spec;
 	double s;
-	int rc = seconds(ctx, p->name, w[0], &s);
+	int rc = seconds(ctx, p->name, w[0], spec ? spec->min_s : 0, &s);
 
 	(void)n;
 	if (!rc)
@@ -169,11 +186,9 @@ int rdc_val_seconds_ns(struct rdc_ctx *ctx, const struct rdc_param *p, const cha
 		memcpy(DEST(p, opts), &ns, sizeof(ns));
 		return 0;
 	}
-	rc = seconds(ctx, p->name, w[0], &s);
+	rc = seconds(ctx, p->name, w[0], spec->min_s, &s);
 	if (rc)
 		return rc;
-	if (s < spec->min_s)
-		return rdc_usage_error(ctx, "'%s %s': at least %g s", p->name, w[0], spec->min_s);
 	ns = (uint64_t)llround(s * 1e9);
 	memcpy(DEST(p, opts), &ns, sizeof(ns));
 	return 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* config.c - YAML desired-state files through libyaml's event parser */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +28,70 @@ struct cfg_parse {
 	struct rdc_err *err;
 	const char *path;
 	enum cfg_state state;
+	unsigned int devices_line; /* where 'devices:' was, 0 before it */
 };
 
 static int cfg_error(struct cfg_parse *p, const yaml_event_t *ev, const char *what)
 {
 	return rdc_err_set(p->err, EINVAL, "%s line %zu: %s", p->path,
 			   ev ? ev->start_mark.line + 1 : 0, what);
+}
+
+static int cfg_errorf(struct cfg_parse *p, const yaml_event_t *ev, const char *fmt, ...)
+	RDC_PRINTF(3, 4);
+static int cfg_errorf(struct cfg_parse *p, const yaml_event_t *ev, const char *fmt, ...)
+{
+	char what[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return cfg_error(p, ev, what);
+}
+
+/*
+ * A key is a keyword as on the command line: a lowercase word with digits and
+ * inner dashes ("prio-pfc", "cnp-dscp").  Anything else cannot be a setting,
+ * and an option ("--dry-run", "-f") must not ride in on a file: the command
+ * line alone says how a file is applied.
+ */
+static bool cfg_keyword(const char *key)
+{
+	size_t n = strlen(key);
+
+	if (!n || n > 32 || key[0] < 'a' || key[0] > 'z' || key[n - 1] == '-')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((key[i] >= 'a' && key[i] <= 'z') || (key[i] >= '0' && key[i] <= '9') ||
+		      key[i] == '-'))
+			return false;
+	return true;
+}
+
+/* The key of the device being read, once: YAML would keep the last of two. */
+static int cfg_add_key(struct cfg_parse *p, const yaml_event_t *ev)
+{
+	struct rdc_cfg_device *d = &p->cfg->devices[p->cfg->ndevices - 1];
+	const char *key = (const char *)ev->data.scalar.value;
+
+	if (!cfg_keyword(key))
+		return cfg_errorf(p, ev,
+				  "'%s' is not a setting (keys are keywords such as 'prio-pfc'; "
+				  "options such as --dry-run go on the command line)",
+				  key);
+	for (size_t k = 0; k < d->nkeys; k++)
+		if (!strcmp(d->keys[k].key, key))
+			return cfg_errorf(p, ev, "'%s' given twice (first at line %u)", key,
+					  d->keys[k].line);
+	if (d->nkeys >= RDC_CFG_MAX_KEYS)
+		return cfg_error(p, ev, "too many keys");
+	d->keys[d->nkeys].key = strdup(key);
+	if (!d->keys[d->nkeys].key)
+		return rdc_err_set(p->err, ENOMEM, "cannot load '%s'", p->path);
+	d->keys[d->nkeys].line = (unsigned int)ev->start_mark.line + 1;
+	d->nkeys++;
+	return 0;
 }
 
 static int cfg_add_word(struct cfg_parse *p, const yaml_event_t *ev, const char *word)
@@ -84,6 +143,11 @@ static int cfg_event(struct cfg_parse *p, const yaml_event_t *ev)
 		if (ev->type != YAML_SCALAR_EVENT ||
 		    strcmp((const char *)ev->data.scalar.value, "devices"))
 			return cfg_error(p, ev, "unknown top-level key (only 'devices')");
+		/* A second list would merge into the first: one list says it all. */
+		if (p->devices_line)
+			return cfg_errorf(p, ev, "'devices' given twice (first at line %u)",
+					  p->devices_line);
+		p->devices_line = (unsigned int)ev->start_mark.line + 1;
 		p->state = CFG_DEVICES;
 		return 0;
 	case CFG_DEVICES:
@@ -105,22 +169,14 @@ static int cfg_event(struct cfg_parse *p, const yaml_event_t *ev)
 		p->state = CFG_KEY;
 		return 0;
 	case CFG_KEY:
-		d = &cfg->devices[cfg->ndevices - 1];
 		if (ev->type == YAML_MAPPING_END_EVENT) {
 			p->state = CFG_DEVICE;
 			return 0;
 		}
 		if (ev->type != YAML_SCALAR_EVENT)
 			return cfg_error(p, ev, "expected a key");
-		if (d->nkeys >= RDC_CFG_MAX_KEYS)
-			return cfg_error(p, ev, "too many keys");
-		d->keys[d->nkeys].key = strdup((const char *)ev->data.scalar.value);
-		if (!d->keys[d->nkeys].key)
-			return rdc_err_set(p->err, ENOMEM, "cannot load '%s'", p->path);
-		d->keys[d->nkeys].line = (unsigned int)ev->start_mark.line + 1;
-		d->nkeys++;
 		p->state = CFG_VALUE;
-		return 0;
+		return cfg_add_key(p, ev);
 	case CFG_VALUE:
 		if (ev->type == YAML_SEQUENCE_START_EVENT) {
 			p->state = CFG_VALUE_SEQ;

@@ -59,14 +59,13 @@ struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,
 		return NULL;
 	}
 	f = &list->items[list->count++];
+	/* A list may be reused or live on the stack: nothing of an earlier finding shows. */
+	memset(f, 0, sizeof(*f));
 	rdc_strlcpy(f->id, id, sizeof(f->id));
 	f->severity = sev;
 	va_start(ap, title_fmt);
 	finding_vformat(f->title, sizeof(f->title), title_fmt, ap);
 	va_end(ap);
-	f->nevidence = 0;
-	f->why[0] = '\0';
-	f->fix[0] = '\0';
 	return f;
 }
 

@@ -87,6 +87,23 @@ void rdc_bench_ctl_send_error(int fd, int code, const char *text)
 	rdc_bench_ctl_send(fd, &m, NULL);
 }
 
+void rdc_bench_ctl_send_error_now(int fd, int code, const char *text)
+{
+	struct rdc_bench_msg m = {.type = RDC_BENCH_MSG_ERROR};
+	uint8_t buf[RDC_BENCH_HDR_LEN + 4 + 2 + sizeof(m.u.error.text)];
+	long len;
+	ssize_t n;
+
+	m.u.error.code = code;
+	rdc_strlcpy(m.u.error.text, text, sizeof(m.u.error.text));
+	len = rdc_bench_msg_encode(&m, buf, sizeof(buf));
+	if (len <= 0)
+		return;
+	/* A fresh connection's send buffer takes a few hundred bytes at once; if not, too bad. */
+	n = send(fd, buf, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	(void)n;
+}
+
 /* Read exactly @len bytes before @deadline (0: none). */
 static int read_full(int fd, uint8_t *buf, size_t len, uint64_t deadline, struct rdc_err *err)
 {

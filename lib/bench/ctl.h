@@ -18,6 +18,11 @@ int rdc_bench_ctl_send(int fd, const struct rdc_bench_msg *m, struct rdc_err *er
 /* Best effort: tell the peer why this side gives up. */
 void rdc_bench_ctl_send_error(int fd, int code, const char *text);
 /*
+ * The same without waiting: one non-blocking send, for a server that must
+ * not be held up by a client that does not read.
+ */
+void rdc_bench_ctl_send_error_now(int fd, int code, const char *text);
+/*
  * Read one whole message within @timeout_ms (-1: no limit).  -ETIMEDOUT,
  * -ECONNRESET when the peer closed, -EPROTO/-EMSGSIZE/-EPROTONOSUPPORT for
  * what does not decode.

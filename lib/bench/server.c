@@ -1,8 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* server.c - the server: one run after another, every client message distrusted */
+/*
+ * server.c - the server: one run at a time, every client message distrusted
+ *
+ * Two threads.  The main one owns the listening socket and every connection
+ * that has not said HELLO yet: it never blocks on a client, so a silent or
+ * slow one costs a slot of a bounded table for at most
+ * RDC_BENCH_HELLO_TIMEOUT_S, and nobody else any time.  A HELLO while no
+ * run is in progress hands the connection to a run thread, which drives
+ * the run to its end; a HELLO while one is in progress is answered at once
+ * with ERROR EBUSY naming the run and its client.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +33,15 @@
 #include "bench/server.h"
 #include "kernel/addr.h"
 
-#define HELLO_TIMEOUT_MS 10000
+#define MSG_TIMEOUT_MS 10000   /* a message begun must be whole within this */
 #define SETUP_TIMEOUT_MS 60000 /* the client reads its ports and registers memory */
 #define START_TIMEOUT_MS 60000
 #define DONE_SLACK_MS 60000 /* past the planned end of a timed run */
-#define POLL_MS 500	    /* how often an idle server looks at the stop flag */
+#define POLL_MS 500	    /* how often a waiting thread looks at the stop flag */
+#define LINGER_MS 1000	    /* a turned-away client's time to read its ERROR and close */
+#define LISTEN_BACKLOG 128
+/* The largest first message read whole: a HELLO is 12 + 2 + 31 bytes. */
+#define HELLO_CAP 256
 
 static int listen_socket(const struct rdc_bench_server_opts *o, struct rdc_err *err)
 {
@@ -37,7 +54,8 @@ static int listen_socket(const struct rdc_bench_server_opts *o, struct rdc_err *
 	if (fd < 0)
 		return rdc_err_set(err, errno, "cannot open a TCP socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 8)) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, LISTEN_BACKLOG) ||
+	    fcntl(fd, F_SETFL, O_NONBLOCK)) {
 		int e = errno;
 
 		close(fd);
@@ -47,7 +65,11 @@ static int listen_socket(const struct rdc_bench_server_opts *o, struct rdc_err *
 	return fd;
 }
 
+struct server;
+
+/* The run in progress: owned by the run thread from its start to its end. */
 struct server_run {
+	struct server *srv;
 	const struct rdc_bench_server_opts *o;
 	const struct rdc_bench_server_cb *cb;
 	unsigned int number;
@@ -80,8 +102,8 @@ static int server_expect(struct server_run *s, unsigned int type, int timeout_ms
 			return rdc_err_set(err, ETIMEDOUT, "the client sent no %s in time",
 					   rdc_bench_msg_name(type));
 		if (poll(&pfd, 1, POLL_MS) > 0)
-			return rdc_bench_ctl_expect(s->fd, &s->msg, type, HELLO_TIMEOUT_MS,
-						    "client", err);
+			return rdc_bench_ctl_expect(s->fd, &s->msg, type, MSG_TIMEOUT_MS, "client",
+						    err);
 	}
 }
 
@@ -106,9 +128,7 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 	uint32_t neps = 0, nlinks;
 	int rc;
 
-	rc = server_expect(s, RDC_BENCH_MSG_HELLO, HELLO_TIMEOUT_MS, err);
-	if (rc)
-		return rc;
+	/* The HELLO was read by the main thread. */
 	rc = rdc_bench_endpoints_read(eps, RDC_BENCH_MAX_ENDPOINTS, &neps, err);
 	if (rc)
 		return rc;
@@ -165,6 +185,8 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 	return rdc_bench_ctl_send(s->fd, m, err);
 }
 
+static void server_cb_begin(struct server_run *s);
+
 static int server_run_links(struct server_run *s, struct rdc_err *err)
 {
 	const struct rdc_bench_params *p = &s->r.params;
@@ -172,8 +194,7 @@ static int server_run_links(struct server_run *s, struct rdc_err *err)
 	int rc;
 
 	s->begun = true;
-	if (s->cb->run_begin)
-		s->cb->run_begin(s->cb->arg, s->number, &s->r);
+	server_cb_begin(s);
 	rc = server_expect(s, RDC_BENCH_MSG_START, START_TIMEOUT_MS, err);
 	if (rc)
 		return rc;
@@ -223,6 +244,65 @@ static int server_run_links(struct server_run *s, struct rdc_err *err)
 	return rdc_bench_ctl_send(s->fd, &s->msg, err);
 }
 
+/* ---- the main thread: connections before their HELLO ---- */
+
+enum conn_state {
+	CONN_FREE,
+	CONN_HELLO,  /* accepted, its HELLO not whole yet */
+	CONN_LINGER, /* told why it is turned away: drained until it closes */
+};
+
+struct conn {
+	enum conn_state state;
+	int fd;
+	uint64_t since_ns;    /* accepted; the oldest goes first when the table is full */
+	uint64_t deadline_ns; /* HELLO due, or the end of the linger */
+	size_t have;	      /* bytes of buf read */
+	char peer[64];	      /* "ADDR:PORT" */
+	uint8_t buf[HELLO_CAP];
+};
+
+struct server {
+	const struct rdc_bench_server_opts *o;
+	const struct rdc_bench_server_cb *cb;
+	int lfd;
+	int wake[2]; /* the run thread writes a byte when its run has ended */
+	/* One callback at a time: the run thread and the main thread both report. */
+	pthread_mutex_t cb_lock;
+	struct conn conns[RDC_BENCH_MAX_PENDING];
+	struct rdc_bench_report *refusal; /* scratch of the main thread */
+	/* The run in progress, if any; these fields are the main thread's. */
+	struct server_run *run;
+	pthread_t thread;
+	unsigned int number; /* of the last run started */
+	uint64_t run_since_ns;
+	char run_peer[64];
+	int last_status;
+};
+
+static bool srv_interrupted(const struct server *srv)
+{
+	return srv->o->interrupted && *srv->o->interrupted;
+}
+
+static void server_cb_begin(struct server_run *s)
+{
+	if (!s->cb->run_begin)
+		return;
+	pthread_mutex_lock(&s->srv->cb_lock);
+	s->cb->run_begin(s->cb->arg, s->number, &s->r);
+	pthread_mutex_unlock(&s->srv->cb_lock);
+}
+
+static void server_cb_end(struct server *srv, unsigned int run, const struct rdc_bench_report *r)
+{
+	if (!srv->cb->run_end)
+		return;
+	pthread_mutex_lock(&srv->cb_lock);
+	srv->cb->run_end(srv->cb->arg, run, r);
+	pthread_mutex_unlock(&srv->cb_lock);
+}
+
 static void server_serve_one(struct server_run *s)
 {
 	struct rdc_err err = {0};
@@ -238,72 +318,386 @@ static void server_serve_one(struct server_run *s)
 		if (rc != -ECONNRESET)
 			rdc_bench_ctl_send_error(s->fd, err.code, err.msg);
 	}
-	if (s->cb->run_end)
-		s->cb->run_end(s->cb->arg, s->number, &s->r);
+	server_cb_end(s->srv, s->number, &s->r);
 	for (uint32_t i = 0; i < RDC_BENCH_MAX_LINKS; i++) {
 		rdc_bench_link_close(s->links[i]);
 		s->links[i] = NULL;
 	}
 }
 
+static void *server_run_thread(void *arg)
+{
+	struct server_run *s = arg;
+	char byte = 1;
+	ssize_t n;
+
+	server_serve_one(s);
+	rdc_bench_ctl_close(s->fd);
+	s->fd = -1;
+	/* Wake the main thread; a full pipe (it cannot be) would say the same. */
+	n = write(s->srv->wake[1], &byte, 1);
+	(void)n;
+	return NULL;
+}
+
+/* The run thread has ended (or is about to): wait for it and free its run. */
+static void server_join(struct server *srv)
+{
+	char sink[16];
+
+	if (!srv->run)
+		return;
+	pthread_join(srv->thread, NULL);
+	srv->last_status = srv->run->r.status;
+	rdc_bench_report_free(&srv->run->r);
+	free(srv->run);
+	srv->run = NULL;
+	while (read(srv->wake[0], sink, sizeof(sink)) > 0)
+		;
+}
+
+static void conn_close(struct conn *c)
+{
+	close(c->fd);
+	c->fd = -1;
+	c->state = CONN_FREE;
+}
+
+/* Log a client turned away before a run: run null, its address and why. */
+static void server_refused(struct server *srv, const char *peer, int code, const char *why)
+{
+	struct rdc_bench_report *r = srv->refusal;
+
+	memset(r, 0, sizeof(*r));
+	rdc_strlcpy(r->peer, peer, sizeof(r->peer));
+	r->status = -code;
+	rdc_strlcpy(r->error, why, sizeof(r->error));
+	server_cb_end(srv, 0, r);
+}
+
+/*
+ * Turn @c away: log why, tell it (unless @tell is false: it left, or spoke
+ * ERROR itself), and let it read that before the close.  Closing with its
+ * bytes unread would send a reset that can discard the ERROR, so the
+ * connection is drained for up to LINGER_MS without holding anyone up.
+ */
+static void conn_refuse(struct server *srv, struct conn *c, bool tell, int code, const char *why)
+{
+	server_refused(srv, c->peer, code, why);
+	if (!tell) {
+		conn_close(c);
+		return;
+	}
+	rdc_bench_ctl_send_error_now(c->fd, code, why);
+	shutdown(c->fd, SHUT_WR);
+	c->state = CONN_LINGER;
+	c->deadline_ns = rdc_bench_now_ns() + (uint64_t)LINGER_MS * 1000000;
+}
+
+/* Start a run on @c, whose HELLO was read: the connection moves to a run thread. */
+static int server_start_run(struct server *srv, struct conn *c, struct rdc_err *err)
+{
+	struct server_run *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	s->srv = srv;
+	s->o = srv->o;
+	s->cb = srv->cb;
+	s->fd = c->fd;
+	s->number = srv->number + 1;
+	rdc_strlcpy(s->r.peer, c->peer, sizeof(s->r.peer));
+	rc = pthread_create(&srv->thread, NULL, server_run_thread, s);
+	if (rc) {
+		free(s);
+		return rdc_err_set(err, rc, "cannot start a thread for the run");
+	}
+	srv->number++;
+	srv->run = s;
+	srv->run_since_ns = rdc_bench_now_ns();
+	rdc_strlcpy(srv->run_peer, c->peer, sizeof(srv->run_peer));
+	c->fd = -1;
+	c->state = CONN_FREE;
+	return 0;
+}
+
+/* A whole first message is in c->buf: a HELLO starts a run, or is told the server is busy. */
+static void conn_hello(struct server *srv, struct conn *c)
+{
+	struct rdc_bench_msg *m = calloc(1, sizeof(*m));
+	struct rdc_err err = {0};
+	bool gave_up = false;
+	char busy[256];
+	int rc;
+
+	if (!m) {
+		conn_refuse(srv, c, true, ENOMEM, "out of memory");
+		return;
+	}
+	rc = rdc_bench_msg_decode(c->buf, c->have, m, &err);
+	if (!rc && m->type == RDC_BENCH_MSG_ERROR) {
+		/* The client gave up (as rdc_bench_ctl_expect reads it): nothing to tell it. */
+		int code = m->u.error.code > 0 && m->u.error.code < 4096 ? m->u.error.code : EPROTO;
+
+		rc = rdc_err_set(&err, code, "client: %s", m->u.error.text);
+		gave_up = true;
+	} else if (!rc && m->type != RDC_BENCH_MSG_HELLO) {
+		rc = rdc_err_set(&err, EPROTO, "client sent %s where HELLO was due",
+				 rdc_bench_msg_name(m->type));
+	}
+	if (rc) {
+		conn_refuse(srv, c, !gave_up, err.code, err.msg);
+	} else if (srv->run) {
+		snprintf(busy, sizeof(busy),
+			 "busy with run %u for %s, started %llu s ago; try again later",
+			 srv->number, srv->run_peer,
+			 (unsigned long long)((rdc_bench_now_ns() - srv->run_since_ns) /
+					      1000000000));
+		conn_refuse(srv, c, true, EBUSY, busy);
+	} else if (server_start_run(srv, c, &err)) {
+		conn_refuse(srv, c, true, err.code, err.msg);
+	}
+	free(m);
+}
+
+/* @c is readable while it owes its HELLO: read what is there, act on a whole message. */
+static void conn_read_hello(struct server *srv, struct conn *c)
+{
+	struct rdc_err err = {0};
+	uint16_t version, type;
+	uint32_t len = 0;
+	size_t want = RDC_BENCH_HDR_LEN;
+	ssize_t n;
+	int rc;
+
+	if (c->have >= RDC_BENCH_HDR_LEN) {
+		rc = rdc_bench_hdr_decode(c->buf, &version, &type, &len, &err);
+		if (rc) {
+			conn_refuse(srv, c, true, err.code, err.msg);
+			return;
+		}
+		want += len;
+	}
+	n = recv(c->fd, c->buf + c->have, want - c->have, MSG_DONTWAIT);
+	if (n == 0) {
+		conn_refuse(srv, c, false, ECONNRESET,
+			    "waiting for HELLO from the client: the peer closed the connection");
+		return;
+	}
+	if (n < 0) {
+		if (errno == EINTR || errno == EAGAIN)
+			return;
+		rc = errno;
+		snprintf(err.msg, sizeof(err.msg), "waiting for HELLO from the client: %s",
+			 strerror(rc));
+		conn_refuse(srv, c, false, rc, err.msg);
+		return;
+	}
+	c->have += (size_t)n;
+	if (c->have < want)
+		return;
+	if (want == RDC_BENCH_HDR_LEN) {
+		/* The header is whole: check it, and whether its message fits. */
+		rc = rdc_bench_hdr_decode(c->buf, &version, &type, &len, &err);
+		if (!rc && RDC_BENCH_HDR_LEN + (size_t)len > sizeof(c->buf))
+			rc = rdc_err_set(
+				&err, EMSGSIZE,
+				"a %s message of %u bytes where HELLO (at most %zu) was due",
+				rdc_bench_msg_name(type), len, sizeof(c->buf) - RDC_BENCH_HDR_LEN);
+		if (rc) {
+			conn_refuse(srv, c, true, err.code, err.msg);
+			return;
+		}
+		if (len)
+			return; /* the payload next time round */
+	}
+	conn_hello(srv, c);
+}
+
+static void conn_drain(struct conn *c)
+{
+	char sink[4096];
+	ssize_t n = recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT);
+
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		conn_close(c);
+}
+
+/* A free slot for a new connection: when none is free, the oldest is pushed out. */
+static struct conn *conn_slot(struct server *srv)
+{
+	struct conn *oldest = NULL;
+
+	for (size_t i = 0; i < RDC_BENCH_MAX_PENDING; i++) {
+		struct conn *c = &srv->conns[i];
+
+		if (c->state == CONN_FREE)
+			return c;
+		/* A lingering one is done already: it goes before any that may still say HELLO. */
+		if (!oldest || (c->state == CONN_LINGER && oldest->state != CONN_LINGER) ||
+		    (c->state == oldest->state && c->since_ns < oldest->since_ns))
+			oldest = c;
+	}
+	if (!oldest)
+		return NULL; /* no table at all: not with RDC_BENCH_MAX_PENDING > 0 */
+	if (oldest->state == CONN_HELLO) {
+		char why[160];
+
+		snprintf(why, sizeof(why),
+			 "dropped without its HELLO: %d connections were waiting to say it, "
+			 "this one the longest",
+			 RDC_BENCH_MAX_PENDING);
+		server_refused(srv, oldest->peer, EAGAIN, why);
+		rdc_bench_ctl_send_error_now(oldest->fd, EAGAIN, why);
+	}
+	conn_close(oldest);
+	return oldest;
+}
+
+static void server_accept(struct server *srv)
+{
+	for (;;) {
+		struct sockaddr_in peer = {0};
+		socklen_t len = sizeof(peer);
+		char ip[INET_ADDRSTRLEN] = "?";
+		struct conn *c;
+		int fd;
+
+		fd = accept4(srv->lfd, (struct sockaddr *)&peer, &len,
+			     SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			return; /* EAGAIN: none left; anything else: the next round tries again */
+		c = conn_slot(srv);
+		if (!c) {
+			close(fd);
+			return;
+		}
+		memset(c, 0, offsetof(struct conn, buf));
+		c->fd = fd;
+		c->state = CONN_HELLO;
+		c->since_ns = rdc_bench_now_ns();
+		c->deadline_ns = c->since_ns + (uint64_t)RDC_BENCH_HELLO_TIMEOUT_S * 1000000000;
+		inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip));
+		snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, ntohs(peer.sin_port));
+		rdc_bench_ctl_keepalive(fd);
+		if (srv->o->has_allow &&
+		    !rdc_ipv4_same_subnet(ntohl(peer.sin_addr.s_addr), srv->o->allow_net,
+					  srv->o->allow_prefix)) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "client %s is not in the allowed range", ip);
+			conn_refuse(srv, c, true, EACCES, why);
+		}
+	}
+}
+
+/* Connections past their deadline: a HELLO overdue is told so, a linger ends. */
+static void server_expire(struct server *srv, uint64_t now)
+{
+	for (size_t i = 0; i < RDC_BENCH_MAX_PENDING; i++) {
+		struct conn *c = &srv->conns[i];
+		char why[96];
+
+		if (c->state == CONN_FREE || now < c->deadline_ns)
+			continue;
+		if (c->state == CONN_LINGER) {
+			conn_close(c);
+			continue;
+		}
+		snprintf(why, sizeof(why), "the client sent no HELLO within %d s",
+			 RDC_BENCH_HELLO_TIMEOUT_S);
+		conn_refuse(srv, c, true, ETIMEDOUT, why);
+	}
+}
+
+/* One round of the main thread: wait for any socket (at most POLL_MS), handle what is ready. */
+static void server_round(struct server *srv)
+{
+	struct pollfd pfd[2 + RDC_BENCH_MAX_PENDING];
+	struct conn *who[2 + RDC_BENCH_MAX_PENDING];
+	uint64_t now = rdc_bench_now_ns(), next = now + (uint64_t)POLL_MS * 1000000;
+	nfds_t n = 0;
+
+	pfd[n++] = (struct pollfd){.fd = srv->lfd, .events = POLLIN};
+	pfd[n++] = (struct pollfd){.fd = srv->wake[0], .events = POLLIN};
+	for (size_t i = 0; i < RDC_BENCH_MAX_PENDING; i++) {
+		struct conn *c = &srv->conns[i];
+
+		if (c->state == CONN_FREE)
+			continue;
+		if (c->deadline_ns < next)
+			next = c->deadline_ns;
+		who[n] = c;
+		pfd[n++] = (struct pollfd){.fd = c->fd, .events = POLLIN};
+	}
+	if (poll(pfd, n, next > now ? (int)((next - now) / 1000000) + 1 : 0) < 0)
+		return; /* a signal: the caller looks at the stop flag */
+	if (pfd[1].revents)
+		server_join(srv);
+	for (nfds_t i = 2; i < n; i++) {
+		struct conn *c = who[i];
+
+		/* A slot reused by an accept below is not this round's. */
+		if (!pfd[i].revents || c->fd != pfd[i].fd)
+			continue;
+		if (c->state == CONN_HELLO)
+			conn_read_hello(srv, c);
+		else if (c->state == CONN_LINGER)
+			conn_drain(c);
+	}
+	server_expire(srv, rdc_bench_now_ns());
+	if (pfd[0].revents)
+		server_accept(srv);
+}
+
 int rdc_bench_server_serve(const struct rdc_bench_server_opts *o,
 			   const struct rdc_bench_server_cb *cb, int *last_status,
 			   struct rdc_err *err)
 {
-	struct server_run *s;
-	int lfd;
+	struct server *srv;
+	int rc = 0;
 
 	rdc_bench_ctl_set_interrupt(o->interrupted);
 	*last_status = 0;
-	lfd = listen_socket(o, err);
-	if (lfd < 0)
-		return lfd;
+	srv = calloc(1, sizeof(*srv));
+	if (!srv)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	srv->o = o;
+	srv->cb = cb;
+	srv->refusal = calloc(1, sizeof(*srv->refusal));
+	if (!srv->refusal) {
+		rc = rdc_err_set(err, ENOMEM, "out of memory");
+		goto err_refusal;
+	}
+	if (pipe2(srv->wake, O_CLOEXEC | O_NONBLOCK)) {
+		rc = rdc_err_set(err, errno, "cannot make a pipe");
+		goto err_pipe;
+	}
+	pthread_mutex_init(&srv->cb_lock, NULL);
+	srv->lfd = listen_socket(o, err);
+	if (srv->lfd < 0) {
+		rc = srv->lfd;
+		goto err_listen;
+	}
 	if (cb->listening)
 		cb->listening(cb->arg, o->bind ? o->bind : "0.0.0.0", o->port);
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		close(lfd);
-		return rdc_err_set(err, ENOMEM, "out of memory");
-	}
-	for (unsigned int number = 1; !(o->interrupted && *o->interrupted);) {
-		struct pollfd pfd = {.fd = lfd, .events = POLLIN};
-		struct sockaddr_in peer = {0};
-		socklen_t len = sizeof(peer);
-		char ip[INET_ADDRSTRLEN] = "?";
-		int fd;
-
-		if (poll(&pfd, 1, POLL_MS) <= 0)
-			continue;
-		fd = accept4(lfd, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		memset(s, 0, sizeof(*s));
-		s->o = o;
-		s->cb = cb;
-		s->fd = fd;
-		s->number = number;
-		inet_ntop(AF_INET, &peer.sin_addr, ip, sizeof(ip));
-		snprintf(s->r.peer, sizeof(s->r.peer), "%s:%u", ip, ntohs(peer.sin_port));
-		rdc_bench_ctl_keepalive(fd);
-		if (o->has_allow && !rdc_ipv4_same_subnet(ntohl(peer.sin_addr.s_addr), o->allow_net,
-							  o->allow_prefix)) {
-			s->r.status = -EACCES;
-			snprintf(s->r.error, sizeof(s->r.error),
-				 "client %s is not in the allowed range", ip);
-			rdc_bench_ctl_send_error(fd, EACCES, s->r.error);
-			if (cb->run_end)
-				cb->run_end(cb->arg, 0, &s->r);
-			rdc_bench_ctl_close(fd);
-			continue;
-		}
-		server_serve_one(s);
-		*last_status = s->r.status;
-		rdc_bench_ctl_close(fd);
-		number++;
-		if (o->once)
-			break;
-	}
-	free(s);
-	close(lfd);
-	return 0;
+	while (!srv_interrupted(srv) && !(o->once && srv->number && !srv->run))
+		server_round(srv);
+	/* Stopped (a run in progress ends at its next look at the flag), or once and done. */
+	server_join(srv);
+	*last_status = srv->last_status;
+	for (size_t i = 0; i < RDC_BENCH_MAX_PENDING; i++)
+		if (srv->conns[i].state != CONN_FREE)
+			conn_close(&srv->conns[i]);
+	close(srv->lfd);
+err_listen:
+	pthread_mutex_destroy(&srv->cb_lock);
+	close(srv->wake[0]);
+	close(srv->wake[1]);
+err_pipe:
+	free(srv->refusal);
+err_refusal:
+	free(srv);
+	return rc;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* server.h - serving runs one after another, every client message distrusted */
+/* server.h - serving runs one at a time, every client message distrusted */
 #pragma once
 
 #include <signal.h>
@@ -8,6 +8,20 @@
 
 #include "base/err.h"
 #include "bench/report.h"
+
+/*
+ * A client must send its whole HELLO within this many seconds of being
+ * accepted, or it is told so and dropped.  An rdmactl client sends it at
+ * once; the wait only bounds what a silent or trickling peer can hold.
+ */
+#define RDC_BENCH_HELLO_TIMEOUT_S 5
+/*
+ * Connections that have not said HELLO yet, at most, each in a slot of
+ * about 350 bytes.  When all are taken, a new connection pushes out the
+ * one that has waited longest (it is told why): idle connections cannot
+ * lock out a client that says HELLO as soon as it connects.
+ */
+#define RDC_BENCH_MAX_PENDING 64
 
 struct rdc_bench_server_opts {
 	const char *bind; /* NULL: every address */
@@ -18,17 +32,30 @@ struct rdc_bench_server_opts {
 	volatile sig_atomic_t *interrupted;
 };
 
+/*
+ * What the server reports.  run_begin and run_end may be called from the
+ * server's run thread as well as from the caller's, but one at a time,
+ * never concurrently.
+ */
 struct rdc_bench_server_cb {
 	void (*listening)(void *arg, const char *addr, uint16_t port);
 	/* A run's links are set up (r->links' local side is this host). */
 	void (*run_begin)(void *arg, unsigned int run, const struct rdc_bench_report *r);
-	/* A run ended, or a client was turned away (r->status, r->error). */
+	/*
+	 * A run ended, or (@run 0) a client was turned away before its run:
+	 * outside allow, no HELLO in time, a bad first message, too many
+	 * connections waiting, or busy with another run (r->peer, r->status,
+	 * r->error; nothing else is set).
+	 */
 	void (*run_end)(void *arg, unsigned int run, const struct rdc_bench_report *r);
 	void *arg;
 };
 
 /*
- * Serve runs one after another until interrupted (or after one with @once).
+ * Serve runs, one at a time, until interrupted (or after one with @once);
+ * connections that have not said HELLO yet are handled meanwhile, and one
+ * that says HELLO during a run is told at once: ERROR EBUSY, "busy with
+ * run N for ADDR:PORT, started S s ago; try again later".
  * *@last_status is the last run's status: 0, or -errno when it failed.
  */
 int rdc_bench_server_serve(const struct rdc_bench_server_opts *o,

@@ -2,6 +2,7 @@
 /* netplan.c - the bonds of a netplan file, read with libyaml's document loader */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,19 @@ static int np_get(struct np_load *l, const yaml_node_t *map, const char *key, ya
 	return 0;
 }
 
+/* The key node of @key in mapping @map (its line is the one to name), or NULL. */
+static const yaml_node_t *np_key(struct np_load *l, const yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
+		yaml_node_t *k = yaml_document_get_node(l->doc, p->key);
+
+		if (np_scalar(k) && !strcmp(np_scalar(k), key))
+			return k;
+	}
+	return NULL;
+}
+
 /* Every key of @map once: YAML allows duplicates, a desired state must not. */
 static int np_unique_keys(struct np_load *l, const yaml_node_t *map)
 {
@@ -79,6 +93,92 @@ static int np_unique_keys(struct np_load *l, const yaml_node_t *map)
 		rc = np_get(l, map, np_scalar(k), &v);
 		if (rc)
 			return rc;
+	}
+	return 0;
+}
+
+/*
+ * Every mapping of the document, the sections rdmactl passes over included,
+ * holds each key once: a file with two 'ethernets:' or two 'mode:' says two
+ * things, and which one netplan or rdmactl would take is not the user's.
+ */
+#define NETPLAN_MAX_DEPTH 32 /* netplan nests 5 deep; a deeper file is not one */
+
+static int np_unique_all(struct np_load *l, const yaml_node_t *n, int depth)
+{
+	int rc = 0;
+
+	if (!n || n->type == YAML_SCALAR_NODE)
+		return 0;
+	if (depth > NETPLAN_MAX_DEPTH)
+		return np_error(l, n, "nested more than %d deep", NETPLAN_MAX_DEPTH);
+	if (n->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *i = n->data.sequence.items.start;
+		     !rc && i < n->data.sequence.items.top; i++)
+			rc = np_unique_all(l, yaml_document_get_node(l->doc, *i), depth + 1);
+		return rc;
+	}
+	rc = np_unique_keys(l, n);
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+	     !rc && p < n->data.mapping.pairs.top; p++)
+		rc = np_unique_all(l, yaml_document_get_node(l->doc, p->value), depth + 1);
+	return rc;
+}
+
+/*
+ * A bond's name must be one the kernel takes (dev_valid_name(): 1-15 bytes,
+ * not "." or "..", no '/', ':' or blank) and must not read as an option.
+ */
+static int np_ifname(struct np_load *l, const yaml_node_t *at, const char *what, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n >= 16 || !strcmp(name, ".") || !strcmp(name, "..") || name[0] == '-' ||
+	    strpbrk(name, "/: \t\n\r\v\f"))
+		return np_error(l, at, "%s '%s' is not an interface name", what, name);
+	return 0;
+}
+
+/*
+ * One interface in one bond: named twice, or in two bonds, the second enslave
+ * would fail half way through the apply (or move the interface); say so now.
+ */
+static int np_members_unique(struct np_load *l, const yaml_node_t *bond_name,
+			     const yaml_node_t *ifaces)
+{
+	if (!ifaces || ifaces->type != YAML_SEQUENCE_NODE)
+		return 0;
+	for (yaml_node_item_t *i = ifaces->data.sequence.items.start;
+	     i < ifaces->data.sequence.items.top; i++) {
+		yaml_node_t *item = yaml_document_get_node(l->doc, *i);
+		const char *name = np_scalar(item);
+		int rc;
+
+		if (!name)
+			continue; /* np_value says what is wrong with it */
+		rc = np_ifname(l, item, "interface", name);
+		if (rc)
+			return rc;
+		for (yaml_node_item_t *j = ifaces->data.sequence.items.start; j < i; j++)
+			if (!strcmp(np_text(yaml_document_get_node(l->doc, *j)), name))
+				return np_error(l, item, "interface '%s' given twice in '%s'", name,
+						np_text(bond_name));
+		/* The bonds read so far: device 0.. with key "interfaces" at some index. */
+		for (size_t d = 0; d < l->cfg->ndevices; d++) {
+			const struct rdc_cfg_device *dev = &l->cfg->devices[d];
+
+			for (size_t k = 0; k < dev->nkeys; k++) {
+				if (strcmp(dev->keys[k].key, "interfaces"))
+					continue;
+				for (size_t w = 0; w < dev->keys[k].nwords; w++)
+					if (!strcmp(dev->keys[k].words[w], name))
+						return np_error(l, item,
+								"interface '%s' is in bond '%s' "
+								"(line %u) too",
+								name, dev->keys[0].words[0],
+								dev->line);
+			}
+		}
 	}
 	return 0;
 }
@@ -140,6 +240,9 @@ static int np_bond(struct np_load *l, const yaml_node_t *name, const yaml_node_t
 
 	if (!bond || bond->type != YAML_MAPPING_NODE)
 		return np_error(l, bond, "bond '%s' must be a mapping", np_text(name));
+	rc = np_ifname(l, name, "bond", np_text(name));
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < l->cfg->ndevices; i++)
 		if (!strcmp(l->cfg->devices[i].keys[0].words[0], np_text(name)))
 			return np_error(l, name, "bond '%s' given twice", np_text(name));
@@ -166,6 +269,8 @@ static int np_bond(struct np_load *l, const yaml_node_t *name, const yaml_node_t
 	}
 	if (!rc)
 		rc = np_get(l, bond, "interfaces", &v);
+	if (!rc)
+		rc = np_members_unique(l, name, v);
 	if (!rc && v) {
 		rc = np_add_key(l, d, v, "interfaces");
 		if (!rc)
@@ -196,18 +301,21 @@ static int np_root(struct np_load *l, yaml_node_t *root)
 
 	if (!root || root->type != YAML_MAPPING_NODE)
 		return np_error(l, root, "%s", "expected a mapping (network: bonds: ...)");
-	rc = np_unique_keys(l, root);
+	rc = np_unique_all(l, root, 0);
 	if (!rc)
 		rc = np_get(l, root, "network", &net);
+	if (!rc)
+		rc = np_get(l, root, "bonds", &bonds);
 	if (rc)
 		return rc;
 	if (net) {
+		/* Two bonds sections, one inside network and one beside it: which one? */
+		if (bonds)
+			return np_error(l, np_key(l, root, "bonds"), "%s",
+					"'bonds' beside 'network' (bonds go inside it)");
 		if (net->type != YAML_MAPPING_NODE)
 			return np_error(l, net, "%s", "'network' must be a mapping");
 		root = net;
-		rc = np_unique_keys(l, root);
-		if (rc)
-			return rc;
 	}
 	rc = np_get(l, root, "bonds", &bonds);
 	if (rc)
@@ -224,24 +332,96 @@ static int np_root(struct np_load *l, yaml_node_t *root)
 	return rc;
 }
 
+/* The whole file (or standard input), at most NETPLAN_MAX_BYTES; *len bytes in *buf. */
+static int np_read(const char *path, unsigned char **buf, size_t *len, struct rdc_err *err)
+{
+	FILE *fp = !strcmp(path, "-") ? stdin : fopen(path, "re");
+	unsigned char *data;
+	size_t n;
+	int rc = 0;
+
+	if (!fp)
+		return rdc_err_set(err, errno, "cannot open '%s'", path);
+	data = malloc(NETPLAN_MAX_BYTES + 1);
+	if (!data) {
+		rc = rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
+		goto out;
+	}
+	n = fread(data, 1, NETPLAN_MAX_BYTES + 1, fp);
+	if (ferror(fp))
+		rc = rdc_err_set(err, EIO, "cannot read '%s'", path);
+	else if (n > NETPLAN_MAX_BYTES)
+		rc = rdc_err_set(err, EFBIG, "'%s' is over %d bytes: not a netplan file", path,
+				 NETPLAN_MAX_BYTES);
+	if (rc) {
+		free(data);
+		goto out;
+	}
+	*buf = data;
+	*len = n;
+out:
+	if (fp != stdin)
+		fclose(fp);
+	return rc;
+}
+
+/*
+ * What the document loader hides: an alias (it would share one node between
+ * two places, e.g. one bond's interfaces in another) and a second document
+ * (yaml_parser_load() reads the first and leaves the rest unread).
+ */
+static int np_scan(const char *path, const unsigned char *buf, size_t len, struct rdc_err *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int docs = 0, rc = 0;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&parser))
+		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
+	yaml_parser_set_input_string(&parser, buf, len);
+	while (!done && !rc) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path,
+					 parser.problem_mark.line + 1,
+					 parser.problem ? parser.problem : "not YAML");
+			break;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		if (ev.type == YAML_ALIAS_EVENT)
+			rc = rdc_err_set(err, EINVAL, "%s line %zu: aliases are not allowed", path,
+					 ev.start_mark.line + 1);
+		else if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs > 1)
+			rc = rdc_err_set(err, EINVAL, "%s line %zu: only one document is allowed",
+					 path, ev.start_mark.line + 1);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 int rdc_bond_netplan_load(const char *path, struct rdc_cfg *cfg, struct rdc_err *err)
 {
 	struct np_load l = {.cfg = cfg, .path = path, .err = err};
+	unsigned char *buf = NULL;
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	FILE *fp;
+	size_t len = 0;
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
-	fp = !strcmp(path, "-") ? stdin : fopen(path, "r");
-	if (!fp)
-		return rdc_err_set(err, errno, "cannot open '%s'", path);
+	rc = np_read(path, &buf, &len, err);
+	if (!rc)
+		rc = np_scan(path, buf, len, err);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
 	if (!yaml_parser_initialize(&parser)) {
-		if (fp != stdin)
-			fclose(fp);
+		free(buf);
 		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
 	}
-	yaml_parser_set_input_file(&parser, fp);
+	yaml_parser_set_input_string(&parser, buf, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path, parser.problem_mark.line + 1,
 				 parser.problem ? parser.problem : "not YAML");
@@ -251,7 +431,6 @@ int rdc_bond_netplan_load(const char *path, struct rdc_cfg *cfg, struct rdc_err 
 		yaml_document_delete(&doc);
 	}
 	yaml_parser_delete(&parser);
-	if (fp != stdin)
-		fclose(fp);
+	free(buf);
 	return rc;
 }

@@ -16,8 +16,12 @@
  *
  * Other top-level sections (ethernets, vlans, ...) are not rdmactl's and
  * are passed over; inside a bond only interfaces and parameters are read,
- * and anything else there is an error naming its line, as are duplicate
- * keys, a second bonds section, a bond named twice, aliases and non-scalar
- * values.  Parameter names are netplan's; the caller maps them.
+ * and anything else there is an error naming its line, as are: a key given
+ * twice in any mapping of the file (passed-over sections included), a second
+ * bonds section (also one beside network:), a bond named twice, a bond or
+ * interface name the kernel would refuse or that reads as an option ("-x"),
+ * an interface named twice or in two bonds, aliases, a second document, and
+ * non-scalar values.  The file (or "-", standard input) is read whole, at
+ * most 1 MiB.  Parameter names are netplan's; the caller maps them.
  */
 int rdc_bond_netplan_load(const char *path, struct rdc_cfg *cfg, struct rdc_err *err);

@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "host/gid.h"
+#include "host/sysval.h"
 #include "seam/fs.h"
 
 /*
@@ -111,18 +112,70 @@ void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count)
 	}
 }
 
-int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
-		       size_t *count, struct rdc_err *err)
+#define GID_DIR "/sys/class/infiniband/%s/ports/%u"
+
+/*
+ * One slot.  Returns 1 (an entry in @gid), 0 (an unused slot) or -1 (a slot
+ * that exists but cannot be read or parsed: recorded, gid->unreadable set).
+ */
+static int gid_read_slot(const char *dev, unsigned int port, const char *slot, bool ethernet,
+			 struct rdc_gid *gid, struct rdc_issues *issues)
+{
+	struct rdc_err aerr = {0};
+	char buf[64], path[512];
+	int rc;
+
+	snprintf(path, sizeof(path), GID_DIR "/gids/%s", dev, port, slot);
+	rc = rdc_sysval_str(issues, buf, sizeof(buf), "%s", path);
+	if (rc == 0) /* listed, then gone: the table changed under us */
+		return 0;
+	if (rc < 0 || rdc_gid_parse(buf, gid->raw) < 0) {
+		if (rc > 0)
+			rdc_sysval_bad(issues, path, buf, "a GID");
+		gid->unreadable = true;
+		return -1;
+	}
+	if (rdc_gid_is_zero(gid->raw) || rdc_gid_is_bare_link_local(gid->raw))
+		return 0;
+	rdc_gid_format(gid->raw, gid->text);
+	/*
+	 * The kernel fails attribute reads of unused entries (EINVAL): an entry
+	 * freed between the two reads.  Anything else is a failure to report.
+	 */
+	rc = rdc_fs_read(buf, sizeof(buf), &aerr, GID_DIR "/gid_attrs/types/%s", dev, port, slot);
+	if (rc == -EINVAL)
+		return 0;
+	if (rc < 0 && rc != -ENOENT) {
+		rdc_issues_add(issues, &aerr);
+		gid->type_unreadable = true;
+	}
+	if (rc >= 0)
+		gid->type = rdc_gid_type_parse(buf, ethernet);
+	/* No netdev (InfiniBand) reads EINVAL; a missing file is an older kernel. */
+	rc = rdc_fs_read(gid->netdev, sizeof(gid->netdev), &aerr, GID_DIR "/gid_attrs/ndevs/%s",
+			 dev, port, slot);
+	if (rc < 0) {
+		gid->netdev[0] = '\0';
+		if (rc != -EINVAL && rc != -ENOENT)
+			rdc_issues_add(issues, &aerr);
+	}
+	if (ethernet)
+		rdc_gid_derive_ip(gid);
+	return 1;
+}
+
+static int gid_table_read(const char *dev, unsigned int port, bool ethernet, bool keep_bad,
+			  struct rdc_gid **gids, size_t *count, struct rdc_issues *issues,
+			  struct rdc_err *err)
 {
 	struct rdc_names slots;
 	struct rdc_gid *out = NULL, *grown;
 	size_t n = 0, cap = 0;
-	char buf[64];
 	int rc;
 
 	*gids = NULL;
 	*count = 0;
-	rc = rdc_fs_list(&slots, err, "/sys/class/infiniband/%s/ports/%u/gids", dev, port);
+	rc = rdc_fs_list(&slots, err, GID_DIR "/gids", dev, port);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < slots.count; i++) {
@@ -132,29 +185,9 @@ int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct
 		if (rdc_parse_u64(slots.names[i], 10, &index) || index > UINT32_MAX)
 			continue;
 		gid.index = (unsigned int)index;
-		if (rdc_fs_read(buf, sizeof(buf), NULL, "/sys/class/infiniband/%s/ports/%u/gids/%s",
-				dev, port, slots.names[i]) < 0)
+		rc = gid_read_slot(dev, port, slots.names[i], ethernet, &gid, issues);
+		if (rc == 0 || (rc < 0 && !keep_bad))
 			continue;
-		if (rdc_gid_parse(buf, gid.raw) < 0) {
-			rc = rdc_err_set(err, EINVAL, "GID %s of '%s/%u' reads '%s'",
-					 slots.names[i], dev, port, buf);
-			goto err_free;
-		}
-		if (rdc_gid_is_zero(gid.raw) || rdc_gid_is_bare_link_local(gid.raw))
-			continue;
-		rdc_gid_format(gid.raw, gid.text);
-		/* The kernel fails attribute reads of unused entries: that is how they look. */
-		if (rdc_fs_read(buf, sizeof(buf), NULL,
-				"/sys/class/infiniband/%s/ports/%u/gid_attrs/types/%s", dev, port,
-				slots.names[i]) < 0)
-			continue;
-		gid.type = rdc_gid_type_parse(buf, ethernet);
-		if (rdc_fs_read(gid.netdev, sizeof(gid.netdev), NULL,
-				"/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%s", dev, port,
-				slots.names[i]) < 0)
-			gid.netdev[0] = '\0';
-		if (ethernet)
-			rdc_gid_derive_ip(&gid);
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
 			grown = realloc(out, cap * sizeof(*out));
@@ -177,4 +210,16 @@ err_free:
 	free(out);
 	rdc_names_free(&slots);
 	return rc;
+}
+
+int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
+		       size_t *count, struct rdc_err *err)
+{
+	return gid_table_read(dev, port, ethernet, false, gids, count, NULL, err);
+}
+
+int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
+			   size_t *count, struct rdc_issues *issues, struct rdc_err *err)
+{
+	return gid_table_read(dev, port, ethernet, true, gids, count, issues, err);
 }

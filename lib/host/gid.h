@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/issues.h"
 
 enum rdc_gid_type { RDC_GID_UNKNOWN, RDC_GID_IB, RDC_GID_ROCE_V1, RDC_GID_ROCE_V2 };
 
@@ -19,8 +20,10 @@ struct rdc_gid {
 	char netdev[IF_NAMESIZE]; /* empty when the entry has none (InfiniBand) */
 	int family;		  /* AF_INET, AF_INET6, or 0 when it carries no IP */
 	char ip[INET6_ADDRSTRLEN];
-	bool link_local;  /* fe80::/10 */
-	bool recommended; /* the entry a RoCEv2 application should use for this IP */
+	bool link_local;      /* fe80::/10 */
+	bool recommended;     /* the entry a RoCEv2 application should use for this IP */
+	bool unreadable;      /* the slot exists but its GID could not be read or parsed */
+	bool type_unreadable; /* its gid_attrs/types file could not be read */
 };
 
 /*
@@ -48,6 +51,18 @@ const char *rdc_gid_type_name(enum rdc_gid_type type);
  */
 void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count);
 
-/* Read the used entries of one port's GID table (unused slots are skipped). */
+/*
+ * Read the used entries of one port's GID table (unused slots are skipped).
+ * A slot whose GID cannot be read or parsed is left out; use
+ * rdc_gid_table_read_all() to hear about it.
+ */
 int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
 		       size_t *count, struct rdc_err *err);
+
+/*
+ * The same, but a slot whose GID cannot be read or parsed is an entry with
+ * gid->unreadable set (and only its index known), and each such file is a
+ * record in @issues: one bad slot never hides the rest of the table.
+ */
+int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
+			   size_t *count, struct rdc_issues *issues, struct rdc_err *err);

@@ -8,6 +8,7 @@
 
 #include "base/util.h"
 #include "host/ibdev.h"
+#include "host/sysval.h"
 #include "seam/fs.h"
 
 #define IB_CLASS "/sys/class/infiniband"
@@ -141,17 +142,23 @@ int rdc_ibdev_names(struct rdc_names *names, struct rdc_err *err)
 	return rc;
 }
 
+/* A device-wide string; a bit in tmpl->bad when it exists but cannot be read. */
+static void read_dev_str(struct rdc_port *tmpl, char *out, size_t size, unsigned int bad,
+			 const char *file)
+{
+	if (rdc_sysval_str(&tmpl->issues, out, size, IB_CLASS "/%s/%s", tmpl->device, file) < 0)
+		tmpl->bad |= bad;
+}
+
 /* The value after "N: " in node_type ("1: CA" -> "CA"). */
-static void read_node_type(const char *dev, char *out, size_t size)
+static void read_node_type(struct rdc_port *tmpl)
 {
 	char buf[64];
 	const char *p;
 
-	out[0] = '\0';
-	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/node_type", dev) < 0)
-		return;
+	read_dev_str(tmpl, buf, sizeof(buf), RDC_PORT_BAD_NODE_TYPE, "node_type");
 	p = strstr(buf, ": ");
-	rdc_strlcpy(out, p ? p + 2 : buf, size);
+	rdc_strlcpy(tmpl->node_type, p ? p + 2 : buf, sizeof(tmpl->node_type));
 }
 
 static void read_device(struct rdc_port *tmpl, const char *dev)
@@ -160,13 +167,16 @@ static void read_device(struct rdc_port *tmpl, const char *dev)
 
 	memset(tmpl, 0, sizeof(*tmpl));
 	rdc_strlcpy(tmpl->device, dev, sizeof(tmpl->device));
-	rdc_fs_read(tmpl->node_guid, sizeof(tmpl->node_guid), NULL, IB_CLASS "/%s/node_guid", dev);
-	rdc_fs_read(tmpl->sys_image_guid, sizeof(tmpl->sys_image_guid), NULL,
-		    IB_CLASS "/%s/sys_image_guid", dev);
-	rdc_fs_read(tmpl->fw_ver, sizeof(tmpl->fw_ver), NULL, IB_CLASS "/%s/fw_ver", dev);
-	rdc_fs_read(tmpl->board_id, sizeof(tmpl->board_id), NULL, IB_CLASS "/%s/board_id", dev);
-	rdc_fs_read(tmpl->hca_type, sizeof(tmpl->hca_type), NULL, IB_CLASS "/%s/hca_type", dev);
-	read_node_type(dev, tmpl->node_type, sizeof(tmpl->node_type));
+	read_dev_str(tmpl, tmpl->node_guid, sizeof(tmpl->node_guid), RDC_PORT_BAD_NODE_GUID,
+		     "node_guid");
+	read_dev_str(tmpl, tmpl->sys_image_guid, sizeof(tmpl->sys_image_guid),
+		     RDC_PORT_BAD_SYS_IMAGE_GUID, "sys_image_guid");
+	read_dev_str(tmpl, tmpl->fw_ver, sizeof(tmpl->fw_ver), RDC_PORT_BAD_FW_VER, "fw_ver");
+	read_dev_str(tmpl, tmpl->board_id, sizeof(tmpl->board_id), RDC_PORT_BAD_BOARD_ID,
+		     "board_id");
+	read_dev_str(tmpl, tmpl->hca_type, sizeof(tmpl->hca_type), RDC_PORT_BAD_HCA_TYPE,
+		     "hca_type");
+	read_node_type(tmpl);
 
 	if (!rdc_fs_resolve(path, sizeof(path), IB_CLASS "/%s/device", dev) &&
 	    !rdc_pci_read(path, &tmpl->pci, NULL)) {
@@ -209,32 +219,66 @@ static bool find_netdev(const struct rdc_port *p, char *out, size_t size)
 	return found;
 }
 
+/* A port file; a bit in p->bad when it exists but cannot be read. */
+static int read_port_str(struct rdc_port *p, char *out, size_t size, unsigned int bad,
+			 const char *file)
+{
+	int rc = rdc_sysval_str(&p->issues, out, size, IB_CLASS "/%s/ports/%u/%s", p->device,
+				p->port, file);
+
+	if (rc < 0)
+		p->bad |= bad;
+	return rc;
+}
+
+/* Record that a port file reads @text, which is not @what. */
+static void port_bad(struct rdc_port *p, unsigned int bad, const char *file, const char *text,
+		     const char *what)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), IB_CLASS "/%s/ports/%u/%s", p->device, p->port, file);
+	rdc_sysval_bad(&p->issues, path, text, what);
+	p->bad |= bad;
+}
+
+static void read_lid(struct rdc_port *p, int64_t *lid, unsigned int bad, const char *file)
+{
+	char buf[64];
+	uint64_t v;
+
+	/* The kernel prints LIDs in hex ("0x1a"), as ibstat does. */
+	if (read_port_str(p, buf, sizeof(buf), bad, file) <= 0)
+		return;
+	if (strncmp(buf, "0x", 2) || rdc_parse_u64(buf, 16, &v) || v > 0xffff)
+		port_bad(p, bad, file, buf, "a LID");
+	else
+		*lid = (int64_t)v;
+}
+
 static void read_port(struct rdc_port *p)
 {
 	char buf[128], name[IF_NAMESIZE];
-	const char *dev = p->device;
-	unsigned int port = p->port;
 
 	p->state = p->phys_state = -1;
 	p->lid = p->sm_lid = -1;
 	rdc_strlcpy(p->state_name, "unknown", sizeof(p->state_name));
 	rdc_strlcpy(p->phys_state_name, "unknown", sizeof(p->phys_state_name));
-	rdc_fs_read(p->link_layer, sizeof(p->link_layer), NULL, IB_CLASS "/%s/ports/%u/link_layer",
-		    dev, port);
-	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/ports/%u/state", dev, port) >= 0)
-		rdc_port_state_parse(buf, &p->state, p->state_name, sizeof(p->state_name));
-	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/ports/%u/phys_state", dev, port) >= 0)
-		rdc_port_phys_state_parse(buf, &p->phys_state, p->phys_state_name,
-					  sizeof(p->phys_state_name));
-	if (rdc_fs_read(buf, sizeof(buf), NULL, IB_CLASS "/%s/ports/%u/rate", dev, port) >= 0)
-		rdc_port_rate_parse(buf, &p->rate_gbps, p->rate_lanes, sizeof(p->rate_lanes));
+	read_port_str(p, p->link_layer, sizeof(p->link_layer), RDC_PORT_BAD_LINK_LAYER,
+		      "link_layer");
+	if (read_port_str(p, buf, sizeof(buf), RDC_PORT_BAD_STATE, "state") > 0 &&
+	    rdc_port_state_parse(buf, &p->state, p->state_name, sizeof(p->state_name)))
+		port_bad(p, RDC_PORT_BAD_STATE, "state", buf, "a port state");
+	if (read_port_str(p, buf, sizeof(buf), RDC_PORT_BAD_PHYS_STATE, "phys_state") > 0 &&
+	    rdc_port_phys_state_parse(buf, &p->phys_state, p->phys_state_name,
+				      sizeof(p->phys_state_name)))
+		port_bad(p, RDC_PORT_BAD_PHYS_STATE, "phys_state", buf, "a physical state");
+	if (read_port_str(p, buf, sizeof(buf), RDC_PORT_BAD_RATE, "rate") > 0 &&
+	    rdc_port_rate_parse(buf, &p->rate_gbps, p->rate_lanes, sizeof(p->rate_lanes)))
+		port_bad(p, RDC_PORT_BAD_RATE, "rate", buf, "a rate");
 	if (!strcmp(p->link_layer, "InfiniBand")) {
-		uint64_t v;
-
-		if (!rdc_fs_read_u64(&v, NULL, IB_CLASS "/%s/ports/%u/lid", dev, port))
-			p->lid = (int64_t)v;
-		if (!rdc_fs_read_u64(&v, NULL, IB_CLASS "/%s/ports/%u/sm_lid", dev, port))
-			p->sm_lid = (int64_t)v;
+		read_lid(p, &p->lid, RDC_PORT_BAD_LID, "lid");
+		read_lid(p, &p->sm_lid, RDC_PORT_BAD_SM_LID, "sm_lid");
 	}
 	if (find_netdev(p, name, sizeof(name)) && !rdc_netdev_read(name, &p->netdev, NULL)) {
 		p->has_netdev = true;
@@ -256,20 +300,35 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 	size_t cap = 0;
 	int rc;
 
-	list->ports = NULL;
-	list->count = 0;
+	memset(list, 0, sizeof(*list));
 	rc = rdc_ibdev_names(&devs, err);
 	if (rc)
 		return rc;
 	for (size_t d = 0; d < devs.count; d++) {
+		struct rdc_err lerr = {0};
+
 		read_device(&tmpl, devs.names[d]);
-		if (rdc_fs_list(&ports, NULL, IB_CLASS "/%s/ports", devs.names[d]))
+		/* Every RDMA device has ports/; one without is broken, not portless. */
+		if (rdc_fs_list(&ports, &lerr, IB_CLASS "/%s/ports", devs.names[d])) {
+			rdc_issues_add(&list->issues, &lerr);
 			continue;
+		}
+		if (ports.count == 0)
+			rdc_issues_addf(&list->issues, ENOENT, "'" IB_CLASS "/%s/ports' is empty",
+					devs.names[d]);
 		for (size_t i = 0; i < ports.count; i++) {
 			uint32_t num;
 
-			if (rdc_parse_u32_range(ports.names[i], 1, 255, &num))
+			if (rdc_parse_u32_range(ports.names[i], 1, 255, &num)) {
+				char shown[96];
+
+				rdc_str_escape(shown, sizeof(shown), ports.names[i], false);
+				rdc_issues_addf(&list->issues, EINVAL,
+						"'" IB_CLASS
+						"/%s/ports/%s' is not a port number 1-255",
+						devs.names[d], shown);
 				continue;
+			}
 			if (list->count == cap) {
 				cap = cap ? cap * 2 : 8;
 				grown = realloc(list->ports, cap * sizeof(*grown));
@@ -311,6 +370,24 @@ static bool port_serves_netdev(const struct rdc_port *p, const char *name)
 	return false;
 }
 
+/*
+ * Keep the list's issues about device @dev only (none when a netdev was
+ * named: a device whose ports cannot be listed serves none we know of).
+ */
+static void filter_issues(struct rdc_issues *is, const char *dev)
+{
+	char needle[RDC_IBDEV_NAME + 32];
+	unsigned int kept = 0;
+
+	snprintf(needle, sizeof(needle), IB_CLASS "/%s/", dev);
+	for (unsigned int i = 0; i < is->count; i++) {
+		if (strstr(is->items[i].msg, needle))
+			is->items[kept++] = is->items[i];
+	}
+	is->count = kept;
+	is->lost = 0;
+}
+
 int rdc_ports_filter(struct rdc_port_list *list, const char *name, struct rdc_err *err)
 {
 	char dev[RDC_IBDEV_NAME];
@@ -323,6 +400,7 @@ int rdc_ports_filter(struct rdc_port_list *list, const char *name, struct rdc_er
 	for (size_t i = 0; i < list->count; i++)
 		if (!strcmp(list->ports[i].device, dev))
 			is_dev = true;
+	filter_issues(&list->issues, dev);
 	for (size_t i = 0; i < list->count; i++) {
 		const struct rdc_port *p = &list->ports[i];
 		bool keep;

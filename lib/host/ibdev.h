@@ -7,11 +7,32 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/issues.h"
 #include "base/names.h"
 #include "host/netdev.h"
 #include "host/pci.h"
 
 #define RDC_IBDEV_NAME 64
+
+/*
+ * Which values of a port exist but could not be read or parsed (rdc_port.bad);
+ * text prints "?" for them, JSON null.  A value the kernel does not offer is
+ * just empty/-1 with no bit.
+ */
+enum rdc_port_bad {
+	RDC_PORT_BAD_NODE_GUID = 1u << 0,
+	RDC_PORT_BAD_SYS_IMAGE_GUID = 1u << 1,
+	RDC_PORT_BAD_FW_VER = 1u << 2,
+	RDC_PORT_BAD_BOARD_ID = 1u << 3,
+	RDC_PORT_BAD_HCA_TYPE = 1u << 4,
+	RDC_PORT_BAD_NODE_TYPE = 1u << 5,
+	RDC_PORT_BAD_LINK_LAYER = 1u << 6,
+	RDC_PORT_BAD_STATE = 1u << 7,
+	RDC_PORT_BAD_PHYS_STATE = 1u << 8,
+	RDC_PORT_BAD_RATE = 1u << 9,
+	RDC_PORT_BAD_LID = 1u << 10,
+	RDC_PORT_BAD_SM_LID = 1u << 11,
+};
 
 struct rdc_port {
 	/* device-wide */
@@ -29,8 +50,8 @@ struct rdc_port {
 	/* the port */
 	unsigned int port;
 	char link_layer[16]; /* "Ethernet", "InfiniBand" */
-	int state;	     /* IB port state number, -1 unknown */
-	char state_name[24]; /* "ACTIVE", "DOWN", ... as `rdma link` prints */
+	int state;	     /* IB port state number, -1 unknown (absent or unreadable) */
+	char state_name[24]; /* "ACTIVE", "DOWN", ... as `rdma link` prints; "unknown" */
 	int phys_state;
 	char phys_state_name[32]; /* "LINK_UP", "POLLING", ... */
 	double rate_gbps;	  /* 0 when unknown */
@@ -44,14 +65,24 @@ struct rdc_port {
 	int active_mtu;		 /* bytes, 0 when it cannot be derived */
 	bool active_mtu_limited; /* the netdev MTU keeps the RDMA MTU below 4096 */
 	int mtu_for_4096;	 /* netdev MTU that would give 4096 */
+
+	/* What exists but could not be read: the device's and port's files (pci and netdev keep theirs). */
+	unsigned int bad; /* enum rdc_port_bad bits */
+	struct rdc_issues issues;
 };
 
 struct rdc_port_list {
 	struct rdc_port *ports;
 	size_t count;
+	/* Devices whose ports could not be listed: reported, never silently left out. */
+	struct rdc_issues issues;
 };
 
-/* Read every port of every RDMA device. */
+/*
+ * Read every port of every RDMA device.  A value that cannot be read is
+ * recorded in its port's (or pci's, netdev's) issues; a device whose ports
+ * cannot be listed in list->issues.
+ */
 int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err);
 void rdc_ports_free(struct rdc_port_list *list);
 

@@ -7,6 +7,7 @@
 
 #include "base/util.h"
 #include "host/netdev.h"
+#include "host/sysval.h"
 #include "seam/fs.h"
 
 bool rdc_netdev_exists(const char *name)
@@ -60,13 +61,15 @@ int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err
 	if (!rdc_netdev_exists(name))
 		return rdc_err_set(err, ENODEV, "no network interface '%s'", name);
 	rdc_strlcpy(nd->name, name, sizeof(nd->name));
-	nd->mtu = rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/mtu", name) ? -1 : v;
-	/* speed reads EINVAL while the link is down, and -1 on some virtual devices. */
+	nd->mtu = rdc_sysval_i64(&nd->issues, &v, "/sys/class/net/%s/mtu", name) > 0 ? v : -1;
+	/*
+	 * speed reads EINVAL while the link is down and -1 on some virtual
+	 * devices: that is the kernel saying "unknown", not a failure.
+	 */
 	nd->speed_mbps =
 		rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/speed", name) || v < 0 ? -1 : v;
-	if (rdc_fs_read(nd->operstate, sizeof(nd->operstate), NULL, "/sys/class/net/%s/operstate",
-			name) < 0)
-		rdc_strlcpy(nd->operstate, "unknown", sizeof(nd->operstate));
+	rdc_sysval_str(&nd->issues, nd->operstate, sizeof(nd->operstate),
+		       "/sys/class/net/%s/operstate", name);
 	if (rdc_fs_exists("/sys/class/net/%s/bonding", name))
 		netdev_read_bond(nd);
 	if (rdc_fs_link_name(nd->master, sizeof(nd->master), "/sys/class/net/%s/master", name) < 0)

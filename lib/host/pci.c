@@ -8,6 +8,7 @@
 
 #include "base/util.h"
 #include "host/pci.h"
+#include "host/sysval.h"
 #include "seam/fs.h"
 
 int rdc_pci_parse_speed(const char *text, double *gts)
@@ -25,10 +26,25 @@ int rdc_pci_parse_speed(const char *text, double *gts)
 	return 0;
 }
 
+/*
+ * "Unknown" is the kernel saying so (link down, a VF): unknown without a word.
+ * Returns whether the file exists.
+ */
+static bool pci_read_speed(struct rdc_pci *pci, const char *devpath, const char *file, double *gts)
+{
+	char buf[64], path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", devpath, file);
+	int rc = rdc_sysval_str(&pci->issues, buf, sizeof(buf), "%s", path);
+
+	if (rc > 0 && rdc_pci_parse_speed(buf, gts) && strcmp(buf, "Unknown"))
+		rdc_sysval_bad(&pci->issues, path, buf, "a PCIe link speed");
+	return rc != 0;
+}
+
 int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
 {
 	const char *base = strrchr(devpath, '/');
-	char buf[64];
 	int64_t v;
 
 	memset(pci, 0, sizeof(*pci));
@@ -38,18 +54,16 @@ int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
 		return rdc_err_set(err, EINVAL, "'%s' is not a PCI device path", devpath);
 	if (rdc_fs_link_name(pci->driver, sizeof(pci->driver), "%s/driver", devpath) < 0)
 		pci->driver[0] = '\0';
-	if (!rdc_fs_read_i64(&v, NULL, "%s/numa_node", devpath))
-		pci->numa_node = v;
-	if (rdc_fs_read(buf, sizeof(buf), NULL, "%s/current_link_speed", devpath) >= 0)
-		pci->has_link = !rdc_pci_parse_speed(buf, &pci->cur_speed_gts);
-	if (rdc_fs_read(buf, sizeof(buf), NULL, "%s/max_link_speed", devpath) >= 0)
-		rdc_pci_parse_speed(buf, &pci->max_speed_gts);
-	if (!rdc_fs_read_i64(&v, NULL, "%s/current_link_width", devpath))
+	if (rdc_sysval_i64(&pci->issues, &v, "%s/numa_node", devpath) > 0)
+		pci->numa_node = v < 0 ? -1 : v;
+	pci->has_link = pci_read_speed(pci, devpath, "current_link_speed", &pci->cur_speed_gts);
+	pci_read_speed(pci, devpath, "max_link_speed", &pci->max_speed_gts);
+	if (rdc_sysval_i64(&pci->issues, &v, "%s/current_link_width", devpath) > 0)
 		pci->cur_width = v;
-	if (!rdc_fs_read_i64(&v, NULL, "%s/max_link_width", devpath))
+	if (rdc_sysval_i64(&pci->issues, &v, "%s/max_link_width", devpath) > 0)
 		pci->max_width = v;
 	pci->degraded =
-		pci->has_link &&
+		pci->has_link && pci->cur_speed_gts > 0 &&
 		((pci->max_speed_gts > 0 && pci->cur_speed_gts < pci->max_speed_gts) ||
 		 (pci->max_width > 0 && pci->cur_width >= 0 && pci->cur_width < pci->max_width));
 	return 0;

@@ -6,21 +6,24 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/issues.h"
 
 struct rdc_pci {
 	char address[16];     /* "0000:3b:00.0" */
 	char driver[64];      /* "mlx5_core", "" when unbound */
-	int64_t numa_node;    /* -1 when the platform does not say */
-	double cur_speed_gts; /* 0 when unreadable */
+	int64_t numa_node;    /* -1 when the platform does not say or unreadable */
+	double cur_speed_gts; /* 0 when unknown ("Unknown") or unreadable */
 	double max_speed_gts;
-	int64_t cur_width; /* lanes; -1 when unreadable */
+	int64_t cur_width; /* lanes; -1 when absent or unreadable */
 	int64_t max_width;
-	bool has_link; /* the speed/width files exist */
-	bool degraded; /* running below its capability */
+	bool has_link;		  /* the speed/width files exist */
+	bool degraded;		  /* running below its capability */
+	struct rdc_issues issues; /* files that exist but could not be read or parsed */
 };
 
 /*
  * Read the PCI function at kernel path @devpath ("/sys/devices/pci0000:00/.../0000:3b:00.0").
+ * A value that cannot be read stays unknown and is recorded in pci->issues.
  */
 int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err);
 

@@ -1,33 +1,75 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* port_counters.c - IB port counters and RDMA hw_counters from sysfs */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "host/port_counters.h"
+#include "host/sysval.h"
 #include "seam/fs.h"
 
-static int read_one(const char *dev, unsigned int port, const char *dir, const char *group,
-		    const char *name, struct rdc_counter_set *set)
+static void unread_add(struct rdc_counter_unread *u, const char *group, const char *name)
 {
-	uint64_t v;
+	struct rdc_counter *c;
 
-	/* "N/A (no PMA)" and unreadable entries are not counters we can report. */
-	if (rdc_fs_read_u64(&v, NULL, "/sys/class/infiniband/%s/ports/%u/%s/%s", dev, port, dir,
-			    name))
-		return 0;
+	if (!u || u->count >= RDC_ISSUES_MAX)
+		return;
+	c = &u->items[u->count++];
+	rdc_strlcpy(c->group, group, sizeof(c->group));
+	rdc_strlcpy(c->name, name, sizeof(c->name));
+	c->value = 0;
+}
+
+static int read_one(const char *dev, unsigned int port, const char *dir, const char *group,
+		    const char *name, struct rdc_counter_set *set, struct rdc_counter_unread *u)
+{
+	struct rdc_issues *is = u ? &u->issues : NULL;
+	const char *key = name;
+	char buf[64], path[512];
+	uint64_t v;
+	int rc;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s/%s", dev, port, dir,
+		 name);
 	if (!strcmp(name, "port_xmit_data"))
-		return rdc_counters_add(set, group, "port_xmit_bytes", v * 4);
-	if (!strcmp(name, "port_rcv_data"))
-		return rdc_counters_add(set, group, "port_rcv_bytes", v * 4);
-	return rdc_counters_add(set, group, name, v);
+		key = "port_xmit_bytes";
+	else if (!strcmp(name, "port_rcv_data"))
+		key = "port_rcv_bytes";
+	rc = rdc_sysval_str(is, buf, sizeof(buf), "%s", path);
+	if (rc == 0)
+		return 0;
+	/* "N/A (no PMA)": the device has no performance management agent, no counter. */
+	if (rc > 0 && !strncmp(buf, "N/A", 3))
+		return 0;
+	if (rc > 0 && rdc_parse_u64(buf, 10, &v)) {
+		rdc_sysval_bad(is, path, buf, "a decimal counter");
+		rc = -EINVAL;
+	}
+	if (rc > 0 && key != name) {
+		/* Words of 4 bytes: a count above 2^62 words has no 64-bit byte count. */
+		if (v > UINT64_MAX / 4) {
+			rdc_issues_addf(is, ERANGE,
+					"'%s' holds %" PRIu64 " words: bytes (x4) overflow 64 bits",
+					path, v);
+			rc = -ERANGE;
+		} else {
+			v *= 4;
+		}
+	}
+	if (rc < 0) {
+		unread_add(u, group, key);
+		return 0;
+	}
+	return rdc_counters_add(set, group, key, v);
 }
 
 /* Read a counter directory: the names in @first (in that order), then the rest. */
 static int read_dir(const char *dev, unsigned int port, const char *dir, const char *group,
 		    const char *const *first, size_t nfirst, struct rdc_counter_set *set,
-		    struct rdc_err *err)
+		    struct rdc_counter_unread *u, struct rdc_err *err)
 {
 	struct rdc_names names;
 	int rc;
@@ -40,14 +82,14 @@ static int read_dir(const char *dev, unsigned int port, const char *dir, const c
 	for (size_t f = 0; f < nfirst && !rc; f++)
 		for (size_t i = 0; i < names.count && !rc; i++)
 			if (!strcmp(first[f], names.names[i]))
-				rc = read_one(dev, port, dir, group, names.names[i], set);
+				rc = read_one(dev, port, dir, group, names.names[i], set, u);
 	for (size_t i = 0; i < names.count && !rc; i++) {
 		bool preferred = !strcmp(names.names[i], "lifespan"); /* a setting, not a counter */
 
 		for (size_t f = 0; f < nfirst; f++)
 			preferred |= !strcmp(first[f], names.names[i]);
 		if (!preferred)
-			rc = read_one(dev, port, dir, group, names.names[i], set);
+			rc = read_one(dev, port, dir, group, names.names[i], set, u);
 	}
 	rdc_names_free(&names);
 	return rc ? rdc_err_set(err, -rc, "cannot read %s of '%s/%u'", dir, dev, port) : 0;
@@ -56,7 +98,7 @@ static int read_dir(const char *dev, unsigned int port, const char *dir, const c
 int rdc_port_ib_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
 			 struct rdc_err *err)
 {
-	return read_dir(dev, port, "counters", "ib", NULL, 0, set, err);
+	return read_dir(dev, port, "counters", "ib", NULL, 0, set, NULL, err);
 }
 
 /*
@@ -95,5 +137,16 @@ int rdc_port_hw_counters(const char *dev, unsigned int port, struct rdc_counter_
 			 struct rdc_err *err)
 {
 	return read_dir(dev, port, "hw_counters", "hw", hw_roce_first,
-			RDC_ARRAY_SIZE(hw_roce_first), set, err);
+			RDC_ARRAY_SIZE(hw_roce_first), set, NULL, err);
+}
+
+int rdc_port_counters_read(const char *dev, unsigned int port, struct rdc_counter_set *set,
+			   struct rdc_counter_unread *unread, struct rdc_err *err)
+{
+	int rc = read_dir(dev, port, "counters", "ib", NULL, 0, set, unread, err);
+
+	if (!rc)
+		rc = read_dir(dev, port, "hw_counters", "hw", hw_roce_first,
+			      RDC_ARRAY_SIZE(hw_roce_first), set, unread, err);
+	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "base/counters.h"
 #include "base/err.h"
+#include "base/issues.h"
 
 /*
  * IB PortCounters from ports/N/counters.  port_xmit_data and port_rcv_data
@@ -19,3 +20,18 @@ int rdc_port_ib_counters(const char *dev, unsigned int port, struct rdc_counter_
 /* ports/N/hw_counters, the RoCE-relevant ones (loss, retries, congestion) first. */
 int rdc_port_hw_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
 			 struct rdc_err *err);
+
+/*
+ * Counters that exist but could not be read, could not be parsed, or do not
+ * fit 64 bits in bytes (port_*_data counts 4-byte words): named so the
+ * output can say null for each, with one record each in @issues.
+ */
+struct rdc_counter_unread {
+	unsigned int count;
+	struct rdc_counter items[RDC_ISSUES_MAX]; /* group and name; value unused */
+	struct rdc_issues issues;
+};
+
+/* Both sets (ports/N/counters, then hw_counters), telling what could not be read in @unread. */
+int rdc_port_counters_read(const char *dev, unsigned int port, struct rdc_counter_set *set,
+			   struct rdc_counter_unread *unread, struct rdc_err *err);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* json.c - JSON backend of the output layer (RFC 8259, UTF-8 passed through) */
+/* json.c - JSON backend of the output layer (RFC 8259; what is not UTF-8 becomes U+FFFD) */
 #include <errno.h>
 #include <stdlib.h>
 
+#include "base/util.h"
 #include "out/out_impl.h"
 
 #define JSON_MAX_DEPTH 32
@@ -26,10 +27,33 @@ static void *json_open(FILE *fp, bool pretty)
 	return js;
 }
 
+/*
+ * A JSON string.  Strings come from sysfs, driver counter names and network
+ * peers, so nothing about their bytes is assumed:
+ *   control characters, DEL and C1 (U+0080..U+009F)  -> \u00XX
+ *   a byte that is not part of valid UTF-8            -> \ufffd (U+FFFD), one per byte
+ * The document stays valid JSON and no escape sequence survives to a terminal.
+ */
 static void json_string(FILE *fp, const char *s)
 {
 	fputc('"', fp);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		size_t n = rdc_utf8_len((const char *)p);
+
+		if (n == 0) {
+			fputs("\\ufffd", fp);
+			continue;
+		}
+		if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+			fprintf(fp, "\\u%04x", p[1]);
+			p++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, fp);
+			p += n - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			fputs("\\\"", fp);
@@ -47,7 +71,7 @@ static void json_string(FILE *fp, const char *s)
 			fputs("\\r", fp);
 			break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f)
 				fprintf(fp, "\\u%04x", *p);
 			else
 				fputc(*p, fp);

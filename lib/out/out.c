@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "out/out.h"
 #include "out/out_impl.h"
 
@@ -78,6 +79,49 @@ static bool out_textual(const struct rdc_out *o, enum rdc_out_sink sink, const c
 	return !o->backend && sink != RDC_OUT_MACHINE && fmt;
 }
 
+/*
+ * Text goes to a terminal: what comes from a file or a peer (a board_id, a
+ * counter name, an error text) must not reach it raw.  Control characters
+ * and bytes that are not UTF-8 are written as \xNN; newline and tab, which
+ * the formats themselves use, only when they are inside a value.
+ */
+static void out_put_text(struct rdc_out *o, const char *s, bool keep_nl)
+{
+	size_t size;
+	char *esc;
+
+	if (!rdc_str_needs_escape(s, keep_nl)) {
+		fputs(s, o->fp);
+		return;
+	}
+	size = 4 * strlen(s) + 1;
+	esc = malloc(size);
+	if (!esc) {
+		/* No memory for the escaped form: leave the value out rather than print it raw. */
+		fputs("?", o->fp);
+		return;
+	}
+	rdc_str_escape(esc, size, s, keep_nl);
+	fputs(esc, o->fp);
+	free(esc);
+}
+
+/* A value made safe for text: the escaped copy (free it) or @v itself. */
+static char *out_text_value(const char *v, char **owned)
+{
+	size_t size;
+
+	*owned = NULL;
+	if (!rdc_str_needs_escape(v, false))
+		return (char *)v;
+	size = 4 * strlen(v) + 1;
+	*owned = malloc(size);
+	if (!*owned)
+		return (char *)"?";
+	rdc_str_escape(*owned, size, v, false);
+	return *owned;
+}
+
 void rdc_out_begin(struct rdc_out *o)
 {
 	if (!o->backend)
@@ -129,12 +173,15 @@ void rdc_out_arr_close(struct rdc_out *o)
 void rdc_out_str_color(struct rdc_out *o, enum rdc_out_sink sink, const char *key, const char *fmt,
 		       const char *v, enum rdc_color color)
 {
+	char *owned;
+
 	if (out_machine(o, sink)) {
 		o->backend->scalar(o->state, key, v ? OUT_STRING : OUT_NULL, v);
 		return;
 	}
 	if (!out_textual(o, sink, fmt) || !v)
 		return;
+	v = out_text_value(v, &owned);
 	if (o->color && color != RDC_COLOR_NONE) {
 		/* Colour only the value, not the label around it: split at the %s. */
 		const char *conv = fmt, *end;
@@ -148,10 +195,12 @@ void rdc_out_str_color(struct rdc_out *o, enum rdc_out_sink sink, const char *ke
 			fprintf(o->fp, "%.*s%s", (int)(conv - fmt), fmt, color_start[color]);
 			fprintf(o->fp, spec, v);
 			fprintf(o->fp, COLOR_RESET "%s", end + 1);
+			free(owned);
 			return;
 		}
 	}
 	fprintf(o->fp, fmt, v);
+	free(owned);
 }
 
 void rdc_out_str(struct rdc_out *o, enum rdc_out_sink sink, const char *key, const char *fmt,
@@ -225,9 +274,24 @@ static void out_vtext(struct rdc_out *o, enum rdc_color color, const char *fmt, 
 {
 	bool paint = o->color && color != RDC_COLOR_NONE;
 
+	char small[512], *text = small;
+	va_list copy;
+	int n;
+
 	if (paint)
 		fputs(color_start[color], o->fp);
-	vfprintf(o->fp, fmt, ap);
+	/* The arguments may be anything read from the system: escape the result. */
+	va_copy(copy, ap);
+	n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n >= 0 && (size_t)n >= sizeof(small))
+		text = malloc((size_t)n + 1);
+	if (n >= 0 && text) {
+		vsnprintf(text, (size_t)n + 1, fmt, ap);
+		out_put_text(o, text, true);
+	}
+	if (text != small)
+		free(text);
 	if (paint)
 		fputs(COLOR_RESET, o->fp);
 }

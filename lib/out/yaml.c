@@ -6,6 +6,7 @@
 
 #include <yaml.h>
 
+#include "base/util.h"
 #include "out/out_impl.h"
 
 struct yaml_state {
@@ -25,16 +26,36 @@ static void yaml_emit(struct yaml_state *ys, yaml_event_t *ev)
 
 static void yaml_plain(struct yaml_state *ys, const char *text, bool is_string)
 {
+	char small[256], *clean = small;
+	size_t size = 3 * strlen(text) + 1;
 	yaml_event_t ev;
+	int ok;
+
+	/*
+	 * libyaml refuses a scalar that is not UTF-8 (and the whole document with
+	 * it), so bytes that are not become U+FFFD, as in JSON.  Control
+	 * characters are libyaml's to escape: it double-quotes such a scalar.
+	 */
+	if (size > sizeof(small)) {
+		clean = malloc(size);
+		if (!clean) {
+			ys->failed = true;
+			return;
+		}
+	}
+	rdc_utf8_sanitize(clean, size, text);
 
 	/*
 	 * Strings get the str tag with plain style not implicit, so the emitter
 	 * quotes them: "on", "4096" or "null" stay strings for every YAML 1.1
 	 * reader.  Numbers, booleans and null stay plain.
 	 */
-	if (!yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)YAML_STR_TAG,
-					  (yaml_char_t *)text, (int)strlen(text), !is_string, 1,
-					  YAML_ANY_SCALAR_STYLE)) {
+	ok = yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)YAML_STR_TAG,
+					  (yaml_char_t *)clean, (int)strlen(clean), !is_string, 1,
+					  YAML_ANY_SCALAR_STYLE);
+	if (clean != small)
+		free(clean);
+	if (!ok) {
 		ys->failed = true;
 		return;
 	}

@@ -2,6 +2,7 @@
 /* nl.c - kernel-message transport: live, record and replay */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
 #include <pthread.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,8 +42,18 @@ struct nl_exchange {
 	size_t req_len;
 	struct nl_reply *replies;
 	size_t nreplies;
-	int error; /* positive errno from a "!" line, 0 if none */
+	int error;   /* positive errno from a "!" line, 0 if none */
+	size_t line; /* of its "> " line, for messages */
 	bool used;
+	bool asked; /* a request matched it, used or not (strict "asked") */
+};
+
+#define NL_STRICT_LINES 16 /* requests named in a strict replay report; the rest are counted */
+
+/* What a strict replay found wrong: one line per request, kept past rdc_nl_close(). */
+struct nl_strict_report {
+	char line[NL_STRICT_LINES][200];
+	size_t n, total;
 };
 
 struct nl_genl_cache {
@@ -59,7 +71,13 @@ static struct {
 	size_t nex;
 	struct nl_genl_cache genl[8];
 	size_t ngenl;
+	enum rdc_nl_strict strict;
+	bool strict_env;	     /* set from the environment: the exit fails */
+	struct nl_strict_report bad; /* requests asked but not recorded, or asked again */
 } nl = {.mode = RDC_NL_LIVE};
+
+/* Filled at close when the environment asked for strictness, reported at exit. */
+static struct nl_strict_report nl_exit_report;
 
 /*
  * One request at a time: the sockets, the sequence number and the recording
@@ -76,6 +94,32 @@ enum rdc_nl_mode rdc_nl_mode(void)
 
 /* ---- recording file ---------------------------------------------------- */
 
+/*
+ * Netlink datagrams are walked with size_t lengths: libmnl's mnl_nlmsg_ok()
+ * compares nlmsg_len as an int, so a length above INT_MAX passes it and
+ * mnl_nlmsg_next() then steps backwards.
+ */
+static bool nl_msg_ok(const struct nlmsghdr *nlh, size_t left)
+{
+	return left >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) && nlh->nlmsg_len <= left;
+}
+
+static const struct nlmsghdr *nl_msg_next(const struct nlmsghdr *nlh, size_t *left)
+{
+	size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+
+	if (step > *left)
+		step = *left; /* the last message of a datagram may lack its padding */
+	*left -= step;
+	return (const struct nlmsghdr *)((const unsigned char *)nlh + step);
+}
+
+/* An errno the kernel (or a recording) reports, as -errno: 1..4095, anything else -EPROTO. */
+static int nl_errno(int32_t neg)
+{
+	return neg < 0 && neg >= -RDC_NL_MAX_ERRNO ? neg : -EPROTO;
+}
+
 static void rec_line_hex(const char *prefix, const void *data, size_t len)
 {
 	char *hex = malloc(2 * len + 1);
@@ -89,17 +133,51 @@ static void rec_line_hex(const char *prefix, const void *data, size_t len)
 	free(hex);
 }
 
-static int rec_add_reply(struct nl_exchange *ex, const char *hex)
+/*
+ * One reply datagram: whole netlink messages, back to back, each at least a
+ * header long and no longer than the bytes left, nothing after the last one.
+ */
+static const char *rec_check_datagram(const unsigned char *data, size_t len)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)data;
+	size_t left = len;
+
+	if (len == 0)
+		return "empty reply";
+	while (left > 0) {
+		if (left < sizeof(*nlh))
+			return "reply ends with a partial netlink header";
+		if (nlh->nlmsg_len < sizeof(*nlh))
+			return "netlink message shorter than its header";
+		if (nlh->nlmsg_len > left)
+			return "netlink message longer than the reply";
+		nlh = nl_msg_next(nlh, &left);
+	}
+	return NULL;
+}
+
+static int rec_add_reply(struct nl_exchange *ex, const char *hex, const char **why)
 {
 	struct nl_reply *grown;
 	size_t cap = strlen(hex) / 2;
-	unsigned char *data = malloc(cap ? cap : 1);
+	unsigned char *data;
 	long n;
 
+	if (ex->error) {
+		*why = "a reply after the request failed";
+		return -EINVAL;
+	}
+	/* Padded to the netlink alignment: attribute walks end at the aligned tail. */
+	data = calloc(1, NLMSG_ALIGN(cap) + NLMSG_ALIGNTO);
 	if (!data)
 		return -ENOMEM;
 	n = rdc_hex_decode(hex, data, cap);
 	if (n < 0) {
+		free(data);
+		*why = "bad hex";
+		return -EINVAL;
+	}
+	if (!ex->is_ioctl && (*why = rec_check_datagram(data, (size_t)n))) {
 		free(data);
 		return -EINVAL;
 	}
@@ -115,14 +193,16 @@ static int rec_add_reply(struct nl_exchange *ex, const char *hex)
 	return 0;
 }
 
-static int rec_parse_request(struct nl_exchange *ex, char *line)
+static int rec_parse_request(struct nl_exchange *ex, char *line, const char **why)
 {
-	char *kind = strtok(line, " "), *a = strtok(NULL, " "), *b = strtok(NULL, " ");
-	char *c = strtok(NULL, " ");
+	char *save = NULL, *kind = strtok_r(line, " ", &save), *a = strtok_r(NULL, " ", &save);
+	char *b = strtok_r(NULL, " ", &save), *c = strtok_r(NULL, " ", &save);
+	const struct nlmsghdr *nlh;
 	const char *hex;
 	uint64_t proto;
 	long n;
 
+	*why = "not a request ('> nl PROTO HEX' or '> ioctl ethtool IFNAME HEX')";
 	if (!kind || !a || !b)
 		return -EINVAL;
 	if (!strcmp(kind, "nl")) {
@@ -130,7 +210,8 @@ static int rec_parse_request(struct nl_exchange *ex, char *line)
 			return -EINVAL;
 		ex->proto = (int)proto;
 		hex = b;
-	} else if (!strcmp(kind, "ioctl") && !strcmp(a, "ethtool") && c) {
+	} else if (!strcmp(kind, "ioctl") && !strcmp(a, "ethtool") && c &&
+		   !strtok_r(NULL, " ", &save)) {
 		ex->is_ioctl = true;
 		if (rdc_strlcpy(ex->ifname, b, sizeof(ex->ifname)))
 			return -EINVAL;
@@ -142,70 +223,176 @@ static int rec_parse_request(struct nl_exchange *ex, char *line)
 	ex->req = malloc(ex->req_len ? ex->req_len : 1);
 	if (!ex->req)
 		return -ENOMEM;
+	*why = "bad hex";
 	n = rdc_hex_decode(hex, ex->req, ex->req_len);
-	if (n < 0 || (!ex->is_ioctl && (size_t)n < sizeof(struct nlmsghdr)))
+	if (n < 0)
+		return -EINVAL;
+	*why = "ethtool request shorter than its command";
+	if (ex->is_ioctl && (size_t)n < sizeof(uint32_t))
+		return -EINVAL;
+	nlh = (const struct nlmsghdr *)ex->req;
+	*why = "netlink request is not one whole message";
+	if (!ex->is_ioctl && ((size_t)n < sizeof(*nlh) || nlh->nlmsg_len != (size_t)n))
 		return -EINVAL;
 	return 0;
 }
 
+/* The whole file, read once: a regular file only (never a FIFO or a device), at most the cap. */
+static int rec_read(const char *path, char **out, size_t *outlen, struct rdc_err *err)
+{
+	struct stat st;
+	size_t len = 0;
+	ssize_t n;
+	char *buf;
+	int fd, rc = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return rdc_err_set(err, errno, "cannot open recording '%s'", path);
+	if (fstat(fd, &st) < 0) {
+		rc = rdc_err_set(err, errno, "cannot open recording '%s'", path);
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = rdc_err_set(err, EINVAL, "recording '%s' is not a regular file", path);
+		goto out_close;
+	}
+	if (st.st_size > RDC_NL_REC_MAX_BYTES) {
+		rc = rdc_err_set(err, EFBIG, "recording '%s' is larger than %u bytes", path,
+				 RDC_NL_REC_MAX_BYTES);
+		goto out_close;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		rc = rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
+		goto out_close;
+	}
+	/* What was there at fstat(): a file that grows meanwhile is read up to that size. */
+	while (len < (size_t)st.st_size) {
+		n = read(fd, buf + len, (size_t)st.st_size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = rdc_err_set(err, errno, "cannot read recording '%s'", path);
+			free(buf);
+			goto out_close;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+out_close:
+	close(fd);
+	return rc;
+}
+
+/* An exchange is complete when the next request starts or the file ends. */
+static const char *rec_check_exchange(const struct nl_exchange *ex)
+{
+	if (ex->is_ioctl && !ex->error && ex->nreplies != 1)
+		return "an ethtool request needs one answer or one '! ERRNO'";
+	return NULL;
+}
+
+static int rec_parse_line(char *line, size_t lineno, struct nl_exchange **cur, size_t *cap,
+			  const char **why)
+{
+	struct nl_exchange *grown;
+	uint64_t code;
+	int rc;
+
+	if (!strncmp(line, "> ", 2)) {
+		if (*cur && (*why = rec_check_exchange(*cur)))
+			return -EINVAL;
+		if (nl.nex == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			grown = realloc(nl.ex, *cap * sizeof(*grown));
+			if (!grown)
+				return -ENOMEM;
+			nl.ex = grown;
+		}
+		*cur = &nl.ex[nl.nex++];
+		memset(*cur, 0, sizeof(**cur));
+		(*cur)->line = lineno;
+		return rec_parse_request(*cur, line + 2, why);
+	}
+	if (!strncmp(line, "< ", 2) && *cur)
+		return rec_add_reply(*cur, line + 2, why);
+	if (!strncmp(line, "! ", 2) && *cur) {
+		*why = "errno is not 1..4095";
+		rc = rdc_parse_u64(line + 2, 10, &code);
+		if (rc || code == 0 || code > RDC_NL_MAX_ERRNO)
+			return -EINVAL;
+		*why = "'! ERRNO' after an answer";
+		if ((*cur)->error || (*cur)->nreplies)
+			return -EINVAL;
+		(*cur)->error = (int)code;
+		return 0;
+	}
+	*why = *cur ? "not '> ', '< ', '! ' or a '#' comment" : "an answer before any request";
+	return -EINVAL;
+}
+
+/*
+ * Everything is checked here, once, so that replay can trust what it walks:
+ * line and file size, hex, every length, every netlink message of every
+ * reply, and the order of requests and answers.
+ */
 static int rec_load(const char *path, struct rdc_err *err)
 {
-	struct nl_exchange *cur = NULL, *grown;
-	size_t cap = 0, lineno = 0;
-	char *line = NULL;
-	size_t linecap = 0;
-	ssize_t len;
-	uint64_t code;
-	int rc = 0;
-	FILE *fp;
+	struct nl_exchange *cur = NULL;
+	size_t cap = 0, lineno = 0, len = 0, left;
+	const char *why = NULL;
+	char *buf = NULL, *line, *nlpos;
+	int rc;
 
-	fp = fopen(path, "re");
-	if (!fp)
-		return rdc_err_set(err, errno, "cannot open recording '%s'", path);
-	while ((len = getline(&line, &linecap, fp)) >= 0) {
-		lineno++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (lineno == 1 && strcmp(line, NL_REC_MAGIC)) {
+	rc = rec_read(path, &buf, &len, err);
+	if (rc)
+		return rc;
+	for (line = buf, left = len; left > 0 && !rc; lineno++) {
+		char *next;
+		size_t n;
+
+		nlpos = memchr(line, '\n', left);
+		n = nlpos ? (size_t)(nlpos - line) : left;
+		next = nlpos ? nlpos + 1 : line + n;
+		if (n > RDC_NL_REC_MAX_LINE) {
+			rc = rdc_err_set(err, EINVAL,
+					 "bad recording '%s' line %zu: longer than %u bytes", path,
+					 lineno + 1, RDC_NL_REC_MAX_LINE);
+			break;
+		}
+		line[n] = '\0';
+		left -= nlpos ? n + 1 : n;
+		if (strlen(line) != n) {
+			rc = rdc_err_set(err, EINVAL, "bad recording '%s' line %zu: a NUL byte",
+					 path, lineno + 1);
+			break;
+		}
+		while (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (lineno == 0 && strcmp(line, NL_REC_MAGIC)) {
 			rc = rdc_err_set(err, EINVAL, "'%s' is not an rdmactl kernel recording",
 					 path);
 			break;
 		}
-		if (len == 0 || line[0] == '#')
-			continue;
-		if (!strncmp(line, "> ", 2)) {
-			if (nl.nex == cap) {
-				cap = cap ? cap * 2 : 16;
-				grown = realloc(nl.ex, cap * sizeof(*grown));
-				if (!grown) {
-					rc = rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
-					break;
-				}
-				nl.ex = grown;
-			}
-			cur = &nl.ex[nl.nex++];
-			memset(cur, 0, sizeof(*cur));
-			rc = rec_parse_request(cur, line + 2);
-		} else if (!strncmp(line, "< ", 2) && cur) {
-			rc = rec_add_reply(cur, line + 2);
-		} else if (!strncmp(line, "! ", 2) && cur) {
-			rc = rdc_parse_u64(line + 2, 10, &code);
-			if (!rc && (code == 0 || code > 4095))
-				rc = -EINVAL;
-			if (!rc)
-				cur->error = (int)code;
-		} else {
-			rc = -EINVAL;
-		}
-		if (rc) {
-			rc = rdc_err_set(err, -rc, "bad recording '%s' line %zu", path, lineno);
-			break;
-		}
+		if (n > 0 && line[0] != '#')
+			rc = rec_parse_line(line, lineno + 1, &cur, &cap, &why);
+		if (rc == -ENOMEM)
+			rc = rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
+		else if (rc)
+			rc = rdc_err_set(err, -rc, "bad recording '%s' line %zu: %s", path,
+					 lineno + 1, why);
+		line = next;
 	}
 	if (!rc && lineno == 0)
 		rc = rdc_err_set(err, EINVAL, "'%s' is not an rdmactl kernel recording", path);
-	free(line);
-	fclose(fp);
+	if (!rc && cur && (why = rec_check_exchange(cur)))
+		rc = rdc_err_set(err, EINVAL, "bad recording '%s' line %zu: %s", path, lineno, why);
+	free(buf);
 	return rc;
 }
 
@@ -228,15 +415,39 @@ static bool rec_match_ioctl(const struct nl_exchange *ex, const char *ifname, co
 	       !memcmp(ex->req, data, len);
 }
 
+/* ---- strict replay ------------------------------------------------------ */
+
+static void strict_add(struct nl_strict_report *r, const char *what, size_t line, bool is_ioctl,
+		       int proto, const char *ifname, const void *req, size_t len)
+{
+	char hex[65], where[32] = "";
+	size_t shown = len > 32 ? 32 : len;
+
+	r->total++;
+	if (r->n == NL_STRICT_LINES)
+		return;
+	rdc_hex_encode(req, shown, hex);
+	if (line)
+		snprintf(where, sizeof(where), "line %zu: ", line);
+	if (is_ioctl)
+		snprintf(r->line[r->n++], sizeof(r->line[0]), "%s: %s> ioctl ethtool %s %s%s", what,
+			 where, ifname, hex, shown < len ? "..." : "");
+	else
+		snprintf(r->line[r->n++], sizeof(r->line[0]), "%s: %s> nl %d %s%s", what, where,
+			 proto, hex, shown < len ? "..." : "");
+}
+
 /*
  * The first unused exchange that @match accepts, else the last used one: a
  * command that samples twice (stats interval) consumes two recorded answers
- * in order, and repeats the last one if the recording has fewer.
+ * in order, and repeats the last one if the recording has fewer (which strict
+ * replay notes as a repeat).
  */
 static struct nl_exchange *rec_take(struct nl_exchange *ex, bool matched, struct nl_exchange **last)
 {
 	if (!matched)
 		return NULL;
+	ex->asked = true;
 	if (!ex->used) {
 		ex->used = true;
 		return ex;
@@ -245,38 +456,145 @@ static struct nl_exchange *rec_take(struct nl_exchange *ex, bool matched, struct
 	return NULL;
 }
 
+/* A request as it was asked: a miss or a repeat is noted. */
+static void strict_request(const struct nl_exchange *ex, const struct nl_exchange *last,
+			   bool is_ioctl, int proto, const char *ifname, const void *req,
+			   size_t len)
+{
+	if (!nl.strict || ex)
+		return;
+	if (last)
+		strict_add(&nl.bad, "recorded answer used again", last->line, is_ioctl, proto,
+			   ifname, req, len);
+	else
+		strict_add(&nl.bad, "request not in the recording", 0, is_ioctl, proto, ifname, req,
+			   len);
+}
+
 static struct nl_exchange *rec_find_nl(int proto, const struct nlmsghdr *req)
 {
-	struct nl_exchange *last = NULL, *ex;
+	struct nl_exchange *last = NULL, *ex = NULL;
 
-	for (size_t i = 0; i < nl.nex; i++)
-		if ((ex = rec_take(&nl.ex[i], rec_match_nl(&nl.ex[i], proto, req), &last)))
-			return ex;
-	return last;
+	/* On past the one taken: every answer to this request is asked (strict "asked"). */
+	for (size_t i = 0; i < nl.nex; i++) {
+		bool match = rec_match_nl(&nl.ex[i], proto, req);
+
+		if (ex)
+			nl.ex[i].asked |= match;
+		else
+			ex = rec_take(&nl.ex[i], match, &last);
+	}
+	strict_request(ex, last, false, proto, NULL, req, req->nlmsg_len);
+	return ex ? ex : last;
 }
 
 static struct nl_exchange *rec_find_ioctl(const char *ifname, const void *data, size_t len)
 {
-	struct nl_exchange *last = NULL, *ex;
+	struct nl_exchange *last = NULL, *ex = NULL;
 
-	for (size_t i = 0; i < nl.nex; i++)
-		if ((ex = rec_take(&nl.ex[i], rec_match_ioctl(&nl.ex[i], ifname, data, len),
-				   &last)))
-			return ex;
-	return last;
+	for (size_t i = 0; i < nl.nex; i++) {
+		bool match = rec_match_ioctl(&nl.ex[i], ifname, data, len);
+
+		if (ex)
+			nl.ex[i].asked |= match;
+		else
+			ex = rec_take(&nl.ex[i], match, &last);
+	}
+	strict_request(ex, last, true, 0, ifname, data, len);
+	return ex ? ex : last;
+}
+
+/* The misses and repeats so far, then every answer left unused (in scope). */
+static void strict_verdict(struct nl_strict_report *r)
+{
+	*r = nl.bad;
+	for (size_t i = 0; i < nl.nex; i++) {
+		const struct nl_exchange *ex = &nl.ex[i];
+
+		if (ex->used || (nl.strict == RDC_NL_STRICT_ASKED && !ex->asked))
+			continue;
+		strict_add(r, "recorded answer not used", ex->line, ex->is_ioctl, ex->proto,
+			   ex->ifname, ex->req, ex->req_len);
+	}
+}
+
+void rdc_nl_set_strict(enum rdc_nl_strict strict)
+{
+	nl.strict = strict;
+}
+
+int rdc_nl_strict_check(struct rdc_err *err)
+{
+	struct nl_strict_report r;
+	int rc;
+
+	if (!nl.strict || nl.mode != RDC_NL_REPLAY)
+		return 0;
+	strict_verdict(&r);
+	if (!r.total)
+		return 0;
+	rc = rdc_err_set(err, EPROTO, "strict replay: %s", r.line[0]);
+	if (r.total > 1)
+		rdc_err_detail(err, "%zu requests broke strict replay", r.total);
+	return rc;
+}
+
+/*
+ * The exit of a command run with RDMACTL_REPLAY_STRICT.  lib/ neither prints
+ * nor exits, except here: the switch exists only for tests, which need the
+ * exit status to say it without every caller of the transport checking.
+ */
+static void strict_atexit(void)
+{
+	if (nl.strict_env && nl.mode == RDC_NL_REPLAY)
+		strict_verdict(&nl_exit_report); /* never closed */
+	if (!nl_exit_report.total)
+		return;
+	fflush(NULL);
+	for (size_t i = 0; i < nl_exit_report.n; i++)
+		fprintf(stderr, "rdmactl: strict replay: %s\n", nl_exit_report.line[i]);
+	if (nl_exit_report.total > nl_exit_report.n)
+		fprintf(stderr, "rdmactl: strict replay: and %zu more\n",
+			nl_exit_report.total - nl_exit_report.n);
+	fflush(stderr);
+	_exit(1);
+}
+
+static void strict_from_env(void)
+{
+	static bool registered;
+	const char *v = getenv(RDC_NL_STRICT_ENV);
+
+	if (!v || !v[0] || !strcmp(v, "0"))
+		return;
+	nl.strict = !strcmp(v, "asked") ? RDC_NL_STRICT_ASKED : RDC_NL_STRICT_ALL;
+	nl.strict_env = true;
+	if (!registered && !atexit(strict_atexit))
+		registered = true;
 }
 
 /* ---- open / close ------------------------------------------------------ */
 
 int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
 {
+	int rc;
+
 	rdc_nl_close();
 	if ((mode == RDC_NL_REPLAY || mode == RDC_NL_RECORD) && !file)
 		return rdc_err_set(err, EINVAL, "no recording file given");
 	nl.mode = mode;
 	nl.seq = (uint32_t)time(NULL);
-	if (mode == RDC_NL_REPLAY)
-		return rec_load(file, err);
+	if (mode == RDC_NL_REPLAY) {
+		strict_from_env();
+		rc = rec_load(file, err);
+		if (rc) {
+			/* Nothing of a bad recording is answered, nor judged at exit. */
+			nl.strict_env = false;
+			rdc_nl_close();
+			nl.mode = RDC_NL_OFF;
+		}
+		return rc;
+	}
 	if (mode == RDC_NL_RECORD) {
 		nl.rec = fopen(file, "we");
 		if (!nl.rec)
@@ -288,6 +606,8 @@ int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
 
 void rdc_nl_close(void)
 {
+	if (nl.strict_env && nl.mode == RDC_NL_REPLAY)
+		strict_verdict(&nl_exit_report);
 	for (int i = 0; i < NL_MAX_PROTO; i++) {
 		if (nl.sock[i])
 			mnl_socket_close(nl.sock[i]);
@@ -307,6 +627,9 @@ void rdc_nl_close(void)
 	nl.nex = 0;
 	nl.ngenl = 0;
 	nl.mode = RDC_NL_LIVE;
+	nl.strict = RDC_NL_STRICT_OFF;
+	nl.strict_env = false;
+	memset(&nl.bad, 0, sizeof(nl.bad));
 }
 
 /* ---- netlink ------------------------------------------------------------ */
@@ -367,9 +690,9 @@ struct nl_talk {
 static int nl_process(struct nl_talk *t, const void *buf, size_t len, struct rdc_err *err)
 {
 	const struct nlmsghdr *nlh = buf;
-	int n = (int)len;
+	size_t n = len;
 
-	while (mnl_nlmsg_ok(nlh, n)) {
+	while (nl_msg_ok(nlh, n)) {
 		if (nlh->nlmsg_seq != t->seq) {
 			/* A late answer to an earlier request; not ours. */
 		} else if (nlh->nlmsg_type == NLMSG_ERROR) {
@@ -377,16 +700,22 @@ static int nl_process(struct nl_talk *t, const void *buf, size_t len, struct rdc
 			size_t off;
 
 			if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
-				t->kernel_rc = -EBADMSG;
+				t->kernel_rc =
+					rdc_err_set(err, EBADMSG, "kernel error message too short");
 				t->done = true;
 				return 0;
 			}
 			if (e->error) {
-				t->kernel_rc = e->error < 0 ? e->error : -EPROTO;
+				/* Never negated as it came: INT_MIN has no positive. */
+				t->kernel_rc = nl_errno(e->error);
 				rdc_err_set(err, -t->kernel_rc, "kernel refused the request");
 				off = sizeof(*e);
+				/* The echoed request follows unless capped; a bad length means no extack. */
 				if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-					off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+					off = e->msg.nlmsg_len >= sizeof(struct nlmsghdr)
+						      ? off + e->msg.nlmsg_len -
+								sizeof(struct nlmsghdr)
+						      : SIZE_MAX;
 				nl_extack(nlh, off, err);
 			}
 			t->done = true;
@@ -394,8 +723,9 @@ static int nl_process(struct nl_talk *t, const void *buf, size_t len, struct rdc
 			const int *status = mnl_nlmsg_get_payload(nlh);
 
 			if (nlh->nlmsg_len >= mnl_nlmsg_size(sizeof(int)) && *status < 0) {
-				t->kernel_rc = *status;
-				rdc_err_set(err, -*status, "kernel ended the dump with an error");
+				t->kernel_rc = nl_errno(*status);
+				rdc_err_set(err, -t->kernel_rc,
+					    "kernel ended the dump with an error");
 				nl_extack(nlh, sizeof(int), err);
 			}
 			t->done = true;
@@ -403,7 +733,7 @@ static int nl_process(struct nl_talk *t, const void *buf, size_t len, struct rdc
 			/* Keep draining after a callback error so the socket stays in step. */
 			t->cb_rc = t->cb(nlh, t->arg);
 		}
-		nlh = mnl_nlmsg_next(nlh, &n);
+		nlh = nl_msg_next(nlh, &n);
 	}
 	return 0;
 }
@@ -456,16 +786,18 @@ static int nl_talk_replay(struct nl_talk *t, int proto, struct nlmsghdr *req, st
 	if (ex->error)
 		return rdc_err_set(err, ex->error, "recorded request failed");
 	for (size_t i = 0; i < ex->nreplies && !t->done; i++) {
-		unsigned char *copy = calloc(1, ex->replies[i].len ? ex->replies[i].len : 1);
-		struct nlmsghdr *nlh;
-		int left = (int)ex->replies[i].len;
+		/* Padded like the loaded copy: attribute walks end at the aligned tail. */
+		unsigned char *copy = calloc(1, NLMSG_ALIGN(ex->replies[i].len) + NLMSG_ALIGNTO);
+		const struct nlmsghdr *nlh;
+		size_t left = ex->replies[i].len;
 
 		if (!copy)
 			return rdc_err_set(err, ENOMEM, "cannot replay reply");
 		memcpy(copy, ex->replies[i].data, ex->replies[i].len);
-		for (nlh = (struct nlmsghdr *)copy; mnl_nlmsg_ok(nlh, left);
-		     nlh = mnl_nlmsg_next(nlh, &left))
-			nlh->nlmsg_seq = t->seq;
+		/* Checked whole when loaded; the walk is bounded again anyway. */
+		for (nlh = (struct nlmsghdr *)copy; nl_msg_ok(nlh, left);
+		     nlh = nl_msg_next(nlh, &left))
+			((struct nlmsghdr *)nlh)->nlmsg_seq = t->seq;
 		nl_process(t, copy, ex->replies[i].len, err);
 		free(copy);
 	}
@@ -756,7 +1088,7 @@ int rdc_nl_monitor_recv(struct rdc_nl_monitor *m, int timeout_ms, rdc_nl_msg_cb 
 	for (int d = 0; d < MON_MAX_DATAGRAMS; d++) {
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)m->buf;
 		ssize_t n = recv(pfd.fd, m->buf, sizeof(m->buf), MSG_DONTWAIT);
-		int left;
+		size_t left;
 
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
@@ -768,7 +1100,7 @@ int rdc_nl_monitor_recv(struct rdc_nl_monitor *m, int timeout_ms, rdc_nl_msg_cb 
 			return rdc_err_set(err, errno, "cannot read kernel events");
 		}
 		m->stamp_ns = mon_now_ns();
-		for (left = (int)n; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		for (left = (size_t)n; nl_msg_ok(nlh, left); nlh = nl_msg_next(nlh, &left)) {
 			if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
 				continue;
 			delivered++;

@@ -30,11 +30,42 @@
  *   ! ERRNO                   the request failed with this errno
  *
  * Replay matches a request by protocol and bytes, ignoring nlmsg_seq and
- * nlmsg_pid, and rewrites the sequence number of the recorded replies.
+ * nlmsg_pid, and rewrites the sequence number of the recorded replies.  A
+ * request asked more often than recorded gets its last answer again (a
+ * command that samples twice on a recording of one sample).
+ *
+ * A recording is outside input: it is checked whole when it loads (a regular
+ * file of at most RDC_NL_REC_MAX_BYTES, lines of at most RDC_NL_REC_MAX_LINE,
+ * hex, every netlink message of every answer whole and inside its datagram,
+ * errnos 1..RDC_NL_MAX_ERRNO, answers after their request), and a bad one is
+ * one error naming the file and the line.
  */
 enum rdc_nl_mode { RDC_NL_LIVE, RDC_NL_RECORD, RDC_NL_REPLAY, RDC_NL_OFF };
 
 #define RDC_NL_REC_NAME "kernel.rec" /* the recording inside a --root bundle */
+
+#define RDC_NL_REC_MAX_BYTES (64u << 20) /* a recording file; fixtures are ~150 KiB */
+#define RDC_NL_REC_MAX_LINE (1u << 20)	 /* one line: 512 KiB of hex, 8 x a 64 KiB datagram */
+#define RDC_NL_MAX_ERRNO 4095		 /* the kernel's MAX_ERRNO: larger is no errno */
+
+/*
+ * Strict replay, for tests: every recorded answer is used once and only once.
+ * With RDMACTL_REPLAY_STRICT set in the environment when a recording is
+ * opened, a command that asks something not recorded, asks a request again
+ * after its answers ran out, or leaves an answer unused writes one line per
+ * such request to stderr at exit and exits 1.  Values:
+ *
+ *   all     every answer in the file must be used
+ *   asked   scoped per request: every answer recorded for a request the
+ *           command asked (same protocol and bytes, seq and pid aside) must
+ *           be used; answers to requests it never asked are out of scope, as
+ *           a fixture recorded for several verbs holds answers (another
+ *           netdev's, another family's) that a single verb never asks for
+ *
+ * (any other non-empty value but "0" is "all").
+ */
+#define RDC_NL_STRICT_ENV "RDMACTL_REPLAY_STRICT"
+enum rdc_nl_strict { RDC_NL_STRICT_OFF, RDC_NL_STRICT_ALL, RDC_NL_STRICT_ASKED };
 
 /* The request changes kernel state: refused in replay and off modes. */
 #define RDC_NL_WRITE 0x1
@@ -46,6 +77,15 @@ typedef int (*rdc_nl_msg_cb)(const struct nlmsghdr *nlh, void *arg);
 int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err);
 void rdc_nl_close(void);
 enum rdc_nl_mode rdc_nl_mode(void);
+
+/*
+ * Strict replay without the environment (unit tests): set after rdc_nl_open(),
+ * it lasts until rdc_nl_close().  rdc_nl_strict_check() returns 0, or -EPROTO
+ * naming the first request that broke the rule in @err->msg (how many did in
+ * @err->detail).  Only the environment variable makes the exit fail.
+ */
+void rdc_nl_set_strict(enum rdc_nl_strict strict);
+int rdc_nl_strict_check(struct rdc_err *err);
 
 /*
  * Send one request on a NETLINK_* @proto socket, sets seq and pid, and read

@@ -7,6 +7,7 @@
 # in python, and the server against malformed clients.  The data path runs
 # in the lab (tests/lab/60-bench.bats).
 load ../helpers
+load bench_helpers
 
 setup() {
 	SERVER_PID="" FAKE_PID=""
@@ -22,78 +23,7 @@ teardown() {
 	done
 }
 
-# A TCP port of 127.0.0.1 that nothing listens on (the kernel's choice).
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# Whether something listens on 127.0.0.1 (or any address) port $1.
-listening() {
-	local hex
-	hex=$(printf %04X "$1")
-	grep -qE "^ *[0-9]+: (0100007F|00000000):$hex 00000000:0000 0A " /proc/net/tcp
-}
-
-# The live-server tests need a host whose server offers no endpoint.
-need_no_rdma() {
-	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] ||
-		skip "this host has RDMA devices: its server would offer ports"
-}
-
-# start_server [GLOBAL OPTIONS] bench server [KEYWORDS]: in the background on
-# 127.0.0.1 and a free port (PORT), its output in $SRV.out and $SRV.err;
-# returns once it listens.
-start_server() {
-	need_no_rdma
-	PORT=$(free_port)
-	SRV=$BATS_TEST_TMPDIR/server
-	"$RDMACTL" "$@" bind 127.0.0.1 port "$PORT" >"$SRV.out" 2>"$SRV.err" 3>&- &
-	SERVER_PID=$!
-	local i
-	for i in $(seq 200); do
-		listening "$PORT" && return 0
-		kill -0 "$SERVER_PID" 2>/dev/null || fail "the server exited: $(cat "$SRV.err")"
-		sleep 0.02
-	done
-	fail "the server does not listen on $PORT: $(cat "$SRV.err")"
-}
-
-server_alive() {
-	kill -0 "$SERVER_PID" 2>/dev/null || fail "the server died: $(cat "$SRV.out" "$SRV.err")"
-}
-
-# Wait until FILE has N lines (the server writes a run's line after it has
-# answered the client).
-wait_lines() {
-	local i
-	for i in $(seq 200); do
-		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
-		sleep 0.02
-	done
-	fail "$1 has fewer than $2 lines: $(cat "$1")"
-}
-
-# Wait up to SECONDS for process PID to exit; its status in $STATUS.
-wait_exit() {
-	local pid=$1 i
-	for i in $(seq $(($2 * 50))); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.02
-	done
-	kill -0 "$pid" 2>/dev/null && fail "process $pid still runs after $2 s"
-	STATUS=0
-	wait "$pid" || STATUS=$?
-}
-
-# The answer a client gets from a server without RoCE ports.
-NO_PORTS="the server has no RoCE v2 port with an IPv4 GID"
-
-# A proper client run against the server: its normal answer.
-good_client() {
-	run "$RDMACTL" bench client 127.0.0.1 port "$PORT"
-	assert_failure 1
-	assert_output "rdmactl: bench: $NO_PORTS: No such file or directory"
-}
+# free_port, start_server, good_client, ... are in bench_helpers.bash.
 
 # probe CASE: a malformed client in python against the server.  Prints what
 # came back: "closed", "reset", or "reply VERSION TYPE CODE TEXT" for the
@@ -426,14 +356,15 @@ usage_error() {
 @test "bench server: a client learns the server has no RoCE port; the server keeps serving" {
 	start_server bench server
 	wait_lines "$SRV.out" 1
-	assert_equal "$(head -1 "$SRV.out")" "listening on 127.0.0.1:$PORT"
+	[[ $(head -1 "$SRV.out") =~ ^$TS\ listening\ on\ 127\.0\.0\.1:$PORT,\ allow\ any$ ]] ||
+		fail "$(head -1 "$SRV.out")"
 	good_client
 	good_client
 	server_alive
 	wait_lines "$SRV.out" 3
 	run cat "$SRV.out"
-	assert_line --index 1 --regexp "^run 1 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS\$"
-	assert_line --index 2 --regexp "^run 2 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS\$"
+	assert_line --index 1 --regexp "^$TS run 1 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS\$"
+	assert_line --index 2 --regexp "^$TS run 2 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS\$"
 }
 
 @test "bench server -j: one JSON document per run, status failed with the client's error" {
@@ -451,7 +382,8 @@ usage_error() {
 		json_valid <<<"$line" || fail "not one JSON document: $line"
 		jq -e --argjson n "$n" --arg e "client: $NO_PORTS" '
 			.schema == 1 and .run == $n and .status == "failed" and .error == $e
-			and (.client | test("^127\\.0\\.0\\.1:[0-9]+$"))' <<<"$line" >/dev/null ||
+			and (.client | test("^127\\.0\\.0\\.1:[0-9]+$"))
+			and (.time | test("^" + $ts + "$"))' --arg ts "$TS" <<<"$line" >/dev/null ||
 			fail "unexpected document $n: $line"
 	done <"$SRV.out"
 	[ "$n" -eq 3 ]
@@ -509,7 +441,9 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	SERVER_PID=""
 	# Served, not refused: the run itself failed (no RDMA port here).
 	assert_equal "$STATUS" 1
-	grep -q '^run 1 from 127.0.0.1:[0-9]*: failed: ' "$SRV.out" || fail "$(cat "$SRV.out")"
+	grep -qE "^$TS run 1 from 127\.0\.0\.1:[0-9]+: failed: " "$SRV.out" || fail "$(cat "$SRV.out")"
+	grep -qE "^$TS listening on 127\.0\.0\.1:$PORT, allow 127\.0\.0\.0/8\$" "$SRV.out" ||
+		fail "$(cat "$SRV.out")"
 }
 
 @test "bench server: malformed clients are turned away, the server stays up" {
@@ -521,7 +455,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 		server_alive
 		good_client
 	done
-	# Each was logged as a failed run, with the reason.
+	# Each was logged as turned away (not a run), with the reason.
 	run cat "$SRV.out"
 	assert_output --partial "failed: not an rdmactl bench peer (bad magic)"
 	assert_output --partial "failed: message of 2147483647 bytes is over the limit of 65536"
@@ -530,6 +464,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	assert_output --partial "failed: malformed HELLO message: bad software name"
 	assert_output --partial "failed: unknown message type 77"
 	[ "$(grep -c "failed: client: $NO_PORTS" "$SRV.out")" -eq 9 ]
+	[ "$(grep -cE "^$TS refused from 127\.0\.0\.1:[0-9]+: failed: " "$SRV.out")" -eq 9 ]
 }
 
 @test "bench server: its answers to malformed clients are ERROR messages that say why" {
@@ -575,7 +510,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	good_client
 	wait_lines "$SRV.out" 1
 	run cat "$SRV.out"
-	assert_line --index 0 --regexp "^run 1 from 127\.0\.0\.1:[0-9]+: failed: "
+	assert_line --index 0 --regexp "^$TS run 1 from 127\.0\.0\.1:[0-9]+: failed: "
 	refute_output --partial listening
 }
 

@@ -186,6 +186,63 @@ sets() {
 	[ "$before" = "$(nic_state)" ]
 }
 
+# Start rdmactl ARGS... in the background with the double answering every
+# changing request DELAY ms late; wait until it sent its first change to
+# NETDEV (the SET is applied, its answer not yet given), then send SIG.  The
+# signal's default action is restored first: a non-interactive shell starts
+# background jobs with SIGINT ignored.  Sets $status to rdmactl's and $output
+# to its stderr.
+signal_mid_write() {
+	local sig=$1 netdev=$2 delay=$3 pid i
+	shift 3
+	: >"$DCB_DOUBLE_LOG"
+	DCB_DOUBLE_DELAY_MS=$delay env --default-signal=INT,TERM "$RDMACTL" "$@" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	for ((i = 0; i < 500; i++)); do
+		grep -qE "^(SET|DEL) $netdev " "$DCB_DOUBLE_LOG" && break
+		sleep 0.01
+	done
+	grep -qE "^(SET|DEL) $netdev " "$DCB_DOUBLE_LOG" || { kill -KILL "$pid"; fail "no change to $netdev was sent"; }
+	kill -"$sig" "$pid"
+	status=0
+	wait "$pid" || status=$?
+	output=$(cat "$BATS_TEST_TMPDIR/err")
+}
+
+@test "pfc apply: SIGTERM or SIGINT mid-write finishes, restores the old state, exits 128+sig" {
+	"$RDMACTL" pfc set dev eth9 dscp-prio 26:0 >/dev/null # something for app-del to remove
+	before=$(nic_state)
+	signal_mid_write TERM eth9 300 pfc apply dev eth9 profile roce-lossless
+	[ "$before" = "$(nic_state)" ] || fail "the double reads otherwise after the signal"
+	[ "$status" -eq 143 ] || fail "exit $status: $output"
+	assert_output "rdmactl: pfc: interrupted, old state restored (SIGTERM)"
+	[ ! -s "$BATS_TEST_TMPDIR/out" ] || fail "a report after an interrupted write: $(cat "$BATS_TEST_TMPDIR/out")"
+	signal_mid_write INT eth9 300 pfc set dev eth9 prio-pfc 3:on 4:on dscp-prio 26:3
+	[ "$before" = "$(nic_state)" ] || fail "the double reads otherwise after the signal"
+	[ "$status" -eq 130 ] || fail "exit $status: $output"
+	assert_output "rdmactl: pfc: interrupted, old state restored (SIGINT)"
+}
+
+@test "pfc apply -f: a signal during the second device restores both" {
+	cat >"$BATS_TEST_TMPDIR/p.yaml" <<-'YAML'
+	devices:
+	  - dev: eth9
+	    profile: roce-lossless
+	  - dev: eth8
+	    prio-pfc: all:off 4:on
+	    dscp-prio: [34:4]
+	YAML
+	"$RDMACTL" pfc show dev eth8 >/dev/null
+	before=$(nic_state)
+	signal_mid_write TERM eth8 200 pfc apply -f "$BATS_TEST_TMPDIR/p.yaml"
+	[ "$before" = "$(nic_state)" ] || fail "the double reads otherwise after the signal"
+	[ "$status" -eq 143 ] || fail "exit $status: $output"
+	assert_output --partial "interrupted, old state restored"
+	# Both were written before they were put back.
+	grep -q '^SET eth9 ' "$DCB_DOUBLE_LOG"
+}
+
 @test "pfc apply -f: file errors name the line, exit 2 or 1, nothing sent" {
 	"$RDMACTL" pfc show dev eth9 >/dev/null # the double answers (and logs) a read
 	printf 'devices:\n  - dev: eth9\n    profile: roce-lossless\n    prio-pfc: 3:on\n' >"$BATS_TEST_TMPDIR/bad.yaml"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/rtnetlink.h>
@@ -989,6 +990,33 @@ static int cmd_setdcbx(struct req *r, struct dd_buf *b)
 	return 0;
 }
 
+/*
+ * DCB_DOUBLE_DELAY_MS=MS: a slow firmware.  Every changing request is
+ * applied at once but answered MS ms later (0-60000), so a test can signal
+ * the program between a SET and its answer.  The wait resumes after a signal
+ * handler ran, as a kernel that is still working on the request would.
+ */
+static void slow_answer(unsigned int cmd)
+{
+	const char *spec = getenv("DCB_DOUBLE_DELAY_MS");
+	struct timespec left;
+	unsigned long ms;
+	char *end;
+
+	if (!spec || !*spec || !cmd_is_set(cmd))
+		return;
+	errno = 0;
+	ms = strtoul(spec, &end, 10);
+	if (errno || *end || ms > 60000) {
+		fprintf(stderr, "dcb-double: DCB_DOUBLE_DELAY_MS=%s is not 0-60000\n", spec);
+		return;
+	}
+	left.tv_sec = (time_t)(ms / 1000);
+	left.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&left, &left) && errno == EINTR)
+		;
+}
+
 struct dd_dgram *dd_answer(const struct nlmsghdr *nlh, const char *ifname, uint32_t portid,
 			   bool cap_ack)
 {
@@ -1057,6 +1085,7 @@ struct dd_dgram *dd_answer(const struct nlmsghdr *nlh, const char *ifname, uint3
 		if (!reply)
 			err = -ENOMEM;
 	}
+	slow_answer(dcb->cmd);
 done:
 	dd_buf_free(&b);
 	free(st);

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# mkseeds.py - write valid bench control frames (lib/bench/proto.h) as libFuzzer seeds
-# Usage: tests/fuzz/mkseeds.py [DIR]      (default: tests/fuzz/corpus next to this script)
+# mkseeds.py - write the libFuzzer seeds of every target (Makefile FUZZ_TARGETS) into
+# CORPUS/TARGET/: valid inputs, and the bad ones that were bugs (huge nlmsg_len, INT_MIN errno,
+# duplicate YAML keys, ...).  Deterministic: the same script writes the same bytes.
+# Usage: tests/fuzz/mkseeds.py [CORPUS]      (default: tests/fuzz/corpus next to this script)
+import glob
+import io
 import os
 import struct
 import sys
+import tarfile
 
 MAGIC = b"RDCB"
 VERSION = 1
@@ -41,7 +46,7 @@ def link(ep, qps):
     return out
 
 
-def seeds():
+def bench_seeds():
     yield "hello", frame(HELLO, s("rdmactl 0.1.0"))
     yield "ports", frame(PORTS, s("server-a") + struct.pack(">I", 2) +
                          endpoint("mlx5_0", 1, "ens1f0", "198.18.1.2", 24, 1, 0) +
@@ -64,13 +69,161 @@ def seeds():
     yield "hello-v2", frame(HELLO, s("rdmactl 0.2.0"), version=2)
 
 
+REC = "# rdmactl kernel recording v1\n"
+
+
+def nlmsg(mtype, payload=b"", flags=0, seq=0, length=None):
+    n = 16 + len(payload)
+    return struct.pack("<IHHII", n if length is None else length, mtype, flags, seq, 0) + payload
+
+
+def getlink(ifindex):
+    return nlmsg(18, struct.pack("<BxHiII", 0, 0, ifindex, 0, 0), 0x5)
+
+
+def nlerr(error, mtype=2):
+    body = struct.pack("<i", error) + (nlmsg(18, bytes(16))[:16] if mtype == 2 else b"")
+    return nlmsg(mtype, body, 0x100)
+
+
+def rec(*exchanges):
+    out = REC
+    for req, answers in exchanges:
+        out += req + "\n"
+        for a in answers:
+            out += (a if isinstance(a, str) else "< " + a.hex()) + "\n"
+    return out.encode()
+
+
+def nl_rec_seeds(top):
+    req = "> nl 0 " + getlink(2).hex()
+    newlink = nlmsg(16, struct.pack("<BxHiII", 0, 1, 2, 0, 0) + struct.pack("<HHI", 8, 4, 9000))
+    yield "ok", rec((req, [newlink, nlerr(0)]))
+    yield "two-in-one", rec((req, [newlink + nlerr(0)]), (req, [newlink, nlerr(0)]))
+    yield "extack", rec((req, [nlmsg(2, struct.pack("<i", -1) + bytes(16) +
+                                     struct.pack("<HH", 8, 1) + b"bad\0", 0x300)]))
+    yield "dump-done", rec(("> nl 0 " + nlmsg(18, bytes(16), 0x301).hex(),
+                            [newlink, nlmsg(3, struct.pack("<i", 0))]))
+    yield "errno", rec((req, ["! 95"]))
+    yield "ioctl", rec(("> ioctl ethtool eth0 0a000000", ["< 0a00000001000000"[:18]]),
+                       ("> ioctl ethtool eth1 0a000000", ["! 95"]))
+    # The bugs: nlmsg_len past INT_MAX (SEGV in the sequence rewrite), INT_MIN errno (negated).
+    yield "huge-nlmsg-len", rec((req, [nlmsg(2, bytes(20), length=0x90000000)]))
+    yield "intmin-errno", rec((req, [nlerr(-2**31)]))
+    yield "intmin-done", rec((req, [nlmsg(3, struct.pack("<i", -2**31))]))
+    yield "short-header", rec((req, [nlerr(0) + bytes(8)]))
+    # Found by fuzz_nl_rec: an NLMSG_ERROR too short for its errno failed without a message.
+    yield "short-nlmsgerr", rec((req, [nlmsg(2, b"\x00\x00")]))
+    path = os.path.join(top, "testdata/hosts/degraded/kernel.rec")
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            yield "fixture-degraded", f.read()[:60000]
+
+
+def parse_seeds():
+    for i, t in enumerate(["0\n", "18446744073709551615\n", "18446744073709551616\n", "0x1f\n",
+                           "-9223372036854775808\n", "9000", "1.5", "4k", "1G", "0-3,8,10-11\n",
+                           "fe80:0000:0000:0000:0e42:a1ff:fe00:0001\n",
+                           "0000:0000:0000:0000:0000:ffff:c612:0101\n",
+                           "cpu  1 2 3 4 5 6 7 8 9 10\ncpu0 1 2 3 4 5 6 7 8 9 10\n",
+                           "198.18.1.0/24", "RoCE v2\n", "IB/RoCE v1\n", "N/A (no PMA)\n", ""]):
+        yield "v%02d" % i, t.encode()
+
+
+PFC_YAML = b"""devices:
+  - dev: eth9
+    profile: roce-lossless
+  - dev: eth8
+    prio-pfc: all:off 4:on
+    dscp-prio: [34:4]
+"""
+
+NETPLAN_YAML = b"""network:
+  version: 2
+  renderer: networkd
+  ethernets:
+    ens1f0np0: {}
+    ens1f1np1: {}
+  bonds:
+    bond0:
+      interfaces: [ens1f0np0, ens1f1np1]
+      parameters:
+        mode: 802.3ad
+        mii-monitor-interval: 100ms
+        lacp-rate: fast
+        transmit-hash-policy: layer3+4
+"""
+
+POLICY_YAML = b"""roce-prio: 3
+roce-dscp: 26
+tx-pause-pct-warn: 10
+pre-fec-ber-warn: 1e-8
+"""
+
+
+def yaml_seeds(good, dup_key):
+    yield "ok", good
+    yield "dup-key", good + dup_key
+    yield "alias", b"a: &x 1\nb: *x\n"
+    yield "two-docs", good + b"---\n" + good
+    yield "flow", b"{a: [1, {b: 2}]}\n"
+    yield "empty", b""
+    yield "tab", b"a:\t1\n"
+
+
+def bond_procfs_seeds(top):
+    for path in sorted(glob.glob(os.path.join(top, "testdata/hosts/*/proc/net/bonding/*"))):
+        host = path.split(os.sep)[-5]
+        with open(path, "rb") as f:
+            yield host + "-" + os.path.basename(path), f.read()
+
+
+def tgz(members):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.GNU_FORMAT) as tar:
+        for name, data, kind in members:
+            info = tarfile.TarInfo(name)
+            info.mtime = 0
+            if kind == "link":
+                info.type, info.linkname = tarfile.SYMTYPE, data
+                tar.addfile(info)
+            else:
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def bundle_seeds():
+    good = [("sys/class/net/lo/mtu", b"65536\n", "file"),
+            ("kernel.rec", REC.encode() + b"> nl 0 " + getlink(1).hex().encode() + b"\n! 19\n",
+             "file")]
+    yield "ok", tgz(good)
+    yield "bad-rec", tgz([("kernel.rec", rec(("> nl 0 " + getlink(2).hex(),
+                                              [nlerr(-2**31)])), "file")])
+    yield "escape", tgz(good + [("../outside", b"x", "file"), ("sys/x", "/etc/passwd", "link")])
+
+
+def seeds(top):
+    yield "bench_proto", bench_seeds()
+    yield "nl_rec", nl_rec_seeds(top)
+    yield "parse", parse_seeds()
+    yield "pfc_yaml", yaml_seeds(PFC_YAML, b"devices: []\n")
+    yield "netplan_yaml", yaml_seeds(NETPLAN_YAML, b"network: {}\n")
+    yield "policy_yaml", yaml_seeds(POLICY_YAML, b"roce-prio: 4\n")
+    yield "bond_procfs", bond_procfs_seeds(top)
+    yield "bundle", bundle_seeds()
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(os.path.dirname(here))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "corpus")
-    os.makedirs(out, exist_ok=True)
-    for name, data in seeds():
-        with open(os.path.join(out, name + ".bin"), "wb") as f:
-            f.write(data)
+    for target, items in seeds(top):
+        d = os.path.join(out, target)
+        os.makedirs(d, exist_ok=True)
+        for name, data in items:
+            with open(os.path.join(d, name + ".bin"), "wb") as f:
+                f.write(data)
 
 
 if __name__ == "__main__":

@@ -98,8 +98,10 @@ static void test_text(void **state)
 	char *s = render(RDC_FMT_TEXT, false);
 
 	(void)state;
+	/* Control characters inside a value are escaped for the terminal (issue 12). */
 	assert_string_equal(
-		s, "mlx5_0/1 | a\"b\\c\n\t\x01 4096 on numa -1 2.5 nan degraded yes lid -\n");
+		s,
+		"mlx5_0/1 | a\"b\\c\\x0a\\x09\\x01 4096 on numa -1 2.5 nan degraded yes lid -\n");
 	free(s);
 }
 

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* signals.c - SIGINT, SIGTERM and SIGHUP deferred around a write and its rollback */
+#include <assert.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "signals.h"
+
+/* SIGHUP too: a closed ssh session mid-apply is the common way to lose the terminal. */
+static const int sig_deferred[] = {SIGINT, SIGTERM, SIGHUP};
+
+static volatile sig_atomic_t sig_first;
+static struct sigaction sig_old[RDC_ARRAY_SIZE(sig_deferred)];
+static bool sig_active;
+
+/* Async-signal-safe: one store; the first signal is the one reported. */
+static void sig_record_cb(int sig)
+{
+	if (!sig_first)
+		sig_first = sig;
+}
+
+void rdc_sig_defer_begin(void)
+{
+	struct sigaction sa = {.sa_handler = sig_record_cb, .sa_flags = SA_RESTART};
+
+	assert(!sig_active && "rdc_sig_defer_begin() does not nest");
+	sig_active = true;
+	sig_first = 0;
+	/* The handler runs with all three blocked: one record at a time. */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(sig_deferred); i++)
+		sigaddset(&sa.sa_mask, sig_deferred[i]);
+	/*
+	 * A signal ignored on entry (nohup, or SIGINT of a shell's background
+	 * job) stays ignored: it was never going to stop us.
+	 */
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(sig_deferred); i++)
+		if (!sigaction(sig_deferred[i], NULL, &sig_old[i]) &&
+		    sig_old[i].sa_handler != SIG_IGN)
+			sigaction(sig_deferred[i], &sa, NULL);
+}
+
+int rdc_sig_pending(void)
+{
+	return sig_first;
+}
+
+volatile sig_atomic_t *rdc_sig_flag(void)
+{
+	return &sig_first;
+}
+
+int rdc_sig_defer_end(void)
+{
+	assert(sig_active && "rdc_sig_defer_end() without begin");
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(sig_deferred); i++)
+		sigaction(sig_deferred[i], &sig_old[i], NULL);
+	sig_active = false;
+	return sig_first;
+}
+
+const char *rdc_sig_name(int sig, char *buf, size_t len)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	default:
+		snprintf(buf, len, "signal %d", sig);
+		return buf;
+	}
+}
+
+int rdc_sig_report(struct rdc_ctx *ctx, int sig, const struct rdc_err *undo)
+{
+	struct rdc_err err = {0};
+	char buf[24];
+
+	if (undo) {
+		rdc_err_set(&err, undo->code, "interrupted (%s), restoring the old state failed",
+			    rdc_sig_name(sig, buf, sizeof(buf)));
+		rdc_err_detail(&err, "%s", undo->msg);
+		if (undo->detail[0])
+			rdc_err_append(&err, "%s", undo->detail);
+		return rdc_fail(ctx, &err);
+	}
+	rdc_err_set(&err, 0, "interrupted, old state restored");
+	rdc_err_detail(&err, "%s", rdc_sig_name(sig, buf, sizeof(buf)));
+	rdc_log_error_record(ctx->verb, &err);
+	return 128 + sig;
+}
