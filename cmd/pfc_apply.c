@@ -168,7 +168,7 @@ static int jobs_apply(struct rdc_ctx *ctx, struct apply_job *jobs, size_t njobs)
 {
 	struct rdc_err err = {0}, undo = {0};
 	size_t done;
-	int rc = 0, undo_rc = 0, sig;
+	int rc = 0, undo_rc = 0;
 
 	if (ctx->dry_run)
 		return 0;
@@ -193,13 +193,7 @@ static int jobs_apply(struct rdc_ctx *ctx, struct apply_job *jobs, size_t njobs)
 		rdc_err_append(&err, "restoring '%s' failed too: %s: %s", jobs[k].t.netdev, one.msg,
 			       strerror(one.code));
 	}
-	sig = rdc_sig_defer_end();
-	/* A failure says itself whether the old state came back; the signal changes nothing. */
-	if (rc)
-		return rdc_fail(ctx, &err);
-	if (sig)
-		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
-	return 0;
+	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
 }
 
 int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,

@@ -203,19 +203,13 @@ void pfc_report(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 static int pfc_set_write(struct rdc_ctx *ctx, const char *netdev, const struct rdc_dcb_plan *plan)
 {
 	struct rdc_err err = {0}, undo = {0};
-	int rc, undo_rc = 0, sig;
+	int rc, undo_rc = 0;
 
 	rdc_sig_defer_begin();
 	rc = rdc_dcb_plan_apply(netdev, plan, &err);
 	if (!rc && rdc_sig_pending())
 		undo_rc = rdc_dcb_plan_revert(netdev, plan, &undo);
-	sig = rdc_sig_defer_end();
-	/* A failure says itself whether the old state came back; the signal changes nothing. */
-	if (rc)
-		return rdc_fail(ctx, &err);
-	if (sig)
-		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
-	return 0;
+	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
 }
 
 int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,

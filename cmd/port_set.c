@@ -81,7 +81,7 @@ static int set_write(struct rdc_ctx *ctx, struct rdc_link_plan *plan)
 {
 	struct rdc_err err = {0}, undo = {0};
 	struct rdc_link_plan back;
-	int rc, undo_rc = 0, sig;
+	int rc, undo_rc = 0;
 
 	rdc_sig_defer_begin();
 	rc = rdc_link_plan_apply(plan, &err);
@@ -91,12 +91,7 @@ static int set_write(struct rdc_ctx *ctx, struct rdc_link_plan *plan)
 		if (!undo_rc)
 			undo_rc = rdc_link_plan_apply(&back, &undo);
 	}
-	sig = rdc_sig_defer_end();
-	if (rc)
-		return rdc_fail(ctx, &err);
-	if (sig)
-		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
-	return 0;
+	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
 }
 
 int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,

@@ -98,3 +98,15 @@ int rdc_sig_report(struct rdc_ctx *ctx, int sig, const struct rdc_err *undo)
 	rdc_log_error_record(ctx->verb, &err);
 	return 128 + sig;
 }
+
+int rdc_sig_finish(struct rdc_ctx *ctx, int rc, struct rdc_err *err, int undo_rc,
+		   const struct rdc_err *undo)
+{
+	int sig = rdc_sig_defer_end();
+
+	if (rc)
+		return rdc_fail(ctx, err);
+	if (sig)
+		return rdc_sig_report(ctx, sig, undo_rc ? undo : NULL);
+	return 0;
+}

@@ -36,5 +36,13 @@ int rdc_sig_defer_end(void);
  * NULL) says restoring failed, that error and RDC_EXIT_FAIL.
  */
 int rdc_sig_report(struct rdc_ctx *ctx, int sig, const struct rdc_err *undo);
+/*
+ * The end of a deferred write: rdc_sig_defer_end(), then the write's own
+ * failure (@rc, @err: it says itself whether the old state came back; a signal
+ * changes nothing), else the signal's report (@undo_rc non-zero: @undo says
+ * why restoring failed), else 0.
+ */
+int rdc_sig_finish(struct rdc_ctx *ctx, int rc, struct rdc_err *err, int undo_rc,
+		   const struct rdc_err *undo);
 /* "SIGINT", "SIGTERM", "SIGHUP" or "signal N". */
 const char *rdc_sig_name(int sig, char *buf, size_t len);
