@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "base/config.h"
+#include "base/yaml_file.h"
 
 /* Where the parser is in the one shape we accept. */
 enum cfg_state {
@@ -202,41 +203,25 @@ static int cfg_event(struct cfg_parse *p, const yaml_event_t *ev)
 	return 0;
 }
 
+/* rdc_yaml_events' callback: the parse state is the context. */
+static int cfg_on_event(void *ctx, const yaml_event_t *ev)
+{
+	return cfg_event(ctx, ev);
+}
+
 int rdc_cfg_load(const char *path, struct rdc_cfg *cfg, struct rdc_err *err)
 {
 	struct cfg_parse p = {.cfg = cfg, .err = err, .path = path, .state = CFG_STREAM};
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	bool done = false;
-	int rc = 0;
-	FILE *fp;
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
-	fp = fopen(path, "re");
-	if (!fp)
-		return rdc_err_set(err, errno, "cannot open '%s'", path);
-	if (!yaml_parser_initialize(&parser)) {
-		fclose(fp);
-		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
-	}
-	yaml_parser_set_input_file(&parser, fp);
-	while (!done && !rc) {
-		if (!yaml_parser_parse(&parser, &ev)) {
-			rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path,
-					 parser.problem_mark.line + 1,
-					 parser.problem ? parser.problem : "not YAML");
-			break;
-		}
-		done = ev.type == YAML_STREAM_END_EVENT;
-		/* Anchors and aliases would let a small file expand without bound: refuse them. */
-		if (ev.type == YAML_ALIAS_EVENT)
-			rc = cfg_error(&p, &ev, "aliases are not allowed");
-		else
-			rc = cfg_event(&p, &ev);
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&parser);
-	fclose(fp);
+	rc = rdc_yaml_file_read(path, RDC_CFG_MAX_BYTES, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = rdc_yaml_events(path, buf, len, cfg_on_event, &p, err);
+	free(buf);
 	if (!rc && cfg->ndevices == 0)
 		rc = rdc_err_set(err, EINVAL, "%s: no devices", path);
 	return rc;

@@ -21,6 +21,7 @@
 #define RDC_CFG_MAX_DEVICES 64
 #define RDC_CFG_MAX_KEYS 32
 #define RDC_CFG_MAX_WORDS 128
+#define RDC_CFG_MAX_BYTES (1 << 20) /* a file of 64 devices is a few KiB */
 
 struct rdc_cfg_device {
 	unsigned int line; /* where the device's mapping starts, 1-based */

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "base/util.h"
+#include "base/yaml_file.h"
 #include "bond/netplan.h"
 
 #define NETPLAN_MAX_BYTES (1 << 20) /* a netplan file is a few KiB; refuse anything huge */
@@ -332,74 +333,6 @@ static int np_root(struct np_load *l, yaml_node_t *root)
 	return rc;
 }
 
-/* The whole file (or standard input), at most NETPLAN_MAX_BYTES; *len bytes in *buf. */
-static int np_read(const char *path, unsigned char **buf, size_t *len, struct rdc_err *err)
-{
-	FILE *fp = !strcmp(path, "-") ? stdin : fopen(path, "re");
-	unsigned char *data;
-	size_t n;
-	int rc = 0;
-
-	if (!fp)
-		return rdc_err_set(err, errno, "cannot open '%s'", path);
-	data = malloc(NETPLAN_MAX_BYTES + 1);
-	if (!data) {
-		rc = rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
-		goto out;
-	}
-	n = fread(data, 1, NETPLAN_MAX_BYTES + 1, fp);
-	if (ferror(fp))
-		rc = rdc_err_set(err, EIO, "cannot read '%s'", path);
-	else if (n > NETPLAN_MAX_BYTES)
-		rc = rdc_err_set(err, EFBIG, "'%s' is over %d bytes: not a netplan file", path,
-				 NETPLAN_MAX_BYTES);
-	if (rc) {
-		free(data);
-		goto out;
-	}
-	*buf = data;
-	*len = n;
-out:
-	if (fp != stdin)
-		fclose(fp);
-	return rc;
-}
-
-/*
- * What the document loader hides: an alias (it would share one node between
- * two places, e.g. one bond's interfaces in another) and a second document
- * (yaml_parser_load() reads the first and leaves the rest unread).
- */
-static int np_scan(const char *path, const unsigned char *buf, size_t len, struct rdc_err *err)
-{
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	int docs = 0, rc = 0;
-	bool done = false;
-
-	if (!yaml_parser_initialize(&parser))
-		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
-	yaml_parser_set_input_string(&parser, buf, len);
-	while (!done && !rc) {
-		if (!yaml_parser_parse(&parser, &ev)) {
-			rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path,
-					 parser.problem_mark.line + 1,
-					 parser.problem ? parser.problem : "not YAML");
-			break;
-		}
-		done = ev.type == YAML_STREAM_END_EVENT;
-		if (ev.type == YAML_ALIAS_EVENT)
-			rc = rdc_err_set(err, EINVAL, "%s line %zu: aliases are not allowed", path,
-					 ev.start_mark.line + 1);
-		else if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs > 1)
-			rc = rdc_err_set(err, EINVAL, "%s line %zu: only one document is allowed",
-					 path, ev.start_mark.line + 1);
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&parser);
-	return rc;
-}
-
 int rdc_bond_netplan_load(const char *path, struct rdc_cfg *cfg, struct rdc_err *err)
 {
 	struct np_load l = {.cfg = cfg, .path = path, .err = err};
@@ -410,9 +343,15 @@ int rdc_bond_netplan_load(const char *path, struct rdc_cfg *cfg, struct rdc_err 
 	int rc;
 
 	memset(cfg, 0, sizeof(*cfg));
-	rc = np_read(path, &buf, &len, err);
-	if (!rc)
-		rc = np_scan(path, buf, len, err);
+	rc = rdc_yaml_file_read(path, NETPLAN_MAX_BYTES, &buf, &len, err);
+	if (rc)
+		return rc;
+	/*
+	 * What the document loader hides: an alias (it would share one node
+	 * between two places, e.g. one bond's interfaces in another) and a second
+	 * document (yaml_parser_load() reads the first and leaves the rest unread).
+	 */
+	rc = rdc_yaml_events(path, buf, len, NULL, NULL, err);
 	if (rc) {
 		free(buf);
 		return rc;
@@ -423,8 +362,7 @@ int rdc_bond_netplan_load(const char *path, struct rdc_cfg *cfg, struct rdc_err 
 	}
 	yaml_parser_set_input_string(&parser, buf, len);
 	if (!yaml_parser_load(&parser, &doc)) {
-		rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path, parser.problem_mark.line + 1,
-				 parser.problem ? parser.problem : "not YAML");
+		rc = rdc_yaml_parse_error(&parser, path, err);
 	} else {
 		l.doc = &doc;
 		rc = np_root(&l, yaml_document_get_root_node(&doc));

@@ -10,7 +10,11 @@
 #include <yaml.h>
 
 #include "base/util.h"
+#include "base/yaml_file.h"
 #include "diag/diag.h"
+
+/* A policy is a few dozen lines; anything far larger is not one. */
+#define POLICY_MAX_BYTES (64 << 10)
 
 enum policy_kind { POLICY_UINT, POLICY_U64, POLICY_DOUBLE };
 
@@ -169,42 +173,25 @@ static int policy_event(struct policy_parse *pp, const yaml_event_t *ev)
 			   line);
 }
 
+/* rdc_yaml_events' callback: the parse state is the context. */
+static int policy_on_event(void *ctx, const yaml_event_t *ev)
+{
+	return policy_event(ctx, ev);
+}
+
 int rdc_diag_policy_load(const char *path, struct rdc_diag_policy *policy, struct rdc_err *err)
 {
 	struct rdc_diag_policy work = *policy;
 	struct policy_parse pp = {.policy = &work, .path = path, .err = err};
-	yaml_parser_t parser;
-	yaml_event_t ev;
-	bool done = false;
-	int rc = 0;
-	FILE *fp;
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int rc;
 
-	fp = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	if (!fp)
-		return rdc_err_set(err, errno, "cannot open '%s'", path);
-	if (!yaml_parser_initialize(&parser)) {
-		if (fp != stdin)
-			fclose(fp);
-		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
-	}
-	yaml_parser_set_input_file(&parser, fp);
-	while (!done && !rc) {
-		if (!yaml_parser_parse(&parser, &ev)) {
-			rc = rdc_err_set(err, EINVAL, "%s line %zu: %s", path,
-					 parser.problem_mark.line + 1,
-					 parser.problem ? parser.problem : "not YAML");
-			break;
-		}
-		done = ev.type == YAML_STREAM_END_EVENT;
-		rc = ev.type == YAML_ALIAS_EVENT
-			     ? rdc_err_set(err, EINVAL, "%s line %zu: aliases are not allowed",
-					   path, ev.start_mark.line + 1)
-			     : policy_event(&pp, &ev);
-		yaml_event_delete(&ev);
-	}
-	yaml_parser_delete(&parser);
-	if (fp != stdin)
-		fclose(fp);
+	rc = rdc_yaml_file_read(path, POLICY_MAX_BYTES, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = rdc_yaml_events(path, buf, len, policy_on_event, &pp, err);
+	free(buf);
 	if (!rc && work.tx_pause_pct_fail < work.tx_pause_pct_warn)
 		rc = rdc_err_set(err, EINVAL,
 				 "%s: tx-pause-pct-fail (%g) is below tx-pause-pct-warn (%g)", path,

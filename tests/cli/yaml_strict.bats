@@ -112,3 +112,30 @@ BOND0='    bond0:
 	printf 'network:\n  bonds:\n%s        --dry-run: true\n' "$BOND0" >"$F"
 	bond_refused 2 "$F line 7: bond parameter '--dry-run' is not one rdmactl sets"
 }
+
+@test "apply -f: a FIFO is refused at once (never opened for reading), a huge file is refused unread" {
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	run --separate-stderr timeout 10 "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/fifo"
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"'$BATS_TEST_TMPDIR/fifo' is not a regular file"* ]] || fail "$stderr"
+	run --separate-stderr timeout 10 "$RDMACTL" bond apply -f "$BATS_TEST_TMPDIR/fifo"
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"is not a regular file"* ]] || fail "$stderr"
+	run --separate-stderr timeout 10 "$RDMACTL" --root "$HOSTS/$LAG" diag -f "$BATS_TEST_TMPDIR/fifo"
+	[ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"is not a regular file"* ]] || fail "$stderr"
+	truncate -s 2M "$F"
+	run --separate-stderr dbl pfc apply -f "$F"
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"is over 1048576 bytes"* ]] || fail "$stderr"
+}
+
+@test "pfc apply -f -: the file comes from standard input, as for bond and diag" {
+	printf 'devices:\n  - dev: eth9\n    prio-pfc: 3:on\n    prio-pfc: 4:on\n' >"$F"
+	run --separate-stderr dbl pfc apply -f - <"$F"
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"- line 4: 'prio-pfc' given twice"* ]] || fail "$stderr"
+	printf 'devices:\n  - dev: eth9\n    prio-pfc: 3:on\n' >"$F"
+	run --separate-stderr dbl --dry-run pfc apply -f - <"$F"
+	assert_success
+}
