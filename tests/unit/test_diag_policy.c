@@ -12,18 +12,16 @@
 
 #include <cmocka.h>
 
+#include "temp_file.h"
+
 #include "diag/diag.h"
 
 static int load(const char *text, struct rdc_diag_policy *p, struct rdc_err *err)
 {
 	char path[] = "/tmp/rdmactl-test-policy-XXXXXX";
-	int fd = mkstemp(path), rc;
-	FILE *fp;
+	int rc;
 
-	assert_true(fd >= 0);
-	fp = fdopen(fd, "w");
-	fputs(text, fp);
-	fclose(fp);
+	temp_file_with(path, text);
 	rc = rdc_diag_policy_load(path, p, err);
 	unlink(path);
 	return rc;

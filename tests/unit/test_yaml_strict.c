@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "temp_file.h"
+
 #include "base/config.h"
 #include "bond/netplan.h"
 
@@ -20,13 +22,9 @@ typedef int (*loader_fn)(const char *path, struct rdc_cfg *cfg, struct rdc_err *
 static int load(loader_fn fn, const char *text, struct rdc_cfg *cfg, struct rdc_err *err)
 {
 	char path[] = "/tmp/rdmactl-test-strict-XXXXXX";
-	int fd = mkstemp(path), rc;
-	FILE *fp;
+	int rc;
 
-	assert_true(fd >= 0);
-	fp = fdopen(fd, "w");
-	fputs(text, fp);
-	fclose(fp);
+	temp_file_with(path, text);
 	rc = fn(path, cfg, err);
 	unlink(path);
 	return rc;
