@@ -33,8 +33,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc && (rc > 0 || rc != -err.code || !err.msg[0]))
 		fuzz_fail("fuzz_bundle", "an error without its record");
 	if (!rc) {
-		/* Read something through the jail, as a verb would. */
-		rdc_fs_read(buf, sizeof(buf), NULL, "/sys/class/net/lo/mtu");
+		/* Read through the jail, as a verb would: what a link out of the root names never shows. */
+		static const char *const paths[] = {
+			"/sys/class/net/lo/mtu",
+			"/sys/x",
+			"/sys/a",
+			"/sys/class/infiniband/mlx5_0/fw_ver",
+			"/sys/class/infiniband/mlx5_0/board_id",
+			"/sys/class/infiniband/mlx5_0/node_desc",
+		};
+
+		for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+			if (rdc_fs_read(buf, sizeof(buf), NULL, "%s", paths[i]) > 0 &&
+			    (!strncmp(buf, "root:", 5) || strstr(buf, "PATH=")))
+				fuzz_fail("fuzz_bundle", "read through a link out of the root");
 		rdc_fs_exists("/%s", RDC_NL_REC_NAME);
 	}
 	rdc_system_close();

@@ -5,6 +5,7 @@
 # duplicate YAML keys, ...).  Deterministic: the same script writes the same bytes.
 # Usage: tests/fuzz/mkseeds.py [CORPUS]      (default: tests/fuzz/corpus next to this script)
 import glob
+import gzip
 import io
 import os
 import struct
@@ -128,6 +129,13 @@ def parse_seeds():
                            "cpu  1 2 3 4 5 6 7 8 9 10\ncpu0 1 2 3 4 5 6 7 8 9 10\n",
                            "198.18.1.0/24", "RoCE v2\n", "IB/RoCE v1\n", "N/A (no PMA)\n", ""]):
         yield "v%02d" % i, t.encode()
+    # The bugs: base 0 ("010" read as 8), port_*_data x 4 past 2^64, an interval of 1e-300,
+    # and bytes that are not UTF-8 or are terminal escapes.
+    yield "octal-looking", b"010\n"
+    yield "data-times-4-wraps", b"4611686018427387904\n"
+    yield "tiny-interval", b"1e-300"
+    yield "not-utf8", b"\xff\xfe\xc3(\n"
+    yield "escape-seq", b"\x1b[2J\x1b]0;owned\x07\n"
 
 
 PFC_YAML = b"""devices:
@@ -161,9 +169,10 @@ pre-fec-ber-warn: 1e-8
 """
 
 
-def yaml_seeds(good, dup_key):
+def yaml_seeds(good, dup_key, extra=()):
     yield "ok", good
     yield "dup-key", good + dup_key
+    yield from extra
     yield "alias", b"a: &x 1\nb: *x\n"
     yield "two-docs", good + b"---\n" + good
     yield "flow", b"{a: [1, {b: 2}]}\n"
@@ -180,12 +189,17 @@ def bond_procfs_seeds(top):
 
 def tgz(members):
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.GNU_FORMAT) as tar:
+    # gzip's header carries a time: 0 keeps the seeds the same bytes on every run.
+    with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0) as gz, \
+            tarfile.open(fileobj=gz, mode="w", format=tarfile.GNU_FORMAT) as tar:
         for name, data, kind in members:
             info = tarfile.TarInfo(name)
             info.mtime = 0
             if kind == "link":
                 info.type, info.linkname = tarfile.SYMTYPE, data
+                tar.addfile(info)
+            elif kind == "fifo":
+                info.type = tarfile.FIFOTYPE
                 tar.addfile(info)
             else:
                 info.size = len(data)
@@ -201,14 +215,28 @@ def bundle_seeds():
     yield "bad-rec", tgz([("kernel.rec", rec(("> nl 0 " + getlink(2).hex(),
                                               [nlerr(-2**31)])), "file")])
     yield "escape", tgz(good + [("../outside", b"x", "file"), ("sys/x", "/etc/passwd", "link")])
+    # The bugs of issue 12: links out of the root, a FIFO, a loop, bytes no terminal should see.
+    ib = "sys/class/infiniband/mlx5_0/"
+    yield "links-out", tgz(good + [(ib + "fw_ver", "/etc/hostname", "link"),
+                                   (ib + "board_id", "/proc/self/environ", "link"),
+                                   (ib + "node_desc", "../../../../../../etc/hostname", "link")])
+    yield "fifo", tgz(good + [(ib + "fw_ver", b"", "fifo"), ("sys/class/net/lo/mtu2", b"", "fifo")])
+    yield "loop", tgz(good + [("sys/a", "b", "link"), ("sys/b", "a", "link")])
+    yield "hostile-text", tgz(good + [(ib + "fw_ver", b"\x1b[2J\xff\xfe16.35\n", "file"),
+                                      (ib + "board_id", b"MT_\x00\x07\n", "file")])
 
 
 def seeds(top):
     yield "bench_proto", bench_seeds()
     yield "nl_rec", nl_rec_seeds(top)
     yield "parse", parse_seeds()
-    yield "pfc_yaml", yaml_seeds(PFC_YAML, b"devices: []\n")
-    yield "netplan_yaml", yaml_seeds(NETPLAN_YAML, b"network: {}\n")
+    yield "pfc_yaml", yaml_seeds(PFC_YAML, b"devices: []\n", [
+        ("same-netdev-twice", PFC_YAML + b"  - dev: eth9\n    prio-pfc: 3:on\n"),
+        ("option-as-key", b"--dry-run: yes\n" + PFC_YAML),
+        ("key-twice", b"devices:\n  - dev: eth9\n    prio-pfc: 3:on\n    prio-pfc: 4:on\n")])
+    yield "netplan_yaml", yaml_seeds(NETPLAN_YAML, b"network: {}\n", [
+        ("interface-twice", NETPLAN_YAML + b"    bond1:\n      interfaces: [ens1f0np0]\n"),
+        ("option-as-name", b"network:\n  bonds:\n    --dry-run:\n      interfaces: [-f]\n")])
     yield "policy_yaml", yaml_seeds(POLICY_YAML, b"roce-prio: 4\n")
     yield "bond_procfs", bond_procfs_seeds(top)
     yield "bundle", bundle_seeds()
