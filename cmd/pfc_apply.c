@@ -209,8 +209,8 @@ int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 		return rdc_usage_error(ctx, "apply: give 'dev NETDEV profile NAME' or '-f FILE'");
 	if (!ao->file && (rc = profile_check(ctx, args, &ao->profile)))
 		return rc;
-	/* Refused before reading any device or file. */
-	rc = rdc_writes_allowed(ctx);
+	/* A real write is refused before reading any device or file; a dry run plans. */
+	rc = ctx->dry_run ? 0 : rdc_writes_allowed(ctx);
 	if (rc)
 		return rc;
 	jobs = calloc(RDC_CFG_MAX_DEVICES, sizeof(*jobs));

@@ -228,7 +228,7 @@ int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct 
 	if (!any)
 		return rdc_usage_error(ctx, "set: nothing to set");
 	rc = pfc_set_check(ctx, args, so);
-	if (!rc)
+	if (!rc && !ctx->dry_run)
 		rc = rdc_writes_allowed(ctx);
 	if (!rc)
 		rc = pfc_target(ctx, so->dev, &t);

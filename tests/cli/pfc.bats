@@ -326,3 +326,22 @@ teardown() {
 	grep -q '^GET eth9 ' "$DCB_DOUBLE_LOG"
 	[ "$(sets)" = 0 ]
 }
+
+@test "pfc --dry-run under --root plans against the captured host; a real write is refused" {
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" -j --dry-run pfc apply dev ens1f0np0 profile roce-lossless
+	assert_success
+	jq -e '.changed and .dry_run and .devices[0].netdev == "ens1f0np0" and
+		.devices[0].before.pfc_enabled_prios == [] and .devices[0].after.pfc_enabled_prios == [3] and
+		.devices[0].after.trust == "dscp"' <<<"$output" || fail "$output"
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" --dry-run pfc set dev ens1f0np0 prio-pfc 3:on
+	assert_success
+	[[ $output == *"ens1f0np0: would change (dry run: nothing sent)"* ]] || fail "$output"
+	printf 'devices:\n  - dev: ens1f0np0\n    prio-pfc: 4:on\n' >"$BATS_TEST_TMPDIR/f.yaml"
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" -j --dry-run pfc apply -f "$BATS_TEST_TMPDIR/f.yaml"
+	assert_success
+	jq -e '.devices[0].after.pfc_enabled_prios == [4]' <<<"$output" || fail "$output"
+	# Without --dry-run, nothing is read: refused first.
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" pfc apply dev ens1f0np0 profile roce-lossless
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: pfc: writes are refused under --root and --replay"
+}
