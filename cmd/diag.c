@@ -12,6 +12,7 @@
 #include "diag/diag.h"
 #include "findings.h"
 #include "host/system.h"
+#include "port.h"
 
 static volatile sig_atomic_t diag_stop;
 
@@ -212,6 +213,16 @@ int diag_report(struct rdc_ctx *ctx, const struct rdc_diag_host *h, const char *
 	emit_summary(o, h, r);
 	rdc_out_end(o);
 	rc = findings_exit(&r->findings);
+	/*
+	 * A file that exists but could not be read was judged as unknown (the
+	 * checks that needed it skipped, saying so): one line each on stderr,
+	 * and at least exit 1, as port does.
+	 */
+	for (size_t i = 0; i < h->nports; i++)
+		if (port_report_port_issues(ctx, &h->ports[i].port) +
+			    port_report_issues(ctx, &h->ports[i].issues) &&
+		    rc != RDC_EXIT_FAIL)
+			rc = RDC_EXIT_FAIL;
 	free(r);
 	return rc;
 }

@@ -215,6 +215,21 @@ static int unknown_verb(struct rdc_ctx *ctx, const char *word)
 	return rdc_usage_error(ctx, "unknown verb '%s'", word);
 }
 
+/*
+ * A test's strict replay (RDMACTL_REPLAY_STRICT): a request the recording did
+ * not expect, or an answer left unused, fails the command after its output.
+ */
+static int strict_end(const struct rdc_ctx *ctx, int rc)
+{
+	const char *line;
+
+	if (!rdc_system_strict_end(NULL))
+		return rc;
+	for (size_t i = 0; (line = rdc_system_strict_line(i)); i++)
+		fprintf(stderr, "%s: strict replay: %s\n", ctx->prog, line);
+	return rc == RDC_EXIT_OK ? RDC_EXIT_FAIL : rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct rdc_ctx ctx = {.prog = "rdmactl"};
@@ -295,5 +310,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot write output: %s\n", ctx.prog, strerror(-out_rc));
 		rc = RDC_EXIT_FAIL;
 	}
-	return rc;
+	return strict_end(&ctx, rc);
 }

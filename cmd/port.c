@@ -183,8 +183,7 @@ unsigned int port_report_issues(struct rdc_ctx *ctx, const struct rdc_issues *is
 	return is->count + is->lost;
 }
 
-/* Every issue of a port: its own, its PCI function's, its netdev's. */
-static unsigned int port_issues(struct rdc_ctx *ctx, const struct rdc_port *p)
+unsigned int port_report_port_issues(struct rdc_ctx *ctx, const struct rdc_port *p)
 {
 	unsigned int n = port_report_issues(ctx, &p->issues);
 
@@ -369,7 +368,7 @@ int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	/* ls's convention: print everything that could be read, then say what could not. */
 	issues = port_report_issues(ctx, &ports.issues);
 	for (size_t i = 0; i < ports.count; i++)
-		issues += port_issues(ctx, &ports.ports[i]);
+		issues += port_report_port_issues(ctx, &ports.ports[i]);
 	if (ports.count == 0 && !issues && rdc_out_is_text(ctx->out))
 		log_warn("port: no RDMA devices found");
 	rdc_ports_free(&ports);

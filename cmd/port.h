@@ -48,3 +48,5 @@ void port_out_str_or_bad(struct rdc_out *o, const char *key, const char *fmt, co
  * control characters escaped); returns how many values that was.
  */
 unsigned int port_report_issues(struct rdc_ctx *ctx, const struct rdc_issues *is);
+/* The same for every issue of a port: its own, its PCI function's, its netdev's. */
+unsigned int port_report_port_issues(struct rdc_ctx *ctx, const struct rdc_port *p);

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* log.c - messages on stderr with levels */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/log.h"
+#include "base/util.h"
 
 static const char *log_prog = "rdmactl";
 static enum rdc_log_level log_level = RDC_LOG_WARN;
+
+#define LOG_TEXT_MAX 1024 /* one message, before escaping */
+
+static void log_put(const char *s, bool keep_nl);
 
 void rdc_log_init(const char *prog, enum rdc_log_level level)
 {
@@ -23,16 +29,31 @@ void rdc_log(enum rdc_log_level level, const char *fmt, ...)
 		[RDC_LOG_INFO] = "",
 		[RDC_LOG_DEBUG] = "debug: ",
 	};
+	char text[LOG_TEXT_MAX];
 	va_list ap;
 
 	/* Errors are always shown; -q only silences warnings and information. */
 	if (level > log_level && level != RDC_LOG_ERR)
 		return;
-	fprintf(stderr, "%s: %s", log_prog, prefix[level]);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "%s: %s", log_prog, prefix[level]);
+	log_put(text, true);
 	fputc('\n', stderr);
+}
+
+/*
+ * Messages carry what files and peers said (a sysfs string, a bench peer's
+ * ERROR text): control characters and invalid UTF-8 go out as \xNN, never raw
+ * to a terminal (base/util.h rdc_str_escape()).
+ */
+static void log_put(const char *s, bool keep_nl)
+{
+	char esc[4 * LOG_TEXT_MAX + 1];
+
+	rdc_str_escape(esc, sizeof(esc), s, keep_nl); /* cut at a whole character if too long */
+	fputs(esc, stderr);
 }
 
 void rdc_log_error_record(const char *verb, const struct rdc_err *err)
@@ -40,10 +61,13 @@ void rdc_log_error_record(const char *verb, const struct rdc_err *err)
 	fprintf(stderr, "%s: ", log_prog);
 	if (verb)
 		fprintf(stderr, "%s: ", verb);
-	fputs(err->msg[0] ? err->msg : "failed", stderr);
+	log_put(err->msg[0] ? err->msg : "failed", false);
 	if (err->code)
 		fprintf(stderr, ": %s", strerror(err->code));
-	if (err->detail[0])
-		fprintf(stderr, " (%s)", err->detail);
+	if (err->detail[0]) {
+		fputs(" (", stderr);
+		log_put(err->detail, false);
+		fputc(')', stderr);
+	}
 	fputc('\n', stderr);
 }

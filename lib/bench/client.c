@@ -103,7 +103,11 @@ static int connect_server(const char *host, uint16_t port, volatile sig_atomic_t
 static void counters_snapshot(const struct rdc_bench_endpoint *e, struct rdc_counter_set *set)
 {
 	memset(set, 0, sizeof(*set));
-	rdc_port_hw_counters(e->device, e->port, set, NULL);
+	/*
+	 * Both directories (the report uses group "hw"); a counter that cannot be
+	 * read has no delta, and the report shows it as not measured.
+	 */
+	rdc_port_counters_read(e->device, e->port, set, NULL, NULL);
 	if (e->netdev[0])
 		rdc_ethtool_std_stats(e->netdev, set, NULL);
 }

@@ -24,7 +24,8 @@ static int endpoints_of_port(const struct rdc_port *p, const struct rdc_addr4_li
 	size_t ngids = 0;
 	int rc;
 
-	rc = rdc_gid_table_read(p->device, p->port, true, &gids, &ngids, err);
+	/* Unreadable slots are no endpoints; which they are, `port gids` says. */
+	rc = rdc_gid_table_read_all(p->device, p->port, true, &gids, &ngids, NULL, err);
 	if (rc)
 		return rc;
 	for (size_t g = 0; g < ngids && *count < max; g++) {
@@ -32,8 +33,9 @@ static int endpoints_of_port(const struct rdc_port *p, const struct rdc_addr4_li
 		const struct rdc_addr4 *a;
 		struct in_addr in;
 
-		if (gids[g].type != RDC_GID_ROCE_V2 || gids[g].family != AF_INET ||
-		    !gids[g].recommended || inet_pton(AF_INET, gids[g].ip, &in) != 1)
+		if (gids[g].unreadable || gids[g].type != RDC_GID_ROCE_V2 ||
+		    gids[g].family != AF_INET || !gids[g].recommended ||
+		    inet_pton(AF_INET, gids[g].ip, &in) != 1)
 			continue;
 		memset(e, 0, sizeof(*e));
 		rdc_strlcpy(e->device, p->device, sizeof(e->device));

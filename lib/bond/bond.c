@@ -120,12 +120,12 @@ static void member_sysfs(struct rdc_bond_member *m)
 /* The bond's own admin state, carrier and MTU from sysfs, when netlink did not say. */
 static void bond_sysfs(struct rdc_bond *b)
 {
+	uint64_t flags;
 	int64_t v;
-	char flags[32];
 
 	/* flags is hex ("0x1403"); IFF_UP is bit 0. */
-	if (rdc_fs_read(flags, sizeof(flags), NULL, "/sys/class/net/%s/flags", b->name) > 0)
-		b->admin_up = strtoul(flags, NULL, 16) & 0x1;
+	if (!rdc_fs_read_x64(&flags, NULL, "/sys/class/net/%s/flags", b->name))
+		b->admin_up = flags & 0x1;
 	if (!rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/carrier", b->name))
 		b->carrier = v == 1;
 	if (b->mtu < 0 && !rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/mtu", b->name))

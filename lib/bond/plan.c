@@ -240,11 +240,11 @@ static int step_opts(struct rdc_bond_plan *p, const struct rdc_bond_opts *o, con
  */
 static int admin_up(const char *name, bool *up, struct rdc_err *err)
 {
-	char flags[32];
-	int rc = rdc_fs_read(flags, sizeof(flags), err, "/sys/class/net/%s/flags", name);
+	uint64_t flags = 0;
+	int rc = rdc_fs_read_x64(&flags, err, "/sys/class/net/%s/flags", name);
 
-	*up = rc > 0 && (strtoul(flags, NULL, 16) & 0x1);
-	return rc < 0 ? rc : 0;
+	*up = !rc && (flags & 0x1); /* IFF_UP */
+	return rc;
 }
 
 /* Down (when up), enslave, up: the kernel refuses to enslave a netdev that is up. */

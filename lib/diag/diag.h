@@ -10,6 +10,7 @@
 #include "base/counters.h"
 #include "base/err.h"
 #include "base/finding.h"
+#include "base/issues.h"
 #include "bond/bond.h"
 #include "bond/check.h"
 #include "host/dcb.h"
@@ -97,8 +98,14 @@ struct rdc_diag_port {
 	struct rdc_rdma_cm_port cm;
 	int gid_rc;
 	char gid_reason[160];
-	struct rdc_gid *gids;
+	struct rdc_gid *gids; /* unreadable slots included (gid->unreadable) */
 	size_t ngids;
+	/*
+	 * Files that exist but could not be read or parsed: GID slots, counters
+	 * (each sample's).  A check that needs one of them skips and says so;
+	 * the caller reports them, one line each (base/issues.h).
+	 */
+	struct rdc_issues issues;
 };
 
 struct rdc_diag_host {

@@ -21,6 +21,16 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
+/*
+ * The netdev's operstate as evidence: "?" when the file exists but could not
+ * be read (host/netdev.c recorded why in the port's netdev issues) or is
+ * absent, never an empty value.
+ */
+static const char *link_operstate(const struct rdc_diag_port *p)
+{
+	return p->port.netdev.operstate[0] ? p->port.netdev.operstate : "?";
+}
+
 /* "in the last 5.0 s" with two samples, "since the counters were reset" with one. */
 static void link_span(const struct rdc_diag_port *p, char *buf, size_t size)
 {
@@ -135,8 +145,7 @@ static void check_port_active(const struct rdc_diag_host *h, const struct rdc_di
 		}
 		if (nd) {
 			snprintf(src, sizeof(src), NET_CLASS "/%s/operstate", nd);
-			rdc_finding_evidence(f, "netdev operstate", src, "%s",
-					     p->port.netdev.operstate);
+			rdc_finding_evidence(f, "netdev operstate", src, "%s", link_operstate(p));
 		}
 
 		if (ib && p->port.phys_state == PHYS_STATE_LINK_UP &&
@@ -200,8 +209,7 @@ static void check_no_carrier(const struct rdc_diag_host *h, const struct rdc_dia
 		if (n->admin_up == 0) {
 			f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "%s is administratively down", nd);
 			rdc_finding_evidence(f, "IFF_UP", flags_src, "0 (down)");
-			rdc_finding_evidence(f, "operstate", oper_src, "%s",
-					     p->port.netdev.operstate);
+			rdc_finding_evidence(f, "operstate", oper_src, "%s", link_operstate(p));
 			rdc_finding_why(f, "a netdev that is down carries no frames, so its RDMA "
 					   "port is DOWN too: no connection, no traffic");
 			rdc_finding_fix(f, "'rdmactl port set %s up'", nd);
@@ -215,11 +223,11 @@ static void check_no_carrier(const struct rdc_diag_host *h, const struct rdc_dia
 		}
 		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL,
 				 "%s is up but has no carrier (operstate %s)", nd,
-				 p->port.netdev.operstate);
+				 link_operstate(p));
 		if (n->admin_up == 1)
 			rdc_finding_evidence(f, "IFF_UP", flags_src, "1 (up)");
 		rdc_finding_evidence(f, "carrier", n->carrier_source, "0");
-		rdc_finding_evidence(f, "operstate", oper_src, "%s", p->port.netdev.operstate);
+		rdc_finding_evidence(f, "operstate", oper_src, "%s", link_operstate(p));
 		if (p->port.netdev.is_bond) {
 			rdc_finding_why(f, "none of the bond's members has a link: the bond and "
 					   "its RDMA port carry nothing");
@@ -719,6 +727,9 @@ static const char *const module_why[] = {
 	"the module's I2C bus hung: its alarms cannot be read and the driver may fail to bring the "
 	"link up",
 };
+/* One reason per counter: a missing comma would join two and shift the rest. */
+_Static_assert(RDC_ARRAY_SIZE(module_why) == RDC_ARRAY_SIZE(module_counters),
+	       "module_why needs one entry per module counter");
 
 static void check_transceiver(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
 			      struct rdc_diag_result *r)

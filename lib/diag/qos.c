@@ -941,7 +941,8 @@ static void check_cnp_loop(const struct rdc_diag_host *h, const struct rdc_diag_
 		 * path marks ECN before PFC (or the peer's notification point is off).
 		 */
 		snprintf(dur, sizeof(dur), "rx_prio%u_pause_duration", pol->roce_prio);
-		if (hh && !handled && !qos_pause_pct(p, dur, &us, &pct))
+		/* CNPs that arrived and were ignored did arrive: that is rp_off, not this. */
+		if (hh && !handled && !(hi && ignored) && !qos_pause_pct(p, dur, &us, &pct))
 			unmarked = pct > pol->rx_pause_pct_warn;
 		if (np_off)
 			rdc_diag_append(title, sizeof(title),
@@ -970,15 +971,19 @@ static void check_cnp_loop(const struct rdc_diag_host *h, const struct rdc_diag_
 			qos_count_evidence(f, p, RDC_DIAG_HW, "rp_cnp_ignored", ignored, ci);
 		if (unmarked)
 			qos_pause_evidence(f, p, dur, us, pct);
-		rdc_finding_why(f,
-				"DCQCN is a loop: switches mark ECN, the receiver (notification "
-				"point) answers with CNPs, the sender (reaction point) slows down. "
-				"%s",
-				np_off || rp_off ? "Here ECN is off on this host for the priority, "
-						   "so congestion is left to PFC"
-						 : "Here PFC pauses come without CNPs: switches do "
-						   "not mark ECN before they pause, or the peer's "
-						   "notification point is off");
+		/* One sentence per fault found, so the text never blames ECN for what it did not see. */
+		rdc_finding_why(
+			f,
+			"DCQCN is a loop: switches mark ECN, receivers answer with CNPs, "
+			"senders slow down.%s%s%s Congestion is left to PFC.",
+			np_off ? " Here marked packets get no CNP back: this host's "
+				 "notification point is off."
+			       : "",
+			rp_off ? " Here CNPs are ignored: this host's reaction point is off." : "",
+			unmarked ? " Here PFC pauses come with no CNP: switches do not mark "
+				   "ECN before pausing, or the peer's notification point is "
+				   "off."
+				 : "");
 		if ((np_off || rp_off) && p->ofed.have_ecn)
 			qos_fix_profile(f, h, p);
 		else if (np_off || rp_off)
@@ -1207,7 +1212,7 @@ static const struct rdc_diag_check checks[] = {
 	 "hw_counters/np_ecn_marked_roce_packets, np_cnp_sent, rp_cnp_handled, rp_cnp_ignored; "
 	 "ethtool -S rx_prioP_pause_duration",
 	 "marked > 0 with no CNP sent W; CNPs ignored > 0 W; paused > 10% (rx-pause-pct-warn) "
-	 "with no CNP handled W",
+	 "with no CNP received (none handled, none ignored) W",
 	 check_cnp_loop},
 	{"qos.cnp-inconsistent", RDC_SEV_WARN,
 	 "CNPs use the policy's DSCP and priority on every port",

@@ -106,21 +106,44 @@ static void port_facts_read(struct rdc_diag_port *p)
 	}
 	rdc_rdma_cm_read(p->port.device, p->port.port, &p->cm);
 	memset(&e, 0, sizeof(e));
-	p->gid_rc =
-		rdc_gid_table_read(p->port.device, p->port.port, ethernet, &p->gids, &p->ngids, &e);
+	p->gid_rc = rdc_gid_table_read_all(p->port.device, p->port.port, ethernet, &p->gids,
+					   &p->ngids, &p->issues, &e);
 	if (p->gid_rc)
 		err_reason(&e, p->gid_reason, sizeof(p->gid_reason));
+}
+
+static bool issues_have(const struct rdc_issues *is, const char *msg)
+{
+	for (unsigned int i = 0; i < is->count; i++)
+		if (!strcmp(is->items[i].msg, msg))
+			return true;
+	return false;
 }
 
 /* The counters of one port now.  Missing sets keep their -errno; only -ENOMEM fails. */
 static int sample_read(struct rdc_diag_port *p, struct rdc_diag_sample *s, bool first)
 {
 	struct rdc_err e = {0}, ethtool_err = {0};
+	struct rdc_counter_set both = {0};
+	struct rdc_counter_unread unread = {0};
 	struct rdc_netif nif;
 
 	s->t_s = monotonic_s();
-	s->ib_rc = rdc_port_ib_counters(p->port.device, p->port.port, &s->ib, &e);
-	s->hw_rc = rdc_port_hw_counters(p->port.device, p->port.port, &s->hw, &e);
+	s->ib_rc = rdc_port_counters_read(p->port.device, p->port.port, &both, &unread, &e);
+	/* One read of both directories; the checks look in one set per directory. */
+	for (size_t i = 0; i < both.count && !s->ib_rc; i++) {
+		const struct rdc_counter *c = &both.items[i];
+
+		s->ib_rc = rdc_counters_add(!strcmp(c->group, "hw") ? &s->hw : &s->ib, c->group,
+					    c->name, c->value);
+	}
+	rdc_counters_free(&both);
+	s->hw_rc = s->ib_rc;
+	/* The second sample reads the same files: what failed twice is said once. */
+	for (unsigned int i = 0; i < unread.issues.count; i++)
+		if (!issues_have(&p->issues, unread.issues.items[i].msg))
+			rdc_issues_add(&p->issues, &unread.issues.items[i]);
+	p->issues.lost += unread.issues.lost;
 	s->carrier_changes = -1;
 	if (!p->port.has_netdev) {
 		s->netdev_rc = -ENODEV;

@@ -344,6 +344,18 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 	}
 }
 
+/* The indexes of the slots that could not be read ("3, 7"), or false when there are none. */
+static bool tr_gid_unreadable(const struct rdc_diag_port *p, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t g = 0; g < p->ngids; g++)
+		if (p->gids[g].unreadable)
+			rdc_diag_append(buf, size, "%s%u", n++ ? ", " : "", p->gids[g].index);
+	return n > 0;
+}
+
 static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
 			      struct rdc_diag_result *r)
 {
@@ -352,6 +364,7 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 		const struct rdc_netif_addr *bad[RDC_NETIF_ADDRS_MAX];
 		const struct rdc_gid *v1[RDC_NETIF_ADDRS_MAX];
 		size_t nbad = 0, nglobal = 0;
+		char unread[64];
 
 		if (!rdc_diag_port_roce(p)) {
 			rdc_diag_skip(r, c, p, "not a RoCE port (link layer %s)",
@@ -385,7 +398,10 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 			bad[nbad] = ad;
 			v1[nbad++] = g;
 		}
-		if (nbad)
+		if (nbad && tr_gid_unreadable(p, unread, sizeof(unread)))
+			/* The missing GID may sit in a slot that could not be read. */
+			rdc_diag_skip(r, c, p, "GID slot(s) %s could not be read", unread);
+		else if (nbad)
 			tr_gid_report(c, p, bad, v1, nbad, r);
 		if (!nglobal)
 			tr_only_link_local(c, p, r);

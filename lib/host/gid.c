@@ -164,9 +164,8 @@ static int gid_read_slot(const char *dev, unsigned int port, const char *slot, b
 	return 1;
 }
 
-static int gid_table_read(const char *dev, unsigned int port, bool ethernet, bool keep_bad,
-			  struct rdc_gid **gids, size_t *count, struct rdc_issues *issues,
-			  struct rdc_err *err)
+static int gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
+			  size_t *count, struct rdc_issues *issues, struct rdc_err *err)
 {
 	struct rdc_names slots;
 	struct rdc_gid *out = NULL, *grown;
@@ -186,7 +185,7 @@ static int gid_table_read(const char *dev, unsigned int port, bool ethernet, boo
 			continue;
 		gid.index = (unsigned int)index;
 		rc = gid_read_slot(dev, port, slots.names[i], ethernet, &gid, issues);
-		if (rc == 0 || (rc < 0 && !keep_bad))
+		if (rc == 0)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 16;
@@ -212,14 +211,8 @@ err_free:
 	return rc;
 }
 
-int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
-		       size_t *count, struct rdc_err *err)
-{
-	return gid_table_read(dev, port, ethernet, false, gids, count, NULL, err);
-}
-
 int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
 			   size_t *count, struct rdc_issues *issues, struct rdc_err *err)
 {
-	return gid_table_read(dev, port, ethernet, true, gids, count, issues, err);
+	return gid_table_read(dev, port, ethernet, gids, count, issues, err);
 }

@@ -53,16 +53,10 @@ void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count);
 
 /*
  * Read the used entries of one port's GID table (unused slots are skipped).
- * A slot whose GID cannot be read or parsed is left out; use
- * rdc_gid_table_read_all() to hear about it.
- */
-int rdc_gid_table_read(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
-		       size_t *count, struct rdc_err *err);
-
-/*
- * The same, but a slot whose GID cannot be read or parsed is an entry with
- * gid->unreadable set (and only its index known), and each such file is a
- * record in @issues: one bad slot never hides the rest of the table.
+ * A slot whose GID cannot be read or parsed is an entry with gid->unreadable
+ * set (and only its index known), and each such file is a record in @issues:
+ * one bad slot never hides the rest of the table, and none is dropped
+ * silently.
  */
 int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
 			   size_t *count, struct rdc_issues *issues, struct rdc_err *err);

@@ -70,7 +70,7 @@ static void netif_read_sysfs(struct rdc_netif *n)
 	if (!rdc_fs_read_i64(&v, NULL, NET_CLASS "/%s/ifindex", n->name) && v > 0 && v <= INT32_MAX)
 		n->ifindex = (int)v;
 	/* "0x1003": the IFF_* flags of SIOCGIFFLAGS. */
-	if (!rdc_fs_read_u64(&flags, NULL, NET_CLASS "/%s/flags", n->name))
+	if (!rdc_fs_read_x64(&flags, NULL, NET_CLASS "/%s/flags", n->name))
 		n->admin_up = (flags & IFF_UP) ? 1 : 0;
 	/* carrier reads EINVAL while the interface is administratively down: unknown, not 0. */
 	snprintf(n->carrier_source, sizeof(n->carrier_source), NET_CLASS "/%s/carrier", n->name);

@@ -95,12 +95,6 @@ static int read_dir(const char *dev, unsigned int port, const char *dir, const c
 	return rc ? rdc_err_set(err, -rc, "cannot read %s of '%s/%u'", dir, dev, port) : 0;
 }
 
-int rdc_port_ib_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
-			 struct rdc_err *err)
-{
-	return read_dir(dev, port, "counters", "ib", NULL, 0, set, NULL, err);
-}
-
 /*
  * The counters that tell a RoCE operator about loss, retransmission and
  * congestion control (mlx5 and rxe names), shown before the rest.
@@ -132,13 +126,6 @@ static const char *const hw_roce_first[] = {
 	"send_err",
 	"link_downed",
 };
-
-int rdc_port_hw_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
-			 struct rdc_err *err)
-{
-	return read_dir(dev, port, "hw_counters", "hw", hw_roce_first,
-			RDC_ARRAY_SIZE(hw_roce_first), set, NULL, err);
-}
 
 int rdc_port_counters_read(const char *dev, unsigned int port, struct rdc_counter_set *set,
 			   struct rdc_counter_unread *unread, struct rdc_err *err)

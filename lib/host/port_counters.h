@@ -10,18 +10,6 @@
 #include "base/issues.h"
 
 /*
- * IB PortCounters from ports/N/counters.  port_xmit_data and port_rcv_data
- * count 4-byte words; they are reported as port_xmit_bytes/port_rcv_bytes
- * in bytes.  Entries that read "N/A (no PMA)" are left out.  A port without
- * the directory (rxe, irdma) gives an empty set.
- */
-int rdc_port_ib_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
-			 struct rdc_err *err);
-/* ports/N/hw_counters, the RoCE-relevant ones (loss, retries, congestion) first. */
-int rdc_port_hw_counters(const char *dev, unsigned int port, struct rdc_counter_set *set,
-			 struct rdc_err *err);
-
-/*
  * Counters that exist but could not be read, could not be parsed, or do not
  * fit 64 bits in bytes (port_*_data counts 4-byte words): named so the
  * output can say null for each, with one record each in @issues.
@@ -32,6 +20,18 @@ struct rdc_counter_unread {
 	struct rdc_issues issues;
 };
 
-/* Both sets (ports/N/counters, then hw_counters), telling what could not be read in @unread. */
+/*
+ * Both sets of a port, telling what could not be read in @unread (may be
+ * NULL only where the caller has nowhere to say it):
+ *
+ *   group "ib"  IB PortCounters from ports/N/counters.  port_xmit_data and
+ *               port_rcv_data count 4-byte words; they are reported as
+ *               port_xmit_bytes/port_rcv_bytes in bytes.  Entries that read
+ *               "N/A (no PMA)" are left out.
+ *   group "hw"  ports/N/hw_counters, the RoCE-relevant ones (loss, retries,
+ *               congestion) first.
+ *
+ * A port without either directory (rxe, irdma) gives no counters of it.
+ */
 int rdc_port_counters_read(const char *dev, unsigned int port, struct rdc_counter_set *set,
 			   struct rdc_counter_unread *unread, struct rdc_err *err);

@@ -39,7 +39,7 @@ int rdc_system_open(const struct rdc_system_opts *o, struct rdc_err *err)
 {
 	const char *root;
 	char rec[4096];
-	int rc;
+	int rc, fd;
 
 	rc = root_dir(o->root, &root, err);
 	if (!rc)
@@ -52,11 +52,29 @@ int rdc_system_open(const struct rdc_system_opts *o, struct rdc_err *err)
 		return rdc_nl_open(RDC_NL_RECORD, o->record, err);
 	if (!rdc_fs_root())
 		return rdc_nl_open(RDC_NL_LIVE, NULL, err);
-	/* Found through the file layer: the recording is part of the rooted bundle. */
+	/*
+	 * Found and opened through the file layer: the recording is part of the
+	 * rooted bundle, and a link in it resolves inside the root like any file.
+	 */
 	if (!rdc_fs_exists("/%s", RDC_NL_REC_NAME))
 		return rdc_nl_open(RDC_NL_OFF, NULL, err);
+	fd = rdc_fs_open_read(err, "/%s", RDC_NL_REC_NAME);
+	if (fd < 0) {
+		rdc_nl_open(RDC_NL_OFF, NULL, NULL);
+		return fd;
+	}
 	snprintf(rec, sizeof(rec), "%s/%s", rdc_fs_root(), RDC_NL_REC_NAME);
-	return rdc_nl_open(RDC_NL_REPLAY, rec, err);
+	return rdc_nl_open_replay_fd(fd, rec, err);
+}
+
+int rdc_system_strict_end(struct rdc_err *err)
+{
+	return rdc_nl_strict_end(err);
+}
+
+const char *rdc_system_strict_line(size_t i)
+{
+	return rdc_nl_strict_line(i);
 }
 
 void rdc_system_close(void)

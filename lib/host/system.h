@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "base/err.h"
 
@@ -19,6 +20,14 @@ struct rdc_system_opts {
  */
 int rdc_system_open(const struct rdc_system_opts *o, struct rdc_err *err);
 void rdc_system_close(void);
+/*
+ * At the end of a command, before or after rdc_system_close(): 0, or -EPROTO
+ * when a strict replay (RDMACTL_REPLAY_STRICT, seam/nl.h) found requests
+ * that broke its rule, the first named in @err; rdc_system_strict_line(0,
+ * 1, ...) gives one line per request, NULL after the last.
+ */
+int rdc_system_strict_end(struct rdc_err *err);
+const char *rdc_system_strict_line(size_t i);
 /* Neither --root nor --replay: the running kernel answers, and writes may happen. */
 bool rdc_system_live(void);
 /* Only point the file layer at @root (completion lists a bundle's devices). */

@@ -875,8 +875,28 @@ int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ..
 	return fs_read_path(path, kpath, buf, size, err);
 }
 
-/* Read a small file and parse it as a signed or unsigned number. */
-static int fs_read_number(const char *path, const char *kpath, bool is_signed, uint64_t *u,
+int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
+{
+	struct fs_how how = {.flags = O_RDONLY, .want = S_IFREG};
+	int fd;
+
+	FS_PATH(path, kpath, fmt);
+	if (path_rc)
+		return rdc_err_set(err, -path_rc, "path too long");
+	fd = fs_open(path, kpath, &how);
+	if (fd < 0)
+		return fs_open_error(err, fd, "open", kpath, &how);
+	return fd;
+}
+
+/*
+ * Read a small file and parse it as a number: signed decimal, unsigned
+ * decimal or unsigned "0x"-prefixed hex (@kind).  -ERANGE when
+ * it does not fit 64 bits, -EINVAL when it is not such a number.
+ */
+enum fs_num { FS_NUM_DEC, FS_NUM_HEX, FS_NUM_SIGNED };
+
+static int fs_read_number(const char *path, const char *kpath, enum fs_num kind, uint64_t *u,
 			  int64_t *i, struct rdc_err *err)
 {
 	char buf[64];
@@ -884,9 +904,19 @@ static int fs_read_number(const char *path, const char *kpath, bool is_signed, u
 
 	if (rc < 0)
 		return rc;
-	rc = is_signed ? rdc_parse_i64(buf, i) : rdc_parse_u64(buf, 0, u);
+	if (kind == FS_NUM_SIGNED)
+		rc = rdc_parse_i64(buf, i);
+	else if (kind == FS_NUM_HEX)
+		/* The kernel prints these "%#x"; demand the prefix so a decimal file is not taken as hex. */
+		rc = (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) ? rdc_parse_u64(buf, 16, u)
+									 : -EINVAL;
+	else
+		rc = rdc_parse_u64(buf, 10, u);
+	if (rc == -ERANGE)
+		return rdc_err_set(err, ERANGE, "'%s' holds '%s', beyond 64 bits", kpath, buf);
 	if (rc < 0)
-		return rdc_err_set(err, EINVAL, "'%s' holds '%s', not a number", kpath, buf);
+		return rdc_err_set(err, EINVAL, "'%s' holds '%s', not a %s number", kpath, buf,
+				   kind == FS_NUM_HEX ? "0x-prefixed hex" : "decimal");
 	return 0;
 }
 
@@ -895,7 +925,15 @@ int rdc_fs_read_u64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
 	FS_PATH(path, kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, false, val, NULL, err);
+	return fs_read_number(path, kpath, FS_NUM_DEC, val, NULL, err);
+}
+
+int rdc_fs_read_x64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
+{
+	FS_PATH(path, kpath, fmt);
+	if (path_rc)
+		return rdc_err_set(err, -path_rc, "path too long");
+	return fs_read_number(path, kpath, FS_NUM_HEX, val, NULL, err);
 }
 
 int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...)
@@ -903,7 +941,7 @@ int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...)
 	FS_PATH(path, kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, true, NULL, val, err);
+	return fs_read_number(path, kpath, FS_NUM_SIGNED, NULL, val, err);
 }
 
 int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)

@@ -44,10 +44,28 @@ const char *rdc_fs_root(void);
  * @buf (or RDC_FS_READ_MAX) is not read.
  */
 int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(4, 5);
-/* Read a decimal or 0x-prefixed unsigned number. */
+/*
+ * Read an unsigned decimal number, as the kernel writes counters, MTUs and
+ * indexes: base 10 always ("010" is ten, "0x10" is -EINVAL); -ERANGE beyond
+ * 64 bits.
+ */
 int rdc_fs_read_u64(uint64_t *val, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);
+/*
+ * Read an unsigned hex number with its "0x" prefix, for the few attributes the
+ * kernel prints "%#x" (a netdev's flags, "0x1003"): "1003" without the prefix
+ * is -EINVAL; -ERANGE beyond 64 bits.
+ */
+int rdc_fs_read_x64(uint64_t *val, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);
 /* Read a signed decimal number ("-1" is a valid numa_node). */
 int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);
+
+/*
+ * Open a regular file for reading as the reads above do (inside the root's
+ * jail, non-blocking, nothing but a regular file), for a reader that takes
+ * more than RDC_FS_READ_MAX (a kernel recording).  Returns the fd (the caller
+ * closes it) or -errno.  Not captured.
+ */
+int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
 
 /* The last path component of a symlink's target ("../../mlx5_core" -> "mlx5_core"). */
 int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3, 4);

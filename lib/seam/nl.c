@@ -76,8 +76,12 @@ static struct {
 	struct nl_strict_report bad; /* requests asked but not recorded, or asked again */
 } nl = {.mode = RDC_NL_LIVE};
 
-/* Filled at close when the environment asked for strictness, reported at exit. */
+/*
+ * Filled at close when the environment asked for strictness, so that
+ * rdc_nl_strict_end() still has it after the transport closed.
+ */
 static struct nl_strict_report nl_exit_report;
+static char nl_exit_more[48]; /* "and N more", past the lines kept */
 
 /*
  * One request at a time: the sockets, the sequence number and the recording
@@ -237,18 +241,15 @@ static int rec_parse_request(struct nl_exchange *ex, char *line, const char **wh
 	return 0;
 }
 
-/* The whole file, read once: a regular file only (never a FIFO or a device), at most the cap. */
-static int rec_read(const char *path, char **out, size_t *outlen, struct rdc_err *err)
+/* The whole file of @fd (closed here), read once: a regular file only (never a FIFO or a device), at most the cap. */
+static int rec_read(int fd, const char *path, char **out, size_t *outlen, struct rdc_err *err)
 {
 	struct stat st;
 	size_t len = 0;
 	ssize_t n;
 	char *buf;
-	int fd, rc = 0;
+	int rc = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return rdc_err_set(err, errno, "cannot open recording '%s'", path);
 	if (fstat(fd, &st) < 0) {
 		rc = rdc_err_set(err, errno, "cannot open recording '%s'", path);
 		goto out_close;
@@ -341,7 +342,7 @@ static int rec_parse_line(char *line, size_t lineno, struct nl_exchange **cur, s
  * line and file size, hex, every length, every netlink message of every
  * reply, and the order of requests and answers.
  */
-static int rec_load(const char *path, struct rdc_err *err)
+static int rec_load(int fd, const char *path, struct rdc_err *err)
 {
 	struct nl_exchange *cur = NULL;
 	size_t cap = 0, lineno = 0, len = 0, left;
@@ -349,7 +350,7 @@ static int rec_load(const char *path, struct rdc_err *err)
 	char *buf = NULL, *line, *nlpos;
 	int rc;
 
-	rc = rec_read(path, &buf, &len, err);
+	rc = rec_read(fd, path, &buf, &len, err);
 	if (rc)
 		return rc;
 	for (line = buf, left = len; left > 0 && !rc; lineno++) {
@@ -539,62 +540,80 @@ int rdc_nl_strict_check(struct rdc_err *err)
 	return rc;
 }
 
-/*
- * The exit of a command run with RDMACTL_REPLAY_STRICT.  lib/ neither prints
- * nor exits, except here: the switch exists only for tests, which need the
- * exit status to say it without every caller of the transport checking.
- */
-static void strict_atexit(void)
+int rdc_nl_strict_end(struct rdc_err *err)
 {
+	/* Still open: judge it now.  Closed (diag collect reopens): what its close found. */
 	if (nl.strict_env && nl.mode == RDC_NL_REPLAY)
-		strict_verdict(&nl_exit_report); /* never closed */
+		strict_verdict(&nl_exit_report);
 	if (!nl_exit_report.total)
-		return;
-	fflush(NULL);
-	for (size_t i = 0; i < nl_exit_report.n; i++)
-		fprintf(stderr, "rdmactl: strict replay: %s\n", nl_exit_report.line[i]);
+		return 0;
 	if (nl_exit_report.total > nl_exit_report.n)
-		fprintf(stderr, "rdmactl: strict replay: and %zu more\n",
-			nl_exit_report.total - nl_exit_report.n);
-	fflush(stderr);
-	_exit(1);
+		snprintf(nl_exit_more, sizeof(nl_exit_more), "and %zu more",
+			 nl_exit_report.total - nl_exit_report.n);
+	rdc_err_set(err, EPROTO, "strict replay: %s", nl_exit_report.line[0]);
+	if (nl_exit_report.total > 1)
+		rdc_err_detail(err, "%zu requests broke strict replay", nl_exit_report.total);
+	return -EPROTO;
+}
+
+const char *rdc_nl_strict_line(size_t i)
+{
+	if (i < nl_exit_report.n)
+		return nl_exit_report.line[i];
+	if (i == nl_exit_report.n && nl_exit_report.total > nl_exit_report.n)
+		return nl_exit_more;
+	return NULL;
 }
 
 static void strict_from_env(void)
 {
-	static bool registered;
 	const char *v = getenv(RDC_NL_STRICT_ENV);
 
 	if (!v || !v[0] || !strcmp(v, "0"))
 		return;
 	nl.strict = !strcmp(v, "asked") ? RDC_NL_STRICT_ASKED : RDC_NL_STRICT_ALL;
 	nl.strict_env = true;
-	if (!registered && !atexit(strict_atexit))
-		registered = true;
 }
 
 /* ---- open / close ------------------------------------------------------ */
 
-int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
+int rdc_nl_open_replay_fd(int fd, const char *name, struct rdc_err *err)
 {
 	int rc;
 
 	rdc_nl_close();
+	nl.mode = RDC_NL_REPLAY;
+	nl.seq = (uint32_t)time(NULL);
+	strict_from_env();
+	rc = rec_load(fd, name, err);
+	if (rc) {
+		/* Nothing of a bad recording is answered, nor judged at the end. */
+		nl.strict_env = false;
+		rdc_nl_close();
+		nl.mode = RDC_NL_OFF;
+	}
+	return rc;
+}
+
+int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
+{
+	int fd;
+
+	rdc_nl_close();
 	if ((mode == RDC_NL_REPLAY || mode == RDC_NL_RECORD) && !file)
 		return rdc_err_set(err, EINVAL, "no recording file given");
+	if (mode == RDC_NL_REPLAY) {
+		fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd < 0) {
+			int saved = errno;
+
+			nl.mode = RDC_NL_OFF;
+			return rdc_err_set(err, saved, "cannot open recording '%s'", file);
+		}
+		return rdc_nl_open_replay_fd(fd, file, err);
+	}
 	nl.mode = mode;
 	nl.seq = (uint32_t)time(NULL);
-	if (mode == RDC_NL_REPLAY) {
-		strict_from_env();
-		rc = rec_load(file, err);
-		if (rc) {
-			/* Nothing of a bad recording is answered, nor judged at exit. */
-			nl.strict_env = false;
-			rdc_nl_close();
-			nl.mode = RDC_NL_OFF;
-		}
-		return rc;
-	}
 	if (mode == RDC_NL_RECORD) {
 		nl.rec = fopen(file, "we");
 		if (!nl.rec)
@@ -606,8 +625,14 @@ int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
 
 void rdc_nl_close(void)
 {
-	if (nl.strict_env && nl.mode == RDC_NL_REPLAY)
-		strict_verdict(&nl_exit_report);
+	struct nl_strict_report verdict;
+
+	/* A later recording that kept the rule does not hide an earlier one that broke it. */
+	if (nl.strict_env && nl.mode == RDC_NL_REPLAY) {
+		strict_verdict(&verdict);
+		if (verdict.total)
+			nl_exit_report = verdict;
+	}
 	for (int i = 0; i < NL_MAX_PROTO; i++) {
 		if (nl.sock[i])
 			mnl_socket_close(nl.sock[i]);

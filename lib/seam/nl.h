@@ -53,7 +53,8 @@ enum rdc_nl_mode { RDC_NL_LIVE, RDC_NL_RECORD, RDC_NL_REPLAY, RDC_NL_OFF };
  * With RDMACTL_REPLAY_STRICT set in the environment when a recording is
  * opened, a command that asks something not recorded, asks a request again
  * after its answers ran out, or leaves an answer unused writes one line per
- * such request to stderr at exit and exits 1.  Values:
+ * such request to stderr at the end and exits 1 (rdc_nl_strict_end(), which
+ * cmd/main.c calls when the verb is done).  Values:
  *
  *   all     every answer in the file must be used
  *   asked   scoped per request: every answer recorded for a request the
@@ -76,16 +77,31 @@ typedef int (*rdc_nl_msg_cb)(const struct nlmsghdr *nlh, void *arg);
 /* @file: the recording to write (record) or read (replay); ignored otherwise. */
 int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err);
 void rdc_nl_close(void);
+/*
+ * Replay the recording open on @fd (read and closed here): the caller opened
+ * it, through the file seam's --root jail where it belongs to a bundle.
+ * @name names it in messages.
+ */
+int rdc_nl_open_replay_fd(int fd, const char *name, struct rdc_err *err);
 enum rdc_nl_mode rdc_nl_mode(void);
 
 /*
  * Strict replay without the environment (unit tests): set after rdc_nl_open(),
  * it lasts until rdc_nl_close().  rdc_nl_strict_check() returns 0, or -EPROTO
  * naming the first request that broke the rule in @err->msg (how many did in
- * @err->detail).  Only the environment variable makes the exit fail.
+ * @err->detail).  Only the environment variable makes the command fail.
  */
 void rdc_nl_set_strict(enum rdc_nl_strict strict);
 int rdc_nl_strict_check(struct rdc_err *err);
+/*
+ * The end of a command run with RDMACTL_REPLAY_STRICT: judges the recording
+ * still open, else what the last close of one found.  0 when the rule held
+ * (or the environment did not ask), else -EPROTO naming the first request
+ * that broke it in @err; rdc_nl_strict_line(0, 1, ...) then gives one line
+ * per request (the first 16, then "and N more"), NULL after the last.
+ */
+int rdc_nl_strict_end(struct rdc_err *err);
+const char *rdc_nl_strict_line(size_t i);
 
 /*
  * Send one request on a NETLINK_* @proto socket, sets seq and pid, and read

@@ -905,6 +905,35 @@ static void test_cnp_loop(void **state)
 	host_free(fx);
 }
 
+/*
+ * CNPs that arrive and are ignored did arrive: the finding says the reaction
+ * point is off, never also that no CNP arrived; each why names what was seen.
+ */
+static void test_cnp_loop_one_story(void **state)
+{
+	struct fixture *fx = host_new(2, 2);
+	const struct rdc_finding *f;
+
+	(void)state;
+	ctr_set(&fx->ports[0], RDC_DIAG_HW, "np_cnp_sent", 90, 90);
+	ctr_set(&fx->ports[1], RDC_DIAG_HW, "rp_cnp_ignored", 0, 12);
+	ctr_set(&fx->ports[1], RDC_DIAG_HW, "rp_cnp_handled", 50, 50);
+	ctr_set(&fx->ports[1], RDC_DIAG_NETDEV, "rx_prio3_pause_duration", 0, 2000000);
+	run_dump(fx);
+
+	f = finding_on(fx, "qos.cnp-loop", NETDEV);
+	assert_contains(f->why, "notification point is off");
+	assert_null(strstr(f->why, "reaction point is off"));
+	assert_null(strstr(f->why, "pauses come with no CNP"));
+
+	f = finding_on(fx, "qos.cnp-loop", NETDEV2);
+	assert_string_equal(f->title, "12 CNPs ignored in the window");
+	assert_contains(f->why, "reaction point is off");
+	assert_null(strstr(f->why, "no CNP"));
+	assert_null(strstr(f->why, "notification point is off"));
+	host_free(fx);
+}
+
 /* The upstream driver: ECN not settable through sysfs, the fix points to the firmware. */
 static void test_cnp_loop_upstream_fix(void **state)
 {
@@ -1077,6 +1106,7 @@ int main(void)
 		cmocka_unit_test(test_ecn_unreadable),
 		cmocka_unit_test(test_cnp_loop),
 		cmocka_unit_test(test_cnp_loop_upstream_fix),
+		cmocka_unit_test(test_cnp_loop_one_story),
 		cmocka_unit_test(test_cnp_inconsistent),
 		cmocka_unit_test(test_dcbx),
 		cmocka_unit_test(test_policy_followed),

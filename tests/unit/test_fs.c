@@ -552,6 +552,51 @@ static void test_overlay_walk(void **state)
 	overlay_cases(true);
 }
 
+/* Numbers: decimal where the kernel writes decimal, hex only where asked for and prefixed. */
+static void test_numbers(void **state)
+{
+	struct rdc_err err = {0};
+	uint64_t u = 7;
+	int64_t i;
+
+	(void)state;
+	mkpath(root, "sys/n");
+	put(root, "sys/n/dec", "010\n");
+	put(root, "sys/n/hex", "0x10\n");
+	put(root, "sys/n/hexbare", "1003\n");
+	put(root, "sys/n/max", "18446744073709551615\n");
+	put(root, "sys/n/over", "18446744073709551616\n");
+	put(root, "sys/n/hexover", "0x10000000000000000\n");
+	put(root, "sys/n/neg", "-1\n");
+	put(root, "sys/n/ineg", "-010\n");
+	put(root, "sys/n/iover", "9223372036854775808\n");
+	assert_int_equal(rdc_fs_set_root(root, &err), 0);
+
+	assert_int_equal(rdc_fs_read_u64(&u, &err, "/sys/n/dec"), 0);
+	assert_int_equal(u, 10); /* not octal 8 */
+	u = 7;
+	assert_int_equal(rdc_fs_read_u64(&u, &err, "/sys/n/hex"), -EINVAL);
+	assert_int_equal(u, 7);
+	assert_non_null(strstr(err.msg, "/sys/n/hex"));
+	assert_int_equal(rdc_fs_read_u64(&u, &err, "/sys/n/max"), 0);
+	assert_true(u == UINT64_MAX);
+	assert_int_equal(rdc_fs_read_u64(&u, &err, "/sys/n/over"), -ERANGE);
+	assert_non_null(strstr(err.msg, "/sys/n/over"));
+	assert_int_equal(rdc_fs_read_u64(&u, &err, "/sys/n/neg"), -EINVAL);
+
+	assert_int_equal(rdc_fs_read_x64(&u, &err, "/sys/n/hex"), 0);
+	assert_int_equal(u, 16);
+	assert_int_equal(rdc_fs_read_x64(&u, &err, "/sys/n/hexbare"), -EINVAL);
+	assert_int_equal(rdc_fs_read_x64(&u, &err, "/sys/n/dec"), -EINVAL);
+	assert_int_equal(rdc_fs_read_x64(&u, &err, "/sys/n/hexover"), -ERANGE);
+
+	assert_int_equal(rdc_fs_read_i64(&i, &err, "/sys/n/ineg"), 0);
+	assert_int_equal(i, -10);
+	assert_int_equal(rdc_fs_read_i64(&i, &err, "/sys/n/iover"), -ERANGE);
+	assert_int_equal(rdc_fs_read_i64(&i, &err, "/sys/n/hex"), -EINVAL);
+	rdc_fs_set_root(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_capture_live),
 		cmocka_unit_test(test_overlay_openat2),
 		cmocka_unit_test(test_overlay_walk),
+		cmocka_unit_test(test_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, setup_jail, teardown_jail);

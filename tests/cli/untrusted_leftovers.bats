@@ -1,0 +1,88 @@
+#!/usr/bin/env bats
+# Untrusted input (issue 12), leftovers from review: diag and bench hear about
+# unreadable GID slots instead of losing them, an unreadable operstate is "?"
+# in diag's evidence, strict replay is judged by the command's end (not at
+# exit), and a bundle's kernel.rec resolves inside the --root jail.
+load ../helpers
+
+IB=sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0
+ND=sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0/net/ens1f0np0
+
+setup() {
+	H=$BATS_TEST_TMPDIR/host
+	cp -a "$HOSTS/cx6dx" "$H"
+}
+
+rh() {
+	"$RDMACTL" --root "$H" "$@"
+}
+
+# Make a file exist but fail to read: a directory in its place.
+unreadable() {
+	rm -f "$H/$1"
+	mkdir "$H/$1"
+}
+
+@test "leftovers: diag does not call a GID missing that sits in an unreadable slot" {
+	# Slot 3 is the RoCE v2 GID of 192.168.10.11; slot 2 its RoCE v1 twin.
+	unreadable "$IB/ports/1/gids/3"
+	run --separate-stderr rh -j diag check transport.gid-missing
+	echo "$output" | json_valid
+	[ "$(echo "$output" | jq '.findings | length')" = 0 ] || fail "$output"
+	[ "$(echo "$output" | jq -r '.skipped[0].reason')" = "GID slot(s) 3 could not be read" ] ||
+		fail "$output"
+	# The slot is named on stderr and the run says it could not read everything.
+	assert_equal "$status" 1
+	[[ $stderr == *"gids/3"* ]] || fail "$stderr"
+	# The same table read whole is judged as before.
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j diag check transport.gid-missing
+	[ "$(echo "$output" | jq '.skipped | length')" = 0 ] || fail "$output"
+}
+
+@test "leftovers: an unreadable operstate is ? in diag's evidence, never empty" {
+	printf '0\n' >"$H/$ND/carrier"
+	unreadable "$ND/operstate"
+	run --separate-stderr rh -j diag check link.no-carrier
+	echo "$output" | json_valid
+	[ "$(echo "$output" | jq -r '.findings[0].title')" = "ens1f0np0 is up but has no carrier (operstate ?)" ] ||
+		fail "$output"
+	[ "$(echo "$output" | jq -r '.findings[0].evidence[] | select(.name == "operstate") | .value')" = "?" ] ||
+		fail "$output"
+	assert_equal "$status" 1
+	[[ $stderr == *"/sys/class/net/ens1f0np0/operstate"* ]] || fail "$stderr"
+	# port shows it as null with a warning naming the file (exit 1).
+	run --separate-stderr rh -j port mlx5_0
+	assert_equal "$status" 1
+	[ "$(echo "$output" | jq -r '.ports[0].netdev_operstate')" = null ]
+	[[ $stderr == *"/sys/class/net/ens1f0np0/operstate"* ]] || fail "$stderr"
+}
+
+@test "leftovers: a bundle's kernel.rec link resolves inside the root, never on the host" {
+	local outside=$BATS_TEST_TMPDIR/outside.rec
+	# The same absolute path names the bundle's good recording inside the root
+	# and a host file that is no recording outside it.
+	printf 'HOSTSECRET\n' >"$outside"
+	mkdir -p "$H/$BATS_TEST_TMPDIR"
+	mv "$H/kernel.rec" "$H/$outside"
+	ln -s "$outside" "$H/kernel.rec"
+	run --separate-stderr rh -j port
+	assert_success
+	echo "$output" | json_valid
+	[[ $stderr != *HOSTSECRET* && $stderr != *"kernel recording"* ]] || fail "$stderr"
+	# Where the bundle lacks the target there is no recording, and still no host file.
+	rm "$H/$outside"
+	run --separate-stderr rh -j port
+	assert_success
+	[[ $stderr != *"kernel recording"* ]] || fail "$stderr"
+}
+
+@test "leftovers: strict replay is judged after the output and keeps a failing exit status" {
+	# The strict lines follow the output, which was written whole.
+	RDMACTL_REPLAY_STRICT=1 run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j port
+	assert_equal "$status" 1
+	jq -e '.schema == 1' <<<"$output" >/dev/null
+	[[ $stderr == "rdmactl: strict replay: "* ]] || fail "$stderr"
+	# A usage error stays a usage error.
+	RDMACTL_REPLAY_STRICT=1 run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" port stats interval 0
+	assert_equal "$status" 2
+}
