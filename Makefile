@@ -79,7 +79,7 @@ FUZZ_DEF_policy_yaml := -DFUZZ_YAML_POLICY
 # check builds the fuzzers where clang is, and tests/run's fuzz tier runs each briefly.
 FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BIN))
 
-.PHONY: asan-check all clean check check-unit check-cli check-netns check-lab check-layers \
+.PHONY: asan-check all clean check check-unit check-cli check-corrupt check-netns check-lab check-layers \
 	install uninstall man asan lint format-check help deps bench fuzz FORCE
 
 all: rdmactl man
@@ -138,6 +138,10 @@ check-unit: $(UNIT_BIN)
 check-cli: rdmactl man $(DCB_DOUBLE_ALL)
 	$(Q)tests/run cli
 
+# Every fixture host corrupted, every read-only verb on it (tests/corrupt/corrupt.py).
+check-corrupt: rdmactl
+	$(Q)tests/run corrupt
+
 check-netns: rdmactl
 	$(Q)tests/run netns
 
@@ -151,7 +155,7 @@ asan:
 
 asan-check: $(UNIT_BIN) $(LIB_OBJ) $(CMD_OBJ) man $(DCB_DOUBLE_ALL) $(FLAGS_FILE)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $(BUILD)/rdmactl $(LIB_OBJ) $(CMD_OBJ) $(LDLIBS)
-	$(Q)RDMACTL=$(CURDIR)/$(BUILD)/rdmactl UNIT_DIR=$(BUILD)/tests tests/run unit cli netns
+	$(Q)RDMACTL=$(CURDIR)/$(BUILD)/rdmactl UNIT_DIR=$(BUILD)/tests tests/run unit cli corrupt netns
 
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
@@ -222,7 +226,7 @@ clean:
 	rm -rf build build-asan build-fuzz rdmactl
 
 help:
-	@echo "targets: all check check-layers check-unit check-cli check-netns check-lab"
+	@echo "targets: all check check-layers check-unit check-cli check-corrupt check-netns check-lab"
 	@echo "         install uninstall"
 	@echo "         man asan lint format-check bench deps clean"
 	@echo "         fuzz (FUZZ_SECONDS=60 per target: libFuzzer on every parser of outside input; needs clang)"
