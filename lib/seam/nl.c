@@ -295,6 +295,9 @@ static const char *rec_check_exchange(const struct nl_exchange *ex)
 {
 	if (ex->is_ioctl && !ex->error && ex->nreplies != 1)
 		return "an ethtool request needs one answer or one '! ERRNO'";
+	/* The ioctl writes its answer over its request: the same length, or not one. */
+	if (ex->is_ioctl && ex->nreplies == 1 && ex->replies[0].len != ex->req_len)
+		return "an ethtool answer is not as long as its request";
 	return NULL;
 }
 
@@ -360,6 +363,13 @@ static int rec_load(int fd, const char *path, struct rdc_err *err)
 		nlpos = memchr(line, '\n', left);
 		n = nlpos ? (size_t)(nlpos - line) : left;
 		next = nlpos ? nlpos + 1 : line + n;
+		/* Every line the recorder writes ends with one: without it the file was cut. */
+		if (!nlpos) {
+			rc = rdc_err_set(err, EINVAL,
+					 "bad recording '%s' line %zu: no newline at its end (cut short?)",
+					 path, lineno + 1);
+			break;
+		}
 		if (n > RDC_NL_REC_MAX_LINE) {
 			rc = rdc_err_set(err, EINVAL,
 					 "bad recording '%s' line %zu: longer than %u bytes", path,

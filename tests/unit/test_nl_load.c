@@ -201,6 +201,17 @@ static void test_bad_lines_refused_at_load(void **state)
 	assert_bad_at(2);
 	write_text(MAGIC "> ioctl ethtool eth0 01\n< 01\n");
 	assert_bad_at(2);
+	/* Was: loaded, and failed only when a verb asked (the answer overwrites the request). */
+	write_text(MAGIC "> ioctl ethtool eth0 01000000\n< 0100\n");
+	assert_bad_at(3);
+	write_text(MAGIC "> ioctl ethtool eth0 01000000\n< 0100000000\n> ioctl ethtool eth1 "
+			 "01000000\n! 95\n");
+	assert_bad_at(4); /* found when the next request begins */
+	/* Was: a file cut inside its last line loaded what was left of it. */
+	write_text(MAGIC "> ioctl ethtool eth0 01000000\n< 01000000");
+	assert_bad_at(3);
+	write_text(MAGIC "# a comment without its newline");
+	assert_bad_at(2);
 }
 
 static void test_nul_byte_refused(void **state)
