@@ -620,51 +620,59 @@ static void pfc_emit_state(struct rdc_out *o, const struct rdc_dcb_target *t,
 	rdc_counters_free(&stats);
 }
 
-/* Every netdev that carries an RDMA port, once. */
-static size_t pfc_all_netdevs(char names[][IF_NAMESIZE], size_t max)
+/*
+ * Every netdev that carries an RDMA port, once: *@names (malloc'd) and *@n.
+ * A host has at most as many as it has ports; none is dropped.
+ */
+static int pfc_all_netdevs(char (**names)[IF_NAMESIZE], size_t *n, struct rdc_err *err)
 {
 	struct rdc_port_list ports;
-	size_t n = 0;
+	int rc;
 
-	if (rdc_ports_read(&ports, NULL))
-		return 0;
-	for (size_t i = 0; i < ports.count && n < max; i++) {
+	*names = NULL;
+	*n = 0;
+	rc = rdc_ports_read(&ports, err);
+	if (rc)
+		return rc;
+	*names = calloc(ports.count + 1, sizeof(**names));
+	if (!*names) {
+		rdc_ports_free(&ports);
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < ports.count; i++) {
 		bool seen = false;
 
 		if (!ports.ports[i].has_netdev)
 			continue;
-		for (size_t k = 0; k < n; k++)
-			seen |= !strcmp(names[k], ports.ports[i].netdev.name);
+		for (size_t k = 0; k < *n; k++)
+			seen |= !strcmp((*names)[k], ports.ports[i].netdev.name);
 		if (!seen)
-			rdc_strlcpy(names[n++], ports.ports[i].netdev.name, IF_NAMESIZE);
+			rdc_strlcpy((*names)[(*n)++], ports.ports[i].netdev.name, IF_NAMESIZE);
 	}
 	rdc_ports_free(&ports);
-	return n;
+	return 0;
 }
 
 int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		 void *opts)
 {
 	const char *dev = rdc_arg_value(act, args, "dev");
-	char names[32][IF_NAMESIZE];
+	char(*names)[IF_NAMESIZE] = NULL;
 	struct rdc_err err = {0};
 	struct rdc_dcb_target *targets;
 	struct rdc_dcb *dcbs;
 	const char *name = dev ? dev : args->object;
-	size_t n = 0;
+	size_t n = 1;
 	int rc = 0;
 
 	if (dev && args->object)
 		return rdc_usage_error(ctx, "show: give 'dev NETDEV' or DEV[/PORT], not both");
-	if (name) {
-		rdc_strlcpy(names[0], name, IF_NAMESIZE);
-		n = 1;
-	} else {
-		n = pfc_all_netdevs(names, RDC_ARRAY_SIZE(names));
-	}
+	if (!name && pfc_all_netdevs(&names, &n, &err))
+		return rdc_fail(ctx, &err);
 	targets = calloc(n + 1, sizeof(*targets));
 	dcbs = calloc(n + 1, sizeof(*dcbs));
 	if (!targets || !dcbs) {
+		free(names);
 		free(targets);
 		free(dcbs);
 		return rdc_oom(ctx);
@@ -689,6 +697,12 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);
 	}
+	/* An empty list is a document, but nothing to show is worth saying (and exit 1). */
+	if (!rc && !n) {
+		rdc_err_set(&err, 0, "no netdev carries an RDMA port: nothing to show");
+		rc = rdc_fail(ctx, &err);
+	}
+	free(names);
 	free(targets);
 	free(dcbs);
 	return rc;

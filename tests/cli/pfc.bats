@@ -345,3 +345,14 @@ teardown() {
 	assert_failure 1
 	assert_equal "$stderr" "rdmactl: pfc: writes are refused under --root and --replay"
 }
+
+@test "pfc show on a host without RDMA says so and exits 1; every netdev of a port is shown" {
+	mkdir "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j pfc show
+	assert_failure 1
+	assert_equal "$output" '{"schema":1,"devices":[]}'
+	assert_equal "$stderr" "rdmactl: pfc: no netdev carries an RDMA port: nothing to show"
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j pfc show
+	assert_success
+	jq -e '[.devices[].netdev] == ["ens1f0np0", "ens1f1np1"]' <<<"$output" || fail "$output"
+}
