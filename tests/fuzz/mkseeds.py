@@ -68,6 +68,10 @@ def bench_seeds():
                           struct.pack(">QQI", 1, 1, 0))
     yield "error", frame(ERROR, struct.pack(">I", 16) + s("server busy: a run from 198.18.1.1"))
     yield "hello-v2", frame(HELLO, s("rdmactl 0.2.0"), version=2)
+    # A peer's text that is not UTF-8 and carries terminal escapes (issue 12).
+    hostile = b"busy \xff\xfe \x1b[2J\x1b]0;owned\x07"
+    yield "error-hostile-text", frame(ERROR, struct.pack(">I", 16) +
+                                      struct.pack(">H", len(hostile)) + hostile)
 
 
 REC = "# rdmactl kernel recording v1\n"
