@@ -614,3 +614,15 @@ run_page_examples() {
 	assert_output --partial "cannot read DCB of 'lo': Operation not supported (its driver implements no dcbnl operations"
 	grep -qF "${output#*\'lo\'}" "$page" || fail "page does not quote: $output"
 }
+
+@test "README: a page reads from the checkout as it says (man -l build/man/...)" {
+	grep -qF 'man -l build/man/rdmactl-port.8' "$TOP/README" || fail "README does not say how"
+	command -v man >/dev/null || fail "man not installed (scripts/install-deps test installs man-db)"
+	local page
+	for page in "$TOP"/build/man/*.[58]; do
+		run --separate-stderr env MANPAGER=cat MANWIDTH=80 man -l "$page"
+		assert_success
+		local name=${page##*/}
+		[[ $output == *"${name%.*}"* ]] || fail "$name: $output"
+	done
+}
