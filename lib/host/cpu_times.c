@@ -37,7 +37,7 @@ int rdc_cpu_times_parse(const char *text, struct rdc_cpu_times *t)
 int rdc_cpu_times_read(struct rdc_cpu_times *t, struct rdc_err *err)
 {
 	char buf[4096];
-	int rc = rdc_fs_read(buf, sizeof(buf), err, "/proc/stat");
+	int rc = rdc_fs_read_head(buf, sizeof(buf), err, "/proc/stat"); /* the first line */
 
 	if (rc < 0)
 		return rc;

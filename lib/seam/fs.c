@@ -455,7 +455,12 @@ struct fs_how {
 	mode_t got;   /* out: the type found when it is not the one wanted */
 };
 
-/* 0 when @mode is what @h wants, else -errno (and h->got): EISDIR, ENOTDIR or EINVAL. */
+/*
+ * 0 when @mode is what @h wants, else -errno (and h->got): EISDIR, ENOTDIR, or
+ * ENXIO for a FIFO, socket or device (what open() itself says of a socket).
+ * Never EINVAL: sysfs answers EINVAL for an unused entry (a GID slot, an
+ * ndev of an InfiniBand GID), and a FIFO in a bundle must not pass for one.
+ */
 static int fs_check_type(struct fs_how *h, mode_t mode)
 {
 	mode_t type = mode & S_IFMT;
@@ -467,7 +472,7 @@ static int fs_check_type(struct fs_how *h, mode_t mode)
 		return -EISDIR;
 	if (h->want == S_IFDIR && type == S_IFREG)
 		return -ENOTDIR;
-	return -EINVAL; /* a FIFO, socket or device */
+	return -ENXIO; /* a FIFO, socket or device */
 }
 
 /*
@@ -802,7 +807,7 @@ static int fs_open_error(struct rdc_err *err, int rc, const char *verb, const ch
 	return rc;
 }
 
-static int fs_read_path(const char *path, const char *kpath, char *buf, size_t size,
+static int fs_read_path(const char *path, const char *kpath, char *buf, size_t size, bool head,
 			struct rdc_err *err)
 {
 	enum fs_scope scope = fs_cap_scope(kpath);
@@ -854,6 +859,25 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 			break;
 		len += (size_t)n;
 	}
+	/*
+	 * A file longer than @buf would be cut where it happens to end: "000...09000"
+	 * would read as 0, a name would lose its tail.  Whoever asked sized @buf for
+	 * the attribute; more than that is not the attribute.
+	 */
+	if (len == size - 1 && !head) {
+		char more[2];
+
+		/* Only its newline left over is still the whole attribute. */
+		do
+			n = read(fd, more, sizeof(more));
+		while (n < 0 && errno == EINTR);
+		if (n > 0 && !(n == 1 && more[0] == '\n')) {
+			close(fd);
+			rdc_err_set(err, EFBIG, "cannot read '%s'", kpath);
+			rdc_err_detail(err, "longer than the %zu bytes such a file has", size - 1);
+			return -EFBIG;
+		}
+	}
 	close(fd);
 	if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
 		fs_cap_file(canon, buf, len);
@@ -872,7 +896,15 @@ int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ..
 	FS_PATH(path, kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_path(path, kpath, buf, size, err);
+	return fs_read_path(path, kpath, buf, size, false, err);
+}
+
+int rdc_fs_read_head(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...)
+{
+	FS_PATH(path, kpath, fmt);
+	if (path_rc)
+		return rdc_err_set(err, -path_rc, "path too long");
+	return fs_read_path(path, kpath, buf, size, true, err);
 }
 
 int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
@@ -900,7 +932,7 @@ static int fs_read_number(const char *path, const char *kpath, enum fs_num kind,
 			  int64_t *i, struct rdc_err *err)
 {
 	char buf[64];
-	int rc = fs_read_path(path, kpath, buf, sizeof(buf), err);
+	int rc = fs_read_path(path, kpath, buf, sizeof(buf), false, err);
 
 	if (rc < 0)
 		return rc;

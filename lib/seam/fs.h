@@ -24,8 +24,10 @@
  *
  * Everywhere, live or not: files are opened non-blocking, and a read or a
  * listing refuses what is not a regular file or a directory (a FIFO, socket
- * or device: -EINVAL, the error's detail says what it is) before opening it
- * under a root.  A read takes at most RDC_FS_READ_MAX bytes of a file.
+ * or device: -ENXIO, never EINVAL, which sysfs uses for unused entries; the
+ * error's detail says what it is) before opening it
+ * under a root.  A read takes at most RDC_FS_READ_MAX bytes of a file, and
+ * a longer file is an error.
  *
  * Path arguments are printf formats; the formatted path must fit PATH_MAX.
  */
@@ -40,10 +42,18 @@ const char *rdc_fs_root(void);
 
 /*
  * Read a whole small attribute file into @buf (NUL-terminated, one trailing
- * newline removed).  Returns the length or -errno.  What does not fit in
- * @buf (or RDC_FS_READ_MAX) is not read.
+ * newline removed).  Returns the length or -errno.  A file that does not fit
+ * in @buf (or RDC_FS_READ_MAX), its newline aside, is -EFBIG: never a value
+ * cut where the buffer ends.
  */
 int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(4, 5);
+/*
+ * The first @size - 1 bytes of a file whose head is all that is wanted
+ * (/proc/stat's "cpu" line: the file grows with CPUs and interrupts): a cut
+ * is expected, and only the head is captured.
+ */
+int rdc_fs_read_head(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...)
+	RDC_PRINTF(4, 5);
 /*
  * Read an unsigned decimal number, as the kernel writes counters, MTUs and
  * indexes: base 10 always ("010" is ten, "0x10" is -EINVAL); -ERANGE beyond

@@ -181,7 +181,7 @@ static void jail_cases(bool walk)
 	/* A FIFO is refused at once and named. */
 	t0 = now_s();
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/fifo"), -EINVAL);
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/fifo"), -ENXIO);
 	assert_true(now_s() - t0 < 2);
 	assert_string_equal(err.msg, "cannot read '/sys/x/fifo'");
 	assert_string_equal(err.detail, "a FIFO, not a regular file");
@@ -194,10 +194,10 @@ static void jail_cases(bool walk)
 	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/loop"), -ELOOP);
 	large = malloc(4 * RDC_FS_READ_MAX);
 	assert_non_null(large);
-	assert_int_equal(rdc_fs_read(large, 4 * RDC_FS_READ_MAX, &err, "/sys/x/big"),
-			 (int)RDC_FS_READ_MAX);
+	/* Past the cap, or past what the caller sized for, is an error, never a cut. */
+	assert_int_equal(rdc_fs_read(large, 4 * RDC_FS_READ_MAX, &err, "/sys/x/big"), -EFBIG);
 	free(large);
-	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/big"), (int)sizeof(buf) - 1);
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/big"), -EFBIG);
 
 	/* Listing, existence, resolution and links through the same jail. */
 	assert_int_equal(rdc_fs_list(&names, &err, "/sys/class/ib/mlx5_0/net"), 0);
@@ -254,7 +254,7 @@ static void test_live(void **state)
 	at(path, sizeof(path), outside, "live_fifo");
 	assert_int_equal(mkfifo(path, 0644), 0);
 	t0 = now_s();
-	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "%s", path), -EINVAL);
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "%s", path), -ENXIO);
 	assert_true(now_s() - t0 < 2);
 	assert_string_equal(err.detail, "a FIFO, not a regular file");
 	assert_true(rdc_fs_list(&names, &err, "%s", path) < 0);
@@ -264,7 +264,7 @@ static void test_live(void **state)
 	large = malloc(4 * RDC_FS_READ_MAX);
 	assert_non_null(large);
 	assert_int_equal(rdc_fs_read(large, 4 * RDC_FS_READ_MAX, &err, "%s/sys/x/big", root),
-			 (int)RDC_FS_READ_MAX);
+			 -EFBIG);
 	free(large);
 	/* Live links are the host's: followed as before. */
 	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "%s/sys/x/escape_abs", root), 10);
@@ -570,6 +570,9 @@ static void test_numbers(void **state)
 	put(root, "sys/n/neg", "-1\n");
 	put(root, "sys/n/ineg", "-010\n");
 	put(root, "sys/n/iover", "9223372036854775808\n");
+	/* Longer than any number's buffer: was read as its first 63 bytes, 0. */
+	put(root, "sys/n/long",
+	    "00000000000000000000000000000000000000000000000000000000000000000000009000\n");
 	assert_int_equal(rdc_fs_set_root(root, &err), 0);
 
 	assert_int_equal(rdc_fs_read_u64(&u, &err, "/sys/n/dec"), 0);
@@ -594,6 +597,20 @@ static void test_numbers(void **state)
 	assert_int_equal(i, -10);
 	assert_int_equal(rdc_fs_read_i64(&i, &err, "/sys/n/iover"), -ERANGE);
 	assert_int_equal(rdc_fs_read_i64(&i, &err, "/sys/n/hex"), -EINVAL);
+
+	u = 7;
+	assert_int_equal(rdc_fs_read_u64(&u, &err, "/sys/n/long"), -EFBIG);
+	assert_int_equal(u, 7);
+	assert_string_equal(err.msg, "cannot read '/sys/n/long'");
+	/* A buffer that holds it all reads it (the number itself is then checked). */
+	{
+		char buf[128];
+
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/n/long"), 74);
+		/* Its newline may stay unread; one byte of the number may not. */
+		assert_int_equal(rdc_fs_read(buf, 75, &err, "/sys/n/long"), 74);
+		assert_int_equal(rdc_fs_read(buf, 74, &err, "/sys/n/long"), -EFBIG);
+	}
 	rdc_fs_set_root(NULL, NULL);
 }
 
