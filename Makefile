@@ -8,6 +8,7 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+DATADIR ?= $(PREFIX)/share/rdmactl
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -15,6 +16,10 @@ PKGS := libmnl libnl-3.0 libnl-route-3.0 yaml-0.1 libibverbs
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# rdmactl -V: libibverbs and libmnl have no call that returns their version,
+# so the versions built against are compiled in (libnl and libyaml say theirs).
+IBVERBS_VERSION := $(shell $(PKG_CONFIG) --modversion libibverbs 2>/dev/null)
+MNL_VERSION := $(shell $(PKG_CONFIG) --modversion libmnl 2>/dev/null)
 ifeq ($(filter clean help deps,$(MAKECMDGOALS)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
 $(error missing build dependencies ($(PKGS)): run 'scripts/install-deps' as root)
@@ -30,7 +35,8 @@ endif
 OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
-	-DRDC_VERSION='"$(VERSION)"' -Ilib -Icmd $(PKG_CFLAGS)
+	-DRDC_VERSION='"$(VERSION)"' -Ilib -Icmd $(PKG_CFLAGS) \
+	-DRDC_IBVERBS_VERSION='"$(IBVERBS_VERSION)"' -DRDC_MNL_VERSION='"$(MNL_VERSION)"'
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
 ifeq ($(V),1)
@@ -48,6 +54,7 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_SRC := $(wildcard man/*.scd)
 MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
+EXAMPLE_HOSTS := cx6dx cx6dx-lag seed-gateway
 
 # Flags are a dependency: $(BUILD)/.flags holds the compiler, its flags and the
 # link line, and is rewritten only when they change (WERROR=1, OPT, CFLAGS,
@@ -80,7 +87,7 @@ FUZZ_DEF_policy_yaml := -DFUZZ_YAML_POLICY
 FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BIN))
 
 .PHONY: asan-check all clean check check-unit check-cli check-corrupt check-netns check-lab check-layers \
-	install uninstall man asan lint format-check help deps bench fuzz FORCE
+	install uninstall man asan lint format-check help deps bench fuzz hosts-tar deb FORCE
 
 all: rdmactl man
 
@@ -201,8 +208,30 @@ $(FUZZ_BUILD)/fuzz_%: $$(or $$(FUZZ_SRC_$$*),tests/fuzz/fuzz_$$*.c) tests/fuzz/f
 
 # The verbs (one rdmactl-VERB link each) are those the binary names: cmd/verbs.c
 # is the only list.  `rdmactl __complete help ''` prints them, one a line.
-install: rdmactl man
+# Example hosts for --root on machines without RDMA hardware, as the tarballs `diag collect`
+# writes (a few dozen KiB each; --root unpacks them privately).  Reproducible: sorted names,
+# no times or owners.
+HOSTS_TAR := $(EXAMPLE_HOSTS:%=$(BUILD)/hosts/%.tar.gz)
+hosts-tar: $(HOSTS_TAR)
+$(BUILD)/hosts/%.tar.gz: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C testdata/hosts/$* \
+		-cf - . | gzip -n9 >$@.tmp && mv $@.tmp $@
+
+# The Debian package, built from a copy of the tracked tree so that dpkg-buildpackage's
+# files (debian/rdmactl, ../*.deb) stay out of the checkout: build/deb/rdmactl_*.deb.
+deb:
+	$(Q)rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/rdmactl-$(VERSION)
+	$(Q)git ls-files -z -co --exclude-standard | \
+		tar --null -T - -cf - | tar -xf - -C $(BUILD)/deb/rdmactl-$(VERSION)
+	$(Q)cd $(BUILD)/deb/rdmactl-$(VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+		{ tail -30 ../build.log; exit 1; }
+	$(Q)lintian --fail-on error $(BUILD)/deb/rdmactl_$(VERSION)_*.deb
+	$(Q)ls $(BUILD)/deb/rdmactl_$(VERSION)_*.deb
+
+install: rdmactl man hosts-tar
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
+	for h in $(HOSTS_TAR); do install -D -m 0644 $$h $(DESTDIR)$(DATADIR)/hosts/$$(basename $$h); done
 	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$$(basename $$m); done
 	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
 	install -D -m 0644 completions/_rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
@@ -218,6 +247,7 @@ uninstall:
 	rm -f $(foreach m,$(MAN_OUT),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m)))
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/rdmactl $(DESTDIR)$(BASHCOMPDIR)/rdmactl-*
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
+	rm -rf $(DESTDIR)$(DATADIR)
 
 deps:
 	scripts/install-deps
@@ -227,7 +257,7 @@ clean:
 
 help:
 	@echo "targets: all check check-layers check-unit check-cli check-corrupt check-netns check-lab"
-	@echo "         install uninstall"
+	@echo "         install uninstall deb (the Debian package in build/deb/)"
 	@echo "         man asan lint format-check bench deps clean"
 	@echo "         fuzz (FUZZ_SECONDS=60 per target: libFuzzer on every parser of outside input; needs clang)"
 	@echo "variables: PREFIX DESTDIR SBINDIR MANDIR WERROR=1 V=1 CC"

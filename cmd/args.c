@@ -2,6 +2,7 @@
 /* args.c - keyword-table argument walk, from argv or a YAML device (no prefix matching) */
 #include <assert.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,8 +10,126 @@
 #include "base/config.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "host/ibdev.h"
+#include "host/netdev.h"
 #include "host/system.h"
 #include "cmd.h"
+
+const struct option rdc_global_options[14] = {
+	{"json", no_argument, NULL, 'j'},
+	{"yaml", no_argument, NULL, RDC_OPT_YAML},
+	{"pretty", no_argument, NULL, 'p'},
+	{"root", required_argument, NULL, RDC_OPT_ROOT},
+	{"verbose", no_argument, NULL, 'v'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"color", optional_argument, NULL, RDC_OPT_COLOR},
+	{"dry-run", no_argument, NULL, RDC_OPT_DRY_RUN},
+	{"record", required_argument, NULL, RDC_OPT_RECORD},
+	{"replay", required_argument, NULL, RDC_OPT_REPLAY},
+	{"netns", required_argument, NULL, 'n'},
+	{"version", no_argument, NULL, 'V'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/* The short ones, for getopt; 'n' is the one that takes a value. */
+const char rdc_global_short[] = "jpvqVhn:";
+
+/* The long option @word ("--ro", "--root=x") names: exact, else a unique prefix, as getopt_long. */
+static const struct option *global_long(const char *word)
+{
+	const struct option *found = NULL;
+	size_t len = strcspn(word + 2, "=");
+
+	for (const struct option *o = rdc_global_options; o->name; o++) {
+		if (strncmp(o->name, word + 2, len))
+			continue;
+		if (strlen(o->name) == len)
+			return o;
+		if (found)
+			return NULL; /* ambiguous: getopt says so */
+		found = o;
+	}
+	return found;
+}
+
+int rdc_global_arity(const char *word)
+{
+	if (word[0] != '-' || !word[1] || !strcmp(word, "--"))
+		return -1;
+	if (word[1] == '-') {
+		const struct option *o = global_long(word);
+
+		return o && o->has_arg == required_argument && !strchr(word, '=') ? 1 : 0;
+	}
+	/* A bundle ("-jn NS", "-nNS"): 'n' takes the rest of the word, or the next one. */
+	for (const char *c = word + 1; *c; c++)
+		if (*c == 'n')
+			return c[1] ? 0 : 1;
+	return 0;
+}
+
+const char *rdc_global_closest(const char *word)
+{
+	const char *names[RDC_ARRAY_SIZE(rdc_global_options)];
+	char name[64];
+	size_t n = 0, len;
+
+	if (strncmp(word, "--", 2))
+		return NULL;
+	len = strcspn(word + 2, "=");
+	if (len >= sizeof(name))
+		return NULL;
+	memcpy(name, word + 2, len);
+	name[len] = '\0';
+	for (const struct option *o = rdc_global_options; o->name; o++)
+		names[n++] = o->name;
+	return rdc_closest(name, names, n);
+}
+
+int rdc_args_take_globals(const struct rdc_action *act, int argc, char **argv, char **globals,
+			  int *nglobals)
+{
+	int out = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *word = argv[i];
+		int p = rdc_param_find(act, word), arity;
+
+		if (p >= 0) {
+			const struct rdc_param *param = &act->params[p];
+
+			argv[out++] = argv[i];
+			if (param->multi) {
+				while (i + 1 < argc && strchr(argv[i + 1], ':'))
+					argv[out++] = argv[++i];
+			} else if (param->words) {
+				while (i + 1 < argc && rdc_param_find(act, argv[i + 1]) < 0 &&
+				       rdc_global_arity(argv[i + 1]) < 0)
+					argv[out++] = argv[++i];
+			} else if (param->metavar && i + 1 < argc) {
+				/* The value, whatever it looks like: "-f -", "interval -1". */
+				argv[out++] = argv[++i];
+			}
+			continue;
+		}
+		if (!strcmp(word, "--")) {
+			/* Operands only from here: names that begin with '-'. */
+			while (++i < argc)
+				argv[out++] = argv[i];
+			break;
+		}
+		arity = rdc_global_arity(word);
+		if (arity < 0) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		globals[(*nglobals)++] = argv[i];
+		if (arity == 1 && i + 1 < argc)
+			globals[(*nglobals)++] = argv[++i];
+	}
+	return out;
+}
 
 static void usage_vprint(struct rdc_ctx *ctx, const char *where, const char *fmt, va_list ap)
 {
@@ -150,6 +269,19 @@ static int unknown_keyword(struct rdc_ctx *ctx, const struct rdc_action *act, co
 	if (hint)
 		return rdc_usage_error(ctx, "%s: unknown keyword '%s'; did you mean '%s'?",
 				       act->name, word, hint);
+	/* A device named without its keyword: "pfc set ens1f0np0 ..." for "dev ens1f0np0". */
+	for (int i = 0; act->params && act->params[i].name; i++) {
+		const struct rdc_param *p = &act->params[i];
+
+		if (p->metavar && !p->repeat &&
+		    (p->value_kind == RDC_COMPLETE_PORT || p->value_kind == RDC_COMPLETE_NETDEV ||
+		     p->value_kind == RDC_COMPLETE_BOND) &&
+		    (rdc_netdev_exists(word) || rdc_ibdev_exists(word) ||
+		     (strchr(word, '/') && word[0] != '/')))
+			return rdc_usage_error(
+				ctx, "%s: unexpected argument '%s'; did you mean '%s %s'?",
+				act->name, word, p->name, word);
+	}
 	return rdc_usage_error(ctx, "%s: unexpected argument '%s'", act->name, word);
 }
 

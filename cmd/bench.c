@@ -333,10 +333,16 @@ static void bench_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* The data path is verbs on real devices: a bundle or a recording cannot stand in. */
-static int bench_needs_live(struct rdc_ctx *ctx)
+/*
+ * The data path is verbs on real devices: a bundle or a recording cannot
+ * stand in.  The server alone may read a bundle (@bundle_ok, under --root
+ * only): it offers the bundle's endpoints to rehearse the handshake and
+ * refuses every run's SETUP, which is how the tests serve hostile clients on
+ * a host without RDMA.
+ */
+static int bench_needs_live(struct rdc_ctx *ctx, bool bundle_ok)
 {
-	if (rdc_system_live())
+	if (rdc_system_live() || (bundle_ok && rdc_bench_server_system_ok()))
 		return 0;
 	fprintf(stderr, "%s: bench: runs on the live system only, not under --root or --replay\n",
 		ctx->prog);
@@ -363,9 +369,28 @@ static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 
 /* ---- output: one call sequence for text, JSON and YAML ---- */
 
-static void out_endpoint(struct rdc_out *o, enum rdc_out_sink sink, const char *key,
-			 const struct rdc_bench_endpoint *e)
+/*
+ * A link as the user names it: its local RDMA port and netdev,
+ * "rxe1/1 (eth1)", never a bare index (JSON keeps the index as "link").
+ */
+#define LINK_NAME_LEN (64 + 12 + IF_NAMESIZE + 4)
+
+static const char *link_name(const struct rdc_bench_link_report *lr, char buf[LINK_NAME_LEN])
 {
+	const struct rdc_bench_endpoint *e = &lr->local;
+
+	if (e->netdev[0])
+		snprintf(buf, LINK_NAME_LEN, "%s/%u (%s)", e->device, e->port, e->netdev);
+	else
+		snprintf(buf, LINK_NAME_LEN, "%s/%u", e->device, e->port);
+	return buf;
+}
+
+/* @named: the text already named the port (link_name()); its fields go to JSON only. */
+static void out_endpoint(struct rdc_out *o, enum rdc_out_sink sink, const char *key,
+			 const struct rdc_bench_endpoint *e, bool named)
+{
+	enum rdc_out_sink dev_sink = named ? RDC_OUT_MACHINE : sink;
 	char ip[INET_ADDRSTRLEN], gid[INET6_ADDRSTRLEN];
 
 	rdc_ipv4_format(e->ipv4, ip);
@@ -374,11 +399,11 @@ static void out_endpoint(struct rdc_out *o, enum rdc_out_sink sink, const char *
 		rdc_gid_format(e->gid, gid);
 	rdc_out_obj_open(o, key);
 	if (e->device[0]) {
-		rdc_out_str(o, sink, "device", "%s", e->device);
-		rdc_out_u64(o, sink, "port", "/%" PRIu64, e->port);
-		rdc_out_str(o, sink, "netdev", " %s", e->netdev);
+		rdc_out_str(o, dev_sink, "device", "%s", e->device);
+		rdc_out_u64(o, dev_sink, "port", "/%" PRIu64, e->port);
+		rdc_out_str(o, dev_sink, "netdev", " %s ", e->netdev);
 	}
-	rdc_out_u64(o, sink, "gid_index", " gid %" PRIu64, e->gid_index);
+	rdc_out_u64(o, sink, "gid_index", "gid %" PRIu64, e->gid_index);
 	rdc_out_str(o, sink, "gid", " %s", gid);
 	rdc_out_str(o, sink, "ip", " (%s)", ip);
 	rdc_out_obj_close(o);
@@ -387,11 +412,15 @@ static void out_endpoint(struct rdc_out *o, enum rdc_out_sink sink, const char *
 static void out_link_head(struct rdc_out *o, enum rdc_out_sink sink, uint32_t i,
 			  const struct rdc_bench_link_report *lr, const char *arrow)
 {
-	rdc_out_u64(o, sink, "link", "link %" PRIu64 ": ", i);
-	out_endpoint(o, sink, "local", &lr->local);
+	char name[LINK_NAME_LEN];
+
+	rdc_out_u64(o, RDC_OUT_MACHINE, "link", NULL, i);
+	if (sink != RDC_OUT_MACHINE)
+		rdc_out_text(o, "%s: ", link_name(lr, name));
+	out_endpoint(o, sink, "local", &lr->local, true);
 	if (arrow)
 		rdc_out_text(o, "%s", arrow);
-	out_endpoint(o, sink, "remote", &lr->remote);
+	out_endpoint(o, sink, "remote", &lr->remote, false);
 	rdc_out_u64(o, sink, "path_mtu_bytes", ", mtu %" PRIu64, lr->path_mtu);
 }
 
@@ -424,6 +453,22 @@ struct client_out {
 	bool progress; /* text lines while running */
 };
 
+/*
+ * The report's clock (rdc_bench_report_clock_s()): JSON names its origin,
+ * the text says it once, before the first time it shows (@text).
+ */
+static void out_clock(struct rdc_out *o, bool text, const struct rdc_bench_params *p)
+{
+	rdc_out_str(o, RDC_OUT_MACHINE, "time_origin", NULL, p->warmup_ns ? "warmup_end" : "start");
+	if (!text)
+		return;
+	if (p->warmup_ns)
+		rdc_out_text(o, "times in seconds from the end of the %.3g s warm-up\n",
+			     (double)p->warmup_ns / 1e9);
+	else
+		rdc_out_text(o, "times in seconds from the start\n");
+}
+
 static void client_linked_cb(void *arg, const struct rdc_bench_report *r)
 {
 	struct client_out *co = arg;
@@ -437,6 +482,7 @@ static void client_linked_cb(void *arg, const struct rdc_bench_report *r)
 		out_link_head(o, RDC_OUT_TEXT, i, &r->links[i], " -> ");
 		rdc_out_nl(o);
 	}
+	out_clock(o, true, &r->params);
 	fflush(stdout);
 }
 
@@ -451,7 +497,9 @@ static void client_interval_cb(void *arg, const struct rdc_bench_report *r, size
 		return;
 	rdc_out_text(o, "%7.1f s", (double)(k + 1) * (double)r->params.interval_ns / 1e9);
 	for (uint32_t i = 0; i < r->nlinks; i++) {
-		rdc_out_text(o, "  link %u %.3f", i,
+		char name[LINK_NAME_LEN];
+
+		rdc_out_text(o, "  %s %.3f", link_name(&r->links[i], name),
 			     rdc_bench_gbps(bytes[i], r->params.interval_ns));
 		total += bytes[i];
 	}
@@ -465,7 +513,10 @@ static void out_counters(struct rdc_out *o, const struct rdc_counter_set *set)
 
 	rdc_out_obj_open(o, "counters");
 	for (size_t i = 0; i < set->count; i++) {
-		char key[96], fmt[160];
+		/* What it means first, where it means something: "retransmissions (rcvd_seq_err): 12". */
+		const char *meaning =
+			rdc_bench_counter_meaning(set->items[i].group, set->items[i].name);
+		char key[96], fmt[200];
 
 		snprintf(key, sizeof(key), "%s%s",
 			 strcmp(set->items[i].group, "pause") ? "" : "pause_", set->items[i].name);
@@ -474,7 +525,12 @@ static void out_counters(struct rdc_out *o, const struct rdc_counter_set *set)
 			rdc_out_u64(o, RDC_OUT_MACHINE, key, NULL, 0);
 			continue;
 		}
-		snprintf(fmt, sizeof(fmt), "%s%s %%" PRIu64, any ? ", " : "    counters: ", key);
+		if (meaning)
+			snprintf(fmt, sizeof(fmt), "%s%s (%s): %%" PRIu64,
+				 any ? ", " : "    counters: ", meaning, key);
+		else
+			snprintf(fmt, sizeof(fmt), "%s%s: %%" PRIu64,
+				 any ? ", " : "    counters: ", key);
 		rdc_out_u64(o, RDC_OUT_ANY, key, fmt, set->items[i].value);
 		any = true;
 	}
@@ -497,6 +553,62 @@ static void out_lat(struct rdc_out *o, const struct rdc_lat_stats *st)
 	rdc_out_obj_close(o);
 }
 
+/*
+ * The longest time without a completion, as a length and where it lay on
+ * the report's clock.  A failed link's silence to its end is not a stall:
+ * it is said as the time its completions stopped.
+ */
+static void out_stalls(struct rdc_out *o, const struct rdc_bench_report *r,
+		       const struct rdc_bench_result *res)
+{
+	rdc_out_f64(o, RDC_OUT_ANY, "longest_stall_ms", "  longest stall %.1f ms",
+		    (double)res->longest_stall_ns / 1e6);
+	if (res->longest_stall_ns) {
+		rdc_out_f64(o, RDC_OUT_ANY, "longest_stall_start_s", " (%.2f s",
+			    rdc_bench_report_clock_s(r, res->longest_stall_start_ns));
+		rdc_out_f64(o, RDC_OUT_ANY, "longest_stall_end_s", " to %.2f s)",
+			    rdc_bench_report_clock_s(r, res->longest_stall_start_ns +
+								res->longest_stall_ns));
+	} else {
+		rdc_out_null(o, "longest_stall_start_s", NULL);
+		rdc_out_null(o, "longest_stall_end_s", NULL);
+	}
+	rdc_out_bool(o, RDC_OUT_MACHINE, "silent_to_end", NULL, res->silent_to_end);
+	if (res->silent_to_end)
+		rdc_out_f64(o, RDC_OUT_ANY, "silent_from_s", "\n    no completion after %.2f s",
+			    rdc_bench_report_clock_s(r, res->silent_from_ns));
+	else
+		rdc_out_null(o, "silent_from_s", NULL);
+}
+
+/* The port's last outage: lost, back and how long, or lost and never back. */
+static void out_carrier(struct rdc_out *o, const struct rdc_bench_report *r,
+			const struct rdc_bench_link_report *lr)
+{
+	rdc_out_bool(o, RDC_OUT_MACHINE, "carrier_lost", NULL, lr->carrier_lost);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "carrier_losses", NULL, lr->carrier_losses);
+	if (!lr->carrier_lost) {
+		rdc_out_null(o, "carrier_lost_at_s", NULL);
+		rdc_out_null(o, "carrier_back_at_s", NULL);
+		rdc_out_null(o, "outage_s", NULL);
+		return;
+	}
+	rdc_out_f64(o, RDC_OUT_ANY, "carrier_lost_at_s", "\n    carrier lost at %.2f s",
+		    rdc_bench_report_clock_s(r, lr->carrier_lost_ns));
+	if (lr->carrier_back) {
+		rdc_out_f64(o, RDC_OUT_ANY, "carrier_back_at_s", ", back at %.2f s",
+			    rdc_bench_report_clock_s(r, lr->carrier_back_ns));
+		rdc_out_f64(o, RDC_OUT_ANY, "outage_s", ": %.2f s",
+			    (double)(lr->carrier_back_ns - lr->carrier_lost_ns) / 1e9);
+	} else {
+		rdc_out_null(o, "carrier_back_at_s", NULL);
+		rdc_out_null(o, "outage_s", NULL);
+		rdc_out_text(o, ", not back by the end of the run");
+	}
+	if (lr->carrier_losses > 1)
+		rdc_out_text(o, " (the last of %u losses)", lr->carrier_losses);
+}
+
 static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r, uint32_t i)
 {
 	const struct rdc_bench_link_report *lr = &r->links[i];
@@ -504,6 +616,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 	uint64_t window = res->window_end_ns > res->window_start_ns
 				  ? res->window_end_ns - res->window_start_ns
 				  : 0;
+	char name[LINK_NAME_LEN];
 	double gbps, lo, hi;
 
 	/* The common window of a timed bandwidth run; a link's own otherwise. */
@@ -512,7 +625,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 	gbps = rdc_bench_gbps(res->bytes, window);
 	rdc_out_obj_open(o, NULL);
 	out_link_head(o, RDC_OUT_MACHINE, i, lr, NULL);
-	rdc_out_text(o, "link %u %s/%u", i, lr->local.device, lr->local.port);
+	rdc_out_text(o, "%s", link_name(lr, name));
 	rdc_out_str_color(o, RDC_OUT_ANY, "status", "  %s", res->status ? "failed" : "ok",
 			  res->status ? RDC_COLOR_RED : RDC_COLOR_GREEN);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, res->bytes);
@@ -550,16 +663,10 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 		rdc_out_arr_close(o);
 	}
 	rdc_out_f64(o, RDC_OUT_ANY, "cpu_s", "  cpu %.2f s", (double)res->cpu_ns / 1e9);
-	rdc_out_f64(o, RDC_OUT_ANY, "longest_stall_ms", "  longest stall %.1f ms",
-		    (double)res->longest_stall_ns / 1e6);
+	out_stalls(o, r, res);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, res->errors);
 	rdc_out_str(o, RDC_OUT_ANY, "error", "\n    error: %s", res->status ? res->error : NULL);
-	rdc_out_bool(o, RDC_OUT_MACHINE, "carrier_lost", NULL, lr->carrier_lost);
-	if (lr->carrier_lost)
-		rdc_out_f64(o, RDC_OUT_ANY, "carrier_lost_at_s", "\n    carrier lost at %.2f s",
-			    (double)lr->carrier_lost_ns / 1e9);
-	else
-		rdc_out_null(o, "carrier_lost_at_s", NULL);
+	out_carrier(o, r, lr);
 	rdc_out_nl(o);
 	out_counters(o, &lr->counters);
 	rdc_out_obj_open(o, "peer");
@@ -578,14 +685,14 @@ static int client_verdict(const struct client_args *ca, const struct rdc_bench_r
 
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		const struct rdc_bench_link_report *lr = &r->links[i];
+		char name[LINK_NAME_LEN];
 
 		if (lr->res.status) {
-			log_err("bench: link %u (%s/%u) failed: %s", i, lr->local.device,
-				lr->local.port, lr->res.error);
+			log_err("bench: link %s failed: %s", link_name(lr, name), lr->res.error);
 			rc = RDC_EXIT_FAIL;
 		} else if (ca->min_link_gbps && link_gbps[i] < ca->min_link_gbps) {
-			log_err("bench: link %u (%s/%u) ran %.3f Gb/s, below min-link-gbps %g", i,
-				lr->local.device, lr->local.port, link_gbps[i], ca->min_link_gbps);
+			log_err("bench: link %s ran %.3f Gb/s, below min-link-gbps %g",
+				link_name(lr, name), link_gbps[i], ca->min_link_gbps);
 			rc = RDC_EXIT_FAIL;
 		}
 	}
@@ -597,8 +704,9 @@ static int client_verdict(const struct client_args *ca, const struct rdc_bench_r
 	return rc;
 }
 
+/* @said_clock: the progress lines already said the report's clock. */
 static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
-			 const struct rdc_bench_report *r)
+			 const struct rdc_bench_report *r, bool said_clock)
 {
 	struct rdc_out *o = ctx->out;
 	const struct rdc_bench_params *p = &r->params;
@@ -621,6 +729,7 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 	total = rdc_bench_gbps(bytes, window);
 	rdc_out_begin(o);
 	out_params(o, RDC_OUT_MACHINE, p);
+	out_clock(o, !said_clock, p);
 	rdc_out_str(o, RDC_OUT_MACHINE, "server", NULL, r->peer);
 	rdc_out_str(o, RDC_OUT_MACHINE, "server_host", NULL, r->peer_host);
 	rdc_out_arr_open(o, "links");
@@ -661,7 +770,7 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	rc = client_check(ctx, act, args, ca);
 	if (rc)
 		return rc;
-	if (bench_needs_live(ctx))
+	if (bench_needs_live(ctx, false))
 		return RDC_EXIT_FAIL;
 	co.progress = rdc_out_is_text(ctx->out) && !ctx->quiet;
 	bench_signals();
@@ -672,7 +781,7 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	rc = rdc_bench_client_run(&ca->o, &cb, r, &err);
 	/* A run cut short still reports what its links measured up to then. */
 	if (r->started)
-		verdict = client_report(ctx, ca, r);
+		verdict = client_report(ctx, ca, r, co.progress);
 	rc = rc ? rdc_fail(ctx, &err) : verdict;
 	rdc_bench_report_free(r);
 	free(r);
@@ -794,9 +903,13 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 	else
 		rdc_out_null(o, "client_gbps", NULL);
 	rdc_out_nl(o);
-	for (uint32_t i = 0; i < r->nlinks; i++)
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		char name[LINK_NAME_LEN];
+
 		if (r->links[i].res.status)
-			rdc_out_text(o, "  link %u: %s\n", i, r->links[i].res.error);
+			rdc_out_text(o, "  %s: %s\n", link_name(&r->links[i], name),
+				     r->links[i].res.error);
+	}
 	rdc_out_end(o);
 }
 
@@ -812,7 +925,7 @@ static int bench_server_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	struct rdc_err err = {0};
 	int rc, last = 0;
 
-	if (bench_needs_live(ctx))
+	if (bench_needs_live(ctx, true))
 		return RDC_EXIT_FAIL;
 	bench_signals();
 	o->interrupted = &bench_interrupted;

@@ -2,6 +2,7 @@
 /* cmd.h - verb descriptors, the context every action gets, argument helpers */
 #pragma once
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -136,6 +137,39 @@ struct rdc_args {
  * --dry-run anywhere.  Prints a usage error and returns RDC_EXIT_USAGE on
  * anything else.
  */
+/*
+ * The global options (rdmactl(8)), for getopt_long before the verb and for
+ * the words after it.  rdc_global_short is their short form ("jpvqVhn:").
+ */
+enum {
+	RDC_OPT_YAML = 0x100,
+	RDC_OPT_ROOT,
+	RDC_OPT_COLOR,
+	RDC_OPT_DRY_RUN,
+	RDC_OPT_RECORD,
+	RDC_OPT_REPLAY,
+};
+extern const struct option rdc_global_options[14];
+extern const char rdc_global_short[];
+
+/*
+ * Whether @word is a global option: -1 not one (no leading '-', "-", "--"),
+ * 1 one that takes the next word as its value ("--root", "-n", "-jn"), 0 any
+ * other word beginning with '-' (unknown ones too: getopt reports them).
+ */
+int rdc_global_arity(const char *word);
+/* For "--jsn": the closest long option name ("json"), or NULL. */
+const char *rdc_global_closest(const char *word);
+
+/*
+ * Take the global options (and their values) out of an action's words into
+ * @globals (@nglobals counts them, room for @argc), skipping keyword values
+ * ("-f FILE", "dev NAME") and everything after "--", which is dropped.
+ * Returns how many words are left at the front of @argv.
+ */
+int rdc_args_take_globals(const struct rdc_action *act, int argc, char **argv, char **globals,
+			  int *nglobals);
+
 int rdc_args_parse(struct rdc_ctx *ctx, const struct rdc_action *act, int argc, char **argv,
 		   struct rdc_args *args);
 

@@ -17,15 +17,26 @@
  */
 
 static const char *const global_flags[] = {
-	"--json",    "--yaml",	"--pretty", "--root",	 "--replay", "--record", "--dry-run",
-	"--verbose", "--quiet", "--color=", "--version", "--help",   "-j",	 "-p",
-	"-v",	     "-q",	"-V",	    "-h",	 NULL,
+	"--json",    "--yaml",	"--pretty", "--root",  "--replay",  "--record", "--dry-run",
+	"--verbose", "--quiet", "--color=", "--netns", "--version", "--help",	"-j",
+	"-p",	     "-v",	"-q",	    "-n",      "-V",	    "-h",	NULL,
 };
 
-/* Global options that take the next word as their value. */
-static bool takes_value(const char *word)
+/*
+ * What the shell completes itself, as the only line of the answer: a file
+ * (":file") or a directory (":dir").  No candidate begins with ':'.
+ */
+#define FILES_DIRECTIVE ":file"
+#define DIRS_DIRECTIVE ":dir"
+
+/* For a global option that takes the next word (rdc_global_arity 1): what that word is. */
+static void complete_global_value(const char *opt)
 {
-	return !strcmp(word, "--root") || !strcmp(word, "--replay") || !strcmp(word, "--record");
+	if (!strncmp(opt, "--ro", 4))
+		printf("%s\n", DIRS_DIRECTIVE);
+	else if (!strncmp(opt, "--rec", 5) || !strncmp(opt, "--rep", 5))
+		printf("%s\n", FILES_DIRECTIVE);
+	/* -n NETNS: names under /run/netns, not listed here. */
 }
 
 static void emit(const char *cand, const char *cur)
@@ -88,6 +99,10 @@ static void complete_checks(const char *cur)
 
 static void complete_kind(enum rdc_complete kind, const char *cur, bool list_ports)
 {
+	if (kind == RDC_COMPLETE_FILE) {
+		printf("%s\n", FILES_DIRECTIVE);
+		return;
+	}
 	if (kind == RDC_COMPLETE_CHECK) {
 		complete_checks(cur); /* from the table: no host needed */
 		return;
@@ -118,6 +133,55 @@ static bool word_in(const char *word, int argc, char **argv)
 	return false;
 }
 
+/* The values of a keyword with a fixed set: its suggestions, or its enum's names. */
+static void complete_values(const struct rdc_param *p, const char *cur)
+{
+	const char *const *names = p->suggest;
+
+	if (!names && p->parse == rdc_val_enum && p->spec)
+		names = ((const struct rdc_val_enum *)p->spec)->names;
+	for (; names && *names; names++)
+		emit(*names, cur);
+}
+
+/*
+ * A KEY:VALUE word of a map keyword ("prio-pfc 3:on"): the keys with their
+ * colon, then after it the values where they are a fixed set.
+ */
+static void complete_map_word(const struct rdc_param *p, const char *cur)
+{
+	static const char *const onoff[] = {"on", "off", NULL};
+	static const char *const tsa[] = {"strict", "cbs", "ets", "vendor", NULL};
+	const struct rdc_val_map *spec = p->spec;
+	const char *colon = strchr(cur, ':');
+	char buf[64];
+
+	if (p->parse != rdc_val_map || !spec)
+		return;
+	if (!colon) {
+		if (spec->allow_all)
+			emit("all:", cur);
+		for (unsigned int k = 0; k < spec->nkeys; k++) {
+			snprintf(buf, sizeof(buf), "%u:", k);
+			emit(buf, cur);
+		}
+		return;
+	}
+	if ((size_t)(colon - cur) >= sizeof(buf) - 16)
+		return;
+	if (spec->kind == RDC_MAP_ONOFF || spec->kind == RDC_MAP_TSA) {
+		for (const char *const *v = spec->kind == RDC_MAP_ONOFF ? onoff : tsa; *v; v++) {
+			snprintf(buf, sizeof(buf), "%.*s:%s", (int)(colon - cur), cur, *v);
+			emit(buf, cur);
+		}
+	} else if (spec->kind == RDC_MAP_NUMBER && spec->max <= 15) {
+		for (unsigned int v = 0; v <= spec->max; v++) {
+			snprintf(buf, sizeof(buf), "%.*s:%u", (int)(colon - cur), cur, v);
+			emit(buf, cur);
+		}
+	}
+}
+
 /* Keywords and the object after the action, walked as the parser would. */
 static void complete_action(const struct rdc_action *act, int argc, char **argv, const char *cur,
 			    bool list_ports)
@@ -127,11 +191,20 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 	for (int i = 0; i < argc; i++) {
 		const struct rdc_param *p = NULL;
 
-		if (!strcmp(argv[i], "--dry-run"))
-			continue;
 		for (const struct rdc_param *q = act->params; q && q->name; q++)
 			if (!strcmp(q->name, argv[i]))
 				p = q;
+		if (!p && rdc_global_arity(argv[i]) >= 0) {
+			/* A global option after the verb, and its value. */
+			if (rdc_global_arity(argv[i]) == 1) {
+				if (i + 1 == argc) {
+					complete_global_value(argv[i]);
+					return;
+				}
+				i++;
+			}
+			continue;
+		}
 		if (p && p->words) {
 			/* Its plain words: the word being completed may be another, or a keyword. */
 			if (i + 1 == argc) {
@@ -144,14 +217,21 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 				complete_kind(p->value_kind, cur, true);
 		} else if (p && p->multi) {
 			/* Its KEY:VALUE words; the word being completed may be another. */
-			if (i + 1 == argc)
+			if (i + 1 == argc) {
+				complete_map_word(p, cur);
 				return; /* at least one KEY:VALUE must come first */
+			}
 			while (i + 1 < argc && strchr(argv[i + 1], ':'))
 				i++;
+			if (i + 1 == argc && strchr(cur, ':')) {
+				complete_map_word(p, cur);
+				return;
+			}
+			if (i + 1 == argc && cur[0] && cur[0] >= '0' && cur[0] <= '9')
+				complete_map_word(p, cur);
 		} else if (p && p->metavar) {
 			if (i + 1 == argc) {
-				for (const char *const *s = p->suggest; s && *s; s++)
-					emit(*s, cur);
+				complete_values(p, cur);
 				complete_kind(p->value_kind, cur, list_ports);
 				return;
 			}
@@ -174,6 +254,11 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 	}
 	if ((act->flags & RDC_ACT_MUTATES) && !word_in("--dry-run", argc, argv))
 		emit("--dry-run", cur);
+	/* The global options are good after the verb too; offered once a '-' is typed. */
+	if (cur[0] == '-')
+		for (size_t k = 0; global_flags[k]; k++)
+			if (strcmp(global_flags[k], "--dry-run"))
+				emit(global_flags[k], cur);
 	if (objects == 0 || act->objects)
 		complete_kind(act->object, cur, list_ports);
 	else if (objects == 1)
@@ -194,9 +279,12 @@ int rdc_complete(int argc, char **argv)
 	for (; i < words && argv[i][0] == '-'; i++) {
 		const char *root = opt_value(argv[i], "--root");
 
-		if (takes_value(argv[i])) {
-			if (i + 1 == words)
-				return 0; /* completing its path: the shell lists files */
+		if (rdc_global_arity(argv[i]) == 1) {
+			if (i + 1 == words) {
+				complete_global_value(
+					argv[i]); /* its path: the shell lists files */
+				return 0;
+			}
 			root = !strcmp(argv[i], "--root") ? argv[i + 1] : NULL;
 			i++;
 		}

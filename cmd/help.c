@@ -18,12 +18,14 @@ void rdc_help_main(struct rdc_ctx *ctx)
 	       "      --root DIR      read a captured host below DIR (writes are refused)\n"
 	       "      --replay FILE   answer kernel requests from a recording\n"
 	       "      --record FILE   record every kernel request and reply to FILE\n"
+	       "  -n, --netns NETNS   run in network namespace NETNS (/run/netns/NETNS or a path)\n"
 	       "      --dry-run       show what would change, change nothing\n"
 	       "  -v, --verbose       more messages (-vv: debug)\n"
 	       "  -q, --quiet         errors only\n"
 	       "      --color[=WHEN]  auto, always or never (NO_COLOR is honoured)\n"
-	       "  -V, --version       print the version\n"
+	       "  -V, --version       rdmactl's version and its libraries'\n"
 	       "  -h, --help          this help\n\n"
+	       "Options may come after the verb too ('port show -j'); '--' ends them.\n"
 	       "'%s help VERB' describes a verb. Exit status: 0 success, 1 failure, 2 usage "
 	       "error.\n",
 	       ctx->prog);

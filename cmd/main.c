@@ -8,44 +8,26 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <netlink/version.h>
+#include <yaml.h>
+
 #include "base/log.h"
+#include "base/netns.h"
 #include "base/util.h"
 #include "host/ibdev.h"
 #include "host/netdev.h"
 #include "host/system.h"
 #include "cmd.h"
 
-enum {
-	OPT_YAML = 0x100,
-	OPT_ROOT,
-	OPT_COLOR,
-	OPT_DRY_RUN,
-	OPT_RECORD,
-	OPT_REPLAY,
-};
-
-static const struct option main_options[] = {
-	{"json", no_argument, NULL, 'j'},
-	{"yaml", no_argument, NULL, OPT_YAML},
-	{"pretty", no_argument, NULL, 'p'},
-	{"root", required_argument, NULL, OPT_ROOT},
-	{"verbose", no_argument, NULL, 'v'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"color", optional_argument, NULL, OPT_COLOR},
-	{"dry-run", no_argument, NULL, OPT_DRY_RUN},
-	{"record", required_argument, NULL, OPT_RECORD},
-	{"replay", required_argument, NULL, OPT_REPLAY},
-	{"version", no_argument, NULL, 'V'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
 struct main_opts {
 	const char *root;
 	const char *record;
 	const char *replay;
 	const char *color; /* auto, always, never */
+	const char *netns; /* -n NETNS */
 	int verbose;
+	bool json;
+	bool yaml;
 	bool quiet;
 	bool help;
 	bool version;
@@ -68,25 +50,49 @@ static bool want_color(const char *when)
 	return isatty(STDOUT_FILENO);
 }
 
+/* An option getopt refused: unknown, ambiguous or missing its value, with a hint. */
+static int bad_option(struct rdc_ctx *ctx, char **argv)
+{
+	const char *word = argv[optind - 1];
+	const char *hint;
+
+	if (optopt && optopt < 0x100 && word[1] != '-') {
+		if (optopt == 'n')
+			return rdc_usage_error(ctx, "'-n' needs a value NETNS");
+		return rdc_usage_error(ctx, "unknown option '-%c'", optopt);
+	}
+	hint = rdc_global_closest(word);
+	if (hint && strncmp(word + 2, hint, strcspn(word + 2, "=")))
+		return rdc_usage_error(ctx, "unknown option '%s'; did you mean '--%s'?", word,
+				       hint);
+	return rdc_usage_error(ctx, "unknown or incomplete option '%s'", word);
+}
+
+/*
+ * The options in @argv (from 1) up to the first word that is not one; before
+ * the verb, and again for those rdc_args_take_globals found after it.
+ */
 static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, char **argv)
 {
-	bool json = false, yaml = false;
+	char shortopts[32];
 	int c;
 
 	opterr = 0;
+	optind = 0; /* glibc: start afresh, the second call too */
 	/* '+': stop at the verb; everything after it belongs to the verb's own grammar. */
-	while ((c = getopt_long(argc, argv, "+jpvqVh", main_options, NULL)) != -1) {
+	snprintf(shortopts, sizeof(shortopts), "+%s", rdc_global_short);
+	while ((c = getopt_long(argc, argv, shortopts, rdc_global_options, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			mo->json = true;
 			break;
-		case OPT_YAML:
-			yaml = true;
+		case RDC_OPT_YAML:
+			mo->yaml = true;
 			break;
 		case 'p':
 			ctx->pretty = true;
 			break;
-		case OPT_ROOT:
+		case RDC_OPT_ROOT:
 			mo->root = optarg;
 			break;
 		case 'v':
@@ -95,7 +101,7 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 		case 'q':
 			mo->quiet = true;
 			break;
-		case OPT_COLOR:
+		case RDC_OPT_COLOR:
 			mo->color = optarg ? optarg : "always";
 			if (strcmp(mo->color, "auto") && strcmp(mo->color, "always") &&
 			    strcmp(mo->color, "never"))
@@ -103,14 +109,17 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 						       "--color: '%s' is not auto, always or never",
 						       mo->color);
 			break;
-		case OPT_DRY_RUN:
+		case RDC_OPT_DRY_RUN:
 			ctx->dry_run = true;
 			break;
-		case OPT_RECORD:
+		case RDC_OPT_RECORD:
 			mo->record = optarg;
 			break;
-		case OPT_REPLAY:
+		case RDC_OPT_REPLAY:
 			mo->replay = optarg;
+			break;
+		case 'n':
+			mo->netns = optarg;
 			break;
 		case 'V':
 			mo->version = true;
@@ -119,21 +128,120 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 			mo->help = true;
 			break;
 		default:
-			if (optopt && optopt < 0x100 && argv[optind - 1][1] != '-')
-				return rdc_usage_error(ctx, "unknown option '-%c'", optopt);
-			return rdc_usage_error(ctx, "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
+			return bad_option(ctx, argv);
 		}
 	}
-	if (json && yaml)
+	return 0;
+}
+
+/* What no single option can say: combinations. */
+static int check_global(struct rdc_ctx *ctx, const struct main_opts *mo)
+{
+	if (mo->json && mo->yaml)
 		return rdc_usage_error(ctx, "--json and --yaml exclude each other");
 	if (mo->quiet && mo->verbose)
 		return rdc_usage_error(ctx, "-q and -v exclude each other");
 	if (mo->record && (mo->replay || mo->root))
 		return rdc_usage_error(
 			ctx, "--record records the live kernel: not with --root or --replay");
-	ctx->format = json ? RDC_FMT_JSON : yaml ? RDC_FMT_YAML : RDC_FMT_TEXT;
+	if (mo->netns && (mo->replay || mo->root))
+		return rdc_usage_error(
+			ctx, "-n enters a live network namespace: not with --root or --replay");
+	ctx->format = mo->json ? RDC_FMT_JSON : mo->yaml ? RDC_FMT_YAML : RDC_FMT_TEXT;
 	return 0;
+}
+
+/*
+ * The global options among the verb's words ("port show -j", "diag list
+ * --json"), parsed as if they came before it; the verb keeps the rest.
+ */
+static int parse_after_verb(struct rdc_ctx *ctx, struct main_opts *mo, const struct rdc_cmd *cmd,
+			    int *argc, char **argv)
+{
+	const struct rdc_action *act = &cmd->actions[0];
+	char **globals;
+	int skip = 0, n = 1, rc;
+
+	if (*argc > 0 && !strcmp(argv[0], "help"))
+		return 0;
+	for (const struct rdc_action *a = cmd->actions; *argc > 0 && a->name; a++)
+		if (!strcmp(a->name, argv[0])) {
+			act = a;
+			skip = 1;
+		}
+	globals = calloc((size_t)*argc + 2, sizeof(*globals));
+	if (!globals)
+		return rdc_oom(ctx);
+	globals[0] = (char *)ctx->prog;
+	*argc = skip + rdc_args_take_globals(act, *argc - skip, argv + skip, globals, &n);
+	rc = n > 1 ? parse_global(ctx, mo, n, globals) : 0;
+	if (!rc && optind < n)
+		rc = rdc_usage_error(ctx, "unexpected argument '%s'", globals[optind]);
+	free(globals);
+	return rc;
+}
+
+/*
+ * A library's version for --version: "runtime" where the library says it
+ * (libnl's nl_ver_*, yaml_get_version_string), "build" where it has no
+ * call for it (libibverbs, libmnl: pkg-config's answer, compiled in).
+ */
+struct lib_version {
+	const char *name;
+	char version[32];
+	const char *source;
+};
+
+/*
+ * libibverbs' pkg-config version is LIBIBVERBS_MAJOR.MINOR.RDMA_CORE
+ * ("1.14.44.0"): rdma-core's release is what follows the second dot.
+ */
+static void ibverbs_versions(struct lib_version *rdma_core, struct lib_version *ibverbs)
+{
+	const char *v = RDC_IBVERBS_VERSION, *dot = strchr(v, '.');
+	const char *second = dot ? strchr(dot + 1, '.') : NULL;
+
+	snprintf(rdma_core->version, sizeof(rdma_core->version), "%s", second ? second + 1 : v);
+	snprintf(ibverbs->version, sizeof(ibverbs->version), "%.*s",
+		 second ? (int)(second - v) : (int)strlen(v), v);
+}
+
+static int print_version(struct rdc_ctx *ctx)
+{
+	struct lib_version libs[] = {
+		{.name = "rdma-core", .source = "build"}, {.name = "libibverbs", .source = "build"},
+		{.name = "libnl", .source = "runtime"},	  {.name = "libmnl", .source = "build"},
+		{.name = "libyaml", .source = "runtime"},
+	};
+	struct rdc_out *o = rdc_out_new(stdout, ctx->format, ctx->pretty, false);
+
+	if (!o)
+		return rdc_oom(ctx);
+	ibverbs_versions(&libs[0], &libs[1]);
+	snprintf(libs[2].version, sizeof(libs[2].version), "%d.%d.%d", nl_ver_maj, nl_ver_min,
+		 nl_ver_mic);
+	snprintf(libs[3].version, sizeof(libs[3].version), "%s", RDC_MNL_VERSION);
+	snprintf(libs[4].version, sizeof(libs[4].version), "%s", yaml_get_version_string());
+	rdc_out_begin(o);
+	rdc_out_str(o, RDC_OUT_ANY, "version", "rdmactl %s\n", RDC_VERSION);
+	rdc_out_arr_open(o, "libraries");
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(libs); i++) {
+		rdc_out_obj_open(o, NULL);
+		rdc_out_str(o, RDC_OUT_ANY, "name", "  %-10s ", libs[i].name);
+		rdc_out_str(o, RDC_OUT_ANY, "version", "%-9s ", libs[i].version);
+		rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, libs[i].source);
+		rdc_out_text(o, "%s",
+			     !strcmp(libs[i].source, "build") ? "(at build time)" : "(in use)");
+		rdc_out_nl(o);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+	rdc_out_end(o);
+	if (rdc_out_free(o)) {
+		fprintf(stderr, "%s: cannot write output\n", ctx->prog);
+		return RDC_EXIT_FAIL;
+	}
+	return RDC_EXIT_OK;
 }
 
 /* Choose the file root and the kernel transport; --root replays DIR/kernel.rec if present. */
@@ -251,6 +359,24 @@ int main(int argc, char **argv)
 	rc = parse_global(&ctx, &mo, argc, argv);
 	if (rc)
 		return rc;
+	argc -= optind;
+	argv += optind;
+	/* The verb, unless it is help or missing: its words may hold global options too. */
+	if (!cmd && argc > 0 && !mo.help && !mo.version && strcmp(argv[0], "help")) {
+		cmd = rdc_cmd_find(argv[0]);
+		if (!cmd)
+			return unknown_verb(&ctx, argv[0]);
+		argc--;
+		argv++;
+	}
+	if (cmd) {
+		rc = parse_after_verb(&ctx, &mo, cmd, &argc, argv);
+		if (rc)
+			return rc;
+	}
+	rc = check_global(&ctx, &mo);
+	if (rc)
+		return rc;
 	if (mo.quiet)
 		rdc_log_init(ctx.prog, RDC_LOG_ERR);
 	else if (mo.verbose)
@@ -259,12 +385,8 @@ int main(int argc, char **argv)
 		rdc_log_init(ctx.prog, RDC_LOG_WARN);
 	ctx.quiet = mo.quiet;
 	ctx.color = want_color(mo.color);
-	if (mo.version) {
-		printf("rdmactl %s\n", RDC_VERSION);
-		return RDC_EXIT_OK;
-	}
-	argc -= optind;
-	argv += optind;
+	if (mo.version)
+		return print_version(&ctx);
 	if (mo.help) {
 		if (cmd)
 			rdc_help_cmd(&ctx, cmd);
@@ -295,6 +417,12 @@ int main(int argc, char **argv)
 		argv++;
 	}
 	ctx.verb = cmd->name;
+	if (mo.netns) {
+		struct rdc_err err = {0};
+
+		if (rdc_netns_enter(mo.netns, &err))
+			return rdc_fail(&ctx, &err);
+	}
 	rc = setup_system(&ctx, &mo);
 	if (rc)
 		return rc;

@@ -244,6 +244,7 @@ static const struct rdc_param pfc_apply_params[] = {
 	 .metavar = "FILE",
 	 .alone = true,
 	 .help = "apply a YAML file of devices instead (see rdmactl.yaml(5))",
+	 .value_kind = RDC_COMPLETE_FILE,
 	 .parse = rdc_val_string,
 	 .dest = offsetof(struct pfc_apply_opts, file)},
 	{.name = NULL},

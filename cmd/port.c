@@ -79,24 +79,24 @@ static void port_set_defaults(void *opts)
 
 const struct rdc_action port_actions[] = {
 	{.name = "show",
-	 .synopsis = "[DEV[/PORT] | NETDEV]",
+	 .synopsis = "[DEV[/PORT] | NETDEV | ADDRESS]",
 	 .help = "RDMA ports with their netdev, MTUs, rate, PCIe and NUMA",
 	 .run = port_show_run,
 	 .object = RDC_COMPLETE_PORT},
 	{.name = "gids",
-	 .synopsis = "[DEV[/PORT] | NETDEV]",
+	 .synopsis = "[DEV[/PORT] | NETDEV | ADDRESS]",
 	 .help = "GID tables: index, GID, IP, type, netdev, which to use",
 	 .run = port_gids_run,
 	 .object = RDC_COMPLETE_PORT},
 	{.name = "stats",
-	 .synopsis = "[DEV[/PORT] | NETDEV] [interval SEC [count N]]",
+	 .synopsis = "[DEV[/PORT] | NETDEV | ADDRESS] [interval SEC [count N]]",
 	 .help = "port counters, hw_counters and netdev statistics; rates with interval",
 	 .run = port_stats_run,
 	 .params = port_stats_params,
 	 .object = RDC_COMPLETE_PORT,
 	 .opts_size = sizeof(struct port_stats_opts)},
 	{.name = "set",
-	 .synopsis = "NETDEV | DEV[/PORT] { mtu N | up | down }...",
+	 .synopsis = "NETDEV | DEV[/PORT] | ADDRESS { mtu N | up | down }...",
 	 .help = "change the port's netdev over rtnetlink (only what differs; verified)",
 	 .run = port_set_run,
 	 .params = port_set_params,
@@ -114,13 +114,14 @@ const struct rdc_cmd rdc_cmd_port = {
 	.actions = port_actions,
 };
 
-int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *ports)
+int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *ports,
+		struct rdc_port_query *q)
 {
 	struct rdc_err err = {0};
 
 	if (rdc_ports_read(ports, &err))
 		return rdc_fail(ctx, &err);
-	if (object && rdc_ports_filter(ports, object, &err)) {
+	if (object && rdc_ports_resolve(ports, object, q, &err)) {
 		/* A device whose ports cannot be listed: that is why it has none. */
 		if (port_report_issues(ctx, &ports->issues)) {
 			rdc_ports_free(ports);
@@ -130,6 +131,15 @@ int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *p
 		return rdc_fail(ctx, &err);
 	}
 	return 0;
+}
+
+int port_none_found(struct rdc_ctx *ctx, size_t count, unsigned int issues)
+{
+	if (count || issues)
+		return 0;
+	/* Nothing to act on is a failure even with an empty document on stdout (issue 13). */
+	log_err("%s: no RDMA devices found", ctx->verb);
+	return RDC_EXIT_FAIL;
 }
 
 void port_out_opt_str(struct rdc_out *o, const char *key, const char *fmt, const char *v)
@@ -356,7 +366,7 @@ int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	unsigned int issues;
 	int rc;
 
-	rc = port_select(ctx, args->object, &ports);
+	rc = port_select(ctx, args->object, &ports, NULL);
 	if (rc)
 		return rc;
 	rdc_out_begin(ctx->out);
@@ -369,8 +379,7 @@ int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	issues = port_report_issues(ctx, &ports.issues);
 	for (size_t i = 0; i < ports.count; i++)
 		issues += port_report_port_issues(ctx, &ports.ports[i]);
-	if (ports.count == 0 && !issues && rdc_out_is_text(ctx->out))
-		log_warn("port: no RDMA devices found");
+	rc = port_none_found(ctx, ports.count, issues);
 	rdc_ports_free(&ports);
-	return issues ? RDC_EXIT_FAIL : RDC_EXIT_OK;
+	return issues || rc ? RDC_EXIT_FAIL : RDC_EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "host/ibdev.h"
+#include "host/resolve.h"
 #include "cmd.h"
 
 #include <stdint.h>
@@ -34,10 +35,19 @@ struct port_set_opts {
 extern const struct rdc_action port_actions[];
 
 /*
- * Read all ports and keep the ones @object names (all when NULL).  Prints the
- * error and returns an exit code, or 0 with @ports filled.
+ * Read all ports and keep the ones @object names (all when NULL): a device,
+ * DEV/PORT, a netdev (upper ones too) or an IP address; @q (may be NULL)
+ * says which it was (host/resolve.h).  Prints the error and returns an exit
+ * code, or 0 with @ports filled.
  */
-int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *ports);
+int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *ports,
+		struct rdc_port_query *q);
+/*
+ * A host without RDMA devices: nothing to act on.  Says so on stderr and
+ * returns the exit code (1) when @count is 0 and nothing else was
+ * reported (@issues); 0 otherwise.
+ */
+int port_none_found(struct rdc_ctx *ctx, size_t count, unsigned int issues);
 /* Emit a non-empty string, or null in JSON/YAML (skipped in text). */
 void port_out_opt_str(struct rdc_out *o, const char *key, const char *fmt, const char *v);
 /* The same, but a value that exists and could not be read (@bad) is null, or "?" in text. */

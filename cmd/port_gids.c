@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "base/log.h"
 #include "host/gid.h"
 #include "port.h"
 
@@ -51,20 +52,70 @@ static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct 
 	rdc_out_obj_close(o);
 }
 
+/* Whether @g answers the question @q asked: all of a port's GIDs unless an address or upper netdev was named. */
+static bool gids_wanted(const struct rdc_port_query *q, const struct rdc_gid *g)
+{
+	if (q->kind == RDC_NAMED_ADDRESS)
+		return !g->unreadable && !memcmp(g->raw, q->gid, sizeof(g->raw));
+	if (q->kind == RDC_NAMED_UPPER)
+		return !g->unreadable && !strcmp(g->netdev, q->netdev);
+	return true;
+}
+
+/*
+ * The order of an address's GIDs: the recommended one, then RoCE v2 (a
+ * link-local address has no recommended GID, and v2 is still what to use),
+ * then the rest.
+ */
+static int gids_rank(const struct rdc_gid *g)
+{
+	if (g->recommended)
+		return 0;
+	return g->type == RDC_GID_ROCE_V2 ? 1 : 2;
+}
+
+/* Keep the entries @q wants, in place; returns how many are left. */
+static size_t gids_keep(const struct rdc_port_query *q, struct rdc_gid *gids, size_t count)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < count; k++)
+		if (gids_wanted(q, &gids[k]))
+			gids[kept++] = gids[k];
+	return kept;
+}
+
+/* Nothing matched an address or an upper netdev that does resolve to a port: say which. */
+static int gids_none(struct rdc_ctx *ctx, const struct rdc_port_query *q,
+		     const struct rdc_port_list *ports)
+{
+	const struct rdc_port *p = &ports->ports[0];
+
+	if (q->kind == RDC_NAMED_ADDRESS)
+		log_err("%s: no GID of %s/%u carries address %s (it is on '%s')", ctx->verb,
+			p->device, p->port, q->addr, q->netdev);
+	else
+		log_err("%s: no GID of %s/%u is on '%s'", ctx->verb, p->device, p->port, q->netdev);
+	return RDC_EXIT_FAIL;
+}
+
 int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		  void *opts)
 {
 	struct rdc_port_list ports;
 	struct rdc_err err = {0};
 	struct rdc_issues issues = {0};
+	struct rdc_port_query q;
 	struct rdc_gid **tables;
 	size_t *counts, total = 0, recommended = 0;
 	unsigned int bad;
+	bool by_addr;
 	int rc;
 
-	rc = port_select(ctx, args->object, &ports);
+	rc = port_select(ctx, args->object, &ports, &q);
 	if (rc)
 		return rc;
+	by_addr = args->object && q.kind == RDC_NAMED_ADDRESS;
 	/* Read every table before printing: what could not be read is said after the document. */
 	tables = calloc(ports.count + 1, sizeof(struct rdc_gid *));
 	counts = calloc(ports.count + 1, sizeof(*counts));
@@ -86,16 +137,29 @@ int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 		}
 		if (rc)
 			rdc_issues_add(&issues, &err);
+		if (args->object)
+			counts[i] = gids_keep(&q, tables[i], counts[i]);
 		total += counts[i];
 	}
 	rdc_out_begin(ctx->out);
 	rdc_out_text(ctx->out, "%-12s %-4s %-5s %-39s %-25s %-8s %s\n", "DEV", "PORT", "INDEX",
 		     "GID", "IP", "TYPE", "NETDEV");
 	rdc_out_arr_open(ctx->out, "gids");
-	for (size_t i = 0; i < ports.count; i++) {
-		for (size_t k = 0; k < counts[i]; k++) {
-			gids_emit(ctx->out, &ports.ports[i], &tables[i][k]);
-			recommended += tables[i][k].recommended;
+	/*
+	 * For an address, the GID to use comes first (what ib_write_bw -x
+	 * wants), then the others that carry it, RoCE v2 before v1; otherwise
+	 * table order.
+	 */
+	for (int pass = 0; pass < (by_addr ? 3 : 1); pass++) {
+		for (size_t i = 0; i < ports.count; i++) {
+			for (size_t k = 0; k < counts[i]; k++) {
+				const struct rdc_gid *g = &tables[i][k];
+
+				if (by_addr && gids_rank(g) != pass)
+					continue;
+				gids_emit(ctx->out, &ports.ports[i], g);
+				recommended += g->recommended;
+			}
 		}
 	}
 	rdc_out_arr_close(ctx->out);
@@ -106,6 +170,10 @@ int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	rdc_out_end(ctx->out);
 	bad = port_report_issues(ctx, &issues);
 	rc = bad ? RDC_EXIT_FAIL : RDC_EXIT_OK;
+	if (!rc && !args->object)
+		rc = port_none_found(ctx, ports.count, 0);
+	else if (!rc && !total && (q.kind == RDC_NAMED_ADDRESS || q.kind == RDC_NAMED_UPPER))
+		rc = gids_none(ctx, &q, &ports);
 out:
 	for (size_t i = 0; tables && i < ports.count; i++)
 		free(tables[i]);

@@ -11,19 +11,27 @@
 #include "port.h"
 #include "signals.h"
 
-/* Which netdev a NETDEV | DEV[/PORT] argument means. */
+/*
+ * Which netdev a NETDEV | DEV[/PORT] | ADDRESS argument means.  A netdev is
+ * itself (a VLAN's MTU is the VLAN's); an address is the netdev that holds
+ * it, whose MTU is the one RoCE to that address is bounded by (the GID's
+ * ndev); a port is its netdev.
+ */
 static int set_resolve_netdev(struct rdc_ctx *ctx, const char *object, char *ifname, size_t size)
 {
 	struct rdc_port_list ports;
+	struct rdc_port_query q;
 	struct rdc_err err = {0};
 	int rc;
 
 	if (rdc_netdev_exists(object))
 		return rdc_strlcpy(ifname, object, size) ? RDC_EXIT_FAIL : 0;
-	rc = port_select(ctx, object, &ports);
+	rc = port_select(ctx, object, &ports, &q);
 	if (rc)
 		return rc;
-	if (ports.count != 1) {
+	if (q.kind == RDC_NAMED_ADDRESS && q.netdev[0]) {
+		rdc_strlcpy(ifname, q.netdev, size);
+	} else if (ports.count != 1) {
 		rdc_err_set(&err, EINVAL, "'%s' has %zu ports; name one as DEV/PORT", object,
 			    ports.count);
 		rc = rdc_fail(ctx, &err);
@@ -105,7 +113,8 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 
 	if (so->admin_up < 0 && !so->mtu_given)
 		return rdc_usage_error(ctx, "set: nothing to set: give mtu N, up or down");
-	rc = rdc_writes_allowed(ctx);
+	/* A dry run only reads: it plans against a bundle or recording too (issue 13). */
+	rc = ctx->dry_run ? 0 : rdc_writes_allowed(ctx);
 	if (rc)
 		return rc;
 	rc = set_resolve_netdev(ctx, args->object, ifname, sizeof(ifname));

@@ -326,7 +326,7 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		if (targets[i].netdev_error[0])
 			log_info("port: %s: no ethtool statistics (%s)", targets[i].netdev,
 				 targets[i].netdev_error);
-	if (!interval) {
+	if (!interval || !n) {
 		rdc_out_begin(ctx->out);
 		rdc_out_arr_open(ctx->out, "stats");
 		for (size_t i = 0; i < n; i++) {
@@ -338,6 +338,9 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);
 		bad += stats_issues(ctx, targets, n);
+		/* No RDMA device at all: nothing to sample (not even once per interval) is no success. */
+		if (!bad)
+			rc = port_none_found(ctx, n, 0);
 		goto out;
 	}
 	/* One document per interval, so a reader of a stream sees each as it comes. */

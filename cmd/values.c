@@ -100,7 +100,7 @@ int rdc_val_enum(struct rdc_ctx *ctx, const struct rdc_param *p, const char *con
 			return 0;
 		}
 	names_list(spec->names, valid, sizeof(valid));
-	return rdc_usage_error(ctx, "'%s %s': not %s", p->name, w[0], valid);
+	return rdc_usage_error(ctx, "'%s %s': expected %s", p->name, w[0], valid);
 }
 
 int rdc_val_string(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
@@ -293,8 +293,8 @@ int rdc_val_map(struct rdc_ctx *ctx, const struct rdc_param *p, const char *cons
 		memcpy(key, w[i], klen);
 		key[klen] = '\0';
 		if (map_value(spec, colon + 1, &v, valid, sizeof(valid)))
-			return rdc_usage_error(ctx, "'%s %s': bad value '%s' (%s)", p->name, w[i],
-					       colon + 1, valid);
+			return rdc_usage_error(ctx, "'%s %s': bad value '%s', expected %s", p->name,
+					       w[i], colon + 1, valid);
 		if (spec->allow_all && !strcmp(key, "all")) {
 			first = 0;
 			last = spec->nkeys - 1;

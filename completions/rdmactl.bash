@@ -8,8 +8,9 @@
 #
 # (the words after the program name, the word being completed last, possibly
 # empty), which walks the same tables as the parser and lists the devices of
-# the host, or of the host below --root DIR.  The only knowledge kept here is
-# which global options take a path, so that their values complete as files.
+# the host, or of the host below --root DIR.  Where a path is wanted, rdmactl
+# answers ":file" or ":dir" and the shell lists them; the options that take a
+# path (--root, --replay, --record) are also known here, before any call.
 #
 # Installed as $(BASHCOMPDIR)/rdmactl.  bash-completion loads it on demand
 # for "rdmactl"; for a link name such as rdmactl-port it is loaded on demand
@@ -116,6 +117,11 @@ _rdmactl()
 	fi
 
 	mapfile -t cands < <("$bin" __complete "${args[@]}" "$cur" 2>/dev/null)
+	# rdmactl's answer ":file" or ":dir": a path (-f FILE, --root DIR), the shell's job.
+	case ${cands[0]-} in
+	:file) _rdmactl_complete_path --replay "$cur"; return 0 ;;
+	:dir) _rdmactl_complete_path --root "$cur"; return 0 ;;
+	esac
 
 	# Readline replaces only the text after the last '=' or ':' of the word.
 	rlword=${COMP_WORDS[COMP_CWORD]-}
@@ -124,8 +130,8 @@ _rdmactl()
 	for w in "${cands[@]}"; do
 		[[ $w == "$prefix"?* ]] && COMPREPLY+=("${w#"$prefix"}")
 	done
-	# "--color=" wants its value right after it.
-	if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *= ]]; then
+	# "--color=" and a map's key ("3:") want their value right after them.
+	if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *[=:] ]]; then
 		compopt -o nospace 2>/dev/null || :
 	fi
 	return 0

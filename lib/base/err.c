@@ -14,6 +14,24 @@ int rdc_err_set(struct rdc_err *err, int code, const char *fmt, ...)
 		code = -code;
 	if (err) {
 		err->code = code;
+		err->plain = 0;
+		err->detail[0] = '\0';
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}
+
+int rdc_err_set_plain(struct rdc_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (code < 0)
+		code = -code;
+	if (err) {
+		err->code = code;
+		err->plain = 1;
 		err->detail[0] = '\0';
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);

@@ -13,12 +13,16 @@ struct rdc_err {
 	int code;	  /* positive errno, 0 when unset */
 	char msg[256];	  /* "cannot read 'ports/1/state'" */
 	char detail[256]; /* kernel extack text or a hint, may be empty */
+	/* The message says all there is: no strerror(code) after it ("has no port 2"). */
+	int plain;
 };
 
 #define RDC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 /* Fill @err (if not NULL) and return -@code, so callers can `return rdc_err_set(...)`. */
 int rdc_err_set(struct rdc_err *err, int code, const char *fmt, ...) RDC_PRINTF(3, 4);
+/* rdc_err_set for a message the errno text would only repeat; the code stays for callers. */
+int rdc_err_set_plain(struct rdc_err *err, int code, const char *fmt, ...) RDC_PRINTF(3, 4);
 /* Say again what failed in the caller's words, keeping the detail (the kernel's extack). */
 int rdc_err_restate(struct rdc_err *err, int code, const char *fmt, ...) RDC_PRINTF(3, 4);
 /* Put context before the message: "cannot change 'eth0'" -> "bond0: cannot change 'eth0'". */

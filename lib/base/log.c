@@ -62,7 +62,7 @@ void rdc_log_error_record(const char *verb, const struct rdc_err *err)
 	if (verb)
 		fprintf(stderr, "%s: ", verb);
 	log_put(err->msg[0] ? err->msg : "failed", false);
-	if (err->code)
+	if (err->code && !err->plain)
 		fprintf(stderr, ": %s", strerror(err->code));
 	if (err->detail[0]) {
 		fputs(" (", stderr);

@@ -199,8 +199,8 @@ static int client_setup(struct client *c, struct rdc_err *err)
 		lr->local = local[pairs[i].local];
 		lr->remote = remote[pairs[i].remote];
 		if (!lr->local.active)
-			return rdc_err_set(err, ENETDOWN, "link %u: %s/%u is not ACTIVE", i,
-					   lr->local.device, lr->local.port);
+			return rdc_err_set(err, ENETDOWN, "link %s/%u (%s): the port is not ACTIVE",
+					   lr->local.device, lr->local.port, lr->local.netdev);
 		rc = rdc_bench_link_open(&c->links[i], &r->params, &lr->local, false, err);
 		if (rc)
 			return rc;
@@ -266,14 +266,8 @@ static bool all_finished(struct client *c)
 
 static void check_carriers(struct client *c, uint64_t now)
 {
-	for (uint32_t i = 0; i < c->r->nlinks; i++) {
-		struct rdc_bench_link_report *lr = &c->r->links[i];
-
-		if (!lr->carrier_lost && !port_active(&lr->local)) {
-			lr->carrier_lost = true;
-			lr->carrier_lost_ns = now - c->r->start_ns;
-		}
-	}
+	for (uint32_t i = 0; i < c->r->nlinks; i++)
+		rdc_bench_carrier_note(&c->r->links[i], port_active(&c->r->links[i].local), now);
 }
 
 /* The measured part: start the threads together, sample, watch the server and the carriers. */

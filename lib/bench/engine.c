@@ -484,6 +484,42 @@ bool rdc_bench_link_finished(const struct rdc_bench_link *l)
 
 /* ---- the data loops ---- */
 
+/*
+ * Seconds on the report's clock: from the end of the warm-up (the start when
+ * there is none), so that a failure's time reads as the interval lines do.
+ */
+static double clock_s(const struct rdc_bench_link *l, uint64_t t)
+{
+	return (double)(int64_t)(t - (l->sync->start_ns + l->p.warmup_ns)) / 1e9;
+}
+
+/* A completion (or a round trip) at @now after silence since *@last. */
+static void note_activity(struct rdc_bench_link *l, uint64_t now, uint64_t *last)
+{
+	if (now - *last > l->res.longest_stall_ns) {
+		l->res.longest_stall_ns = now - *last;
+		l->res.longest_stall_start_ns = *last;
+	}
+	*last = now;
+}
+
+/*
+ * The silence from *@last to @now at a link's end: a stall when the link
+ * ended well, the outage that failed it otherwise (said apart, not counted).
+ */
+static void note_end(struct rdc_bench_link *l, uint64_t now, uint64_t last)
+{
+	if (l->res.status) {
+		l->res.silent_to_end = true;
+		l->res.silent_from_ns = last;
+		return;
+	}
+	if (now - last > l->res.longest_stall_ns) {
+		l->res.longest_stall_ns = now - last;
+		l->res.longest_stall_start_ns = last;
+	}
+}
+
 /* "retry exceeded" and what usually causes it, for a failed completion. */
 static void link_failed_wc(struct rdc_bench_link *l, const struct ibv_wc *wc, uint64_t now)
 {
@@ -495,12 +531,10 @@ static void link_failed_wc(struct rdc_bench_link *l, const struct ibv_wc *wc, ui
 		snprintf(l->res.error, sizeof(l->res.error),
 			 "%s (status %d) at %.3f s: no answer from the peer; cable, route, GID, "
 			 "MTU or a lossy priority",
-			 ibv_wc_status_str(wc->status), wc->status,
-			 (double)(now - l->sync->start_ns) / 1e9);
+			 ibv_wc_status_str(wc->status), wc->status, clock_s(l, now));
 	else
 		snprintf(l->res.error, sizeof(l->res.error), "%s (status %d) at %.3f s",
-			 ibv_wc_status_str(wc->status), wc->status,
-			 (double)(now - l->sync->start_ns) / 1e9);
+			 ibv_wc_status_str(wc->status), wc->status, clock_s(l, now));
 }
 
 static void link_failed(struct rdc_bench_link *l, int code, const char *what)
@@ -660,9 +694,7 @@ static void run_bw(struct rdc_bench_link *l)
 		}
 		if (n > 0) {
 			now = rdc_bench_now_ns();
-			if (now - last > l->res.longest_stall_ns)
-				l->res.longest_stall_ns = now - last;
-			last = now;
+			note_activity(l, now, &last);
 			if (phase == PHASE_DRAIN)
 				drain_until = now + DRAIN_NS;
 		} else if (phase != PHASE_DRAIN && now - last > STALL_FAIL_NS && !all_retired(l)) {
@@ -695,14 +727,12 @@ static void run_bw(struct rdc_bench_link *l)
 	}
 	if (!l->res.window_end_ns)
 		l->res.window_end_ns = now < t1 ? now : t1;
-	/* A link that died keeps its last silence as a stall until the end. */
-	if (now - last > l->res.longest_stall_ns)
-		l->res.longest_stall_ns = now - last;
 	if (!l->res.status && !all_retired(l))
 		link_failed(l, ETIMEDOUT,
 			    stop_requested(l)
 				    ? "stopped with requests in flight: the run was cut short"
 				    : "no completion for 3 s while the last requests drained");
+	note_end(l, now, last);
 }
 
 /* Server side of send: keep every receive queue full and count what arrives. */
@@ -881,9 +911,7 @@ static void run_ping(struct rdc_bench_link *l)
 			lat_error(l, rc);
 			break;
 		}
-		if (now - last > l->res.longest_stall_ns)
-			l->res.longest_stall_ns = now - last;
-		last = now;
+		note_activity(l, now, &last);
 		if (!measuring)
 			continue;
 		if (!lat_keep(l, (now - sent_at) / 2)) {
@@ -894,8 +922,7 @@ static void run_ping(struct rdc_bench_link *l)
 		credit(l, now, 1, p->size);
 	}
 	l->res.window_end_ns = now < t1 ? now : t1;
-	if (now - last > l->res.longest_stall_ns)
-		l->res.longest_stall_ns = now - last;
+	note_end(l, now, last);
 }
 
 /* The server of lat: answer every byte the client writes with the same byte. */

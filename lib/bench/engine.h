@@ -36,9 +36,17 @@ struct rdc_bench_result {
 	uint64_t msgs;
 	uint64_t window_start_ns, window_end_ns; /* CLOCK_MONOTONIC */
 	uint64_t longest_stall_ns;		 /* longest time without a completion */
-	uint64_t cpu_ns;			 /* CPU time of the link's thread */
-	uint32_t errors;			 /* failed completions */
-	uint64_t *interval_bytes;		 /* per interval from the window start */
+	uint64_t longest_stall_start_ns;	 /* CLOCK_MONOTONIC: the completion before it */
+	/*
+	 * A failed link's last silence is an outage, not a stall: when it
+	 * failed, the time from its last completion (or its start) to its end
+	 * is not counted in longest_stall_ns; silent_from_ns is where it began.
+	 */
+	bool silent_to_end;
+	uint64_t silent_from_ns;  /* CLOCK_MONOTONIC */
+	uint64_t cpu_ns;	  /* CPU time of the link's thread */
+	uint32_t errors;	  /* failed completions */
+	uint64_t *interval_bytes; /* per interval from the window start */
 	size_t nintervals;
 	uint64_t *lat_ns; /* one-way latency samples (round trip / 2), lat only */
 	size_t nlat, cap_lat;

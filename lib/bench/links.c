@@ -78,6 +78,53 @@ int rdc_bench_endpoints_read(struct rdc_bench_endpoint *eps, uint32_t max, uint3
 	return rc;
 }
 
+int rdc_bench_endpoints_usable(uint32_t *count, struct rdc_err *err)
+{
+	struct rdc_bench_endpoint eps[RDC_BENCH_MAX_ENDPOINTS];
+	struct rdc_port_list ports = {0};
+	char devs[160] = "";
+	size_t len = 0;
+	bool ethernet = false;
+	int rc;
+
+	rc = rdc_bench_endpoints_read(eps, RDC_BENCH_MAX_ENDPOINTS, count, err);
+	if (rc || *count)
+		return rc;
+	rc = rdc_ports_read(&ports, err);
+	if (rc)
+		return rc;
+	if (!ports.count) {
+		rdc_ports_free(&ports);
+		return rdc_err_set(err, ENODEV,
+				   "no RDMA device on this host (/sys/class/infiniband is empty): "
+				   "load the NIC's RDMA driver, or add Soft-RoCE with 'rdma link "
+				   "add rxe0 type rxe netdev IFACE'");
+	}
+	/* Each device once, in the order `port` lists them; "..." when they do not fit. */
+	for (size_t i = 0; i < ports.count; i++) {
+		const char *d = ports.ports[i].device;
+
+		ethernet |= !strcmp(ports.ports[i].link_layer, "Ethernet");
+		if (i && !strcmp(d, ports.ports[i - 1].device))
+			continue;
+		if (len + strlen(d) + 6 >= sizeof(devs)) {
+			snprintf(devs + len, sizeof(devs) - len, ", ...");
+			break;
+		}
+		len += (size_t)snprintf(devs + len, sizeof(devs) - len, "%s%s", len ? ", " : "", d);
+	}
+	rdc_ports_free(&ports);
+	if (!ethernet)
+		return rdc_err_set(err, ENODEV,
+				   "no port of %s is Ethernet: bench runs over RoCE v2, not "
+				   "InfiniBand",
+				   devs);
+	return rdc_err_set(err, ENODEV,
+			   "no port of %s has a RoCE v2 GID with an IPv4 address: give its "
+			   "netdev an IPv4 address (see 'rdmactl port gids')",
+			   devs);
+}
+
 int rdc_bench_link_spec_parse(const char *text, struct rdc_bench_link_spec *spec)
 {
 	const char *colon = strchr(text, ':');

@@ -34,6 +34,14 @@ struct rdc_bench_endpoint {
 int rdc_bench_endpoints_read(struct rdc_bench_endpoint *eps, uint32_t max, uint32_t *count,
 			     struct rdc_err *err);
 
+/*
+ * Whether this host offers at least one endpoint (what a server needs before
+ * it listens): 0 with their number in *@count, or -ENODEV naming why not: no
+ * RDMA device at all, or devices (named) without an Ethernet port whose
+ * RoCE v2 GID carries an IPv4 address.
+ */
+int rdc_bench_endpoints_usable(uint32_t *count, struct rdc_err *err);
+
 /* What the user asked for with `link LOCAL[:REMOTE]`; an empty side means "choose". */
 struct rdc_bench_link_spec {
 	char local[64];

@@ -20,8 +20,16 @@ struct rdc_bench_link_report {
 	struct rdc_counter_set counters;  /* deltas over the run of the port's error, congestion
 					    and pause counters that exist */
 	struct rdc_bench_link_count peer; /* what the other side counted */
-	bool carrier_lost;		  /* the port left ACTIVE during the run */
-	uint64_t carrier_lost_ns;	  /* when, from the start */
+	/*
+	 * The port's carrier (state ACTIVE), watched during the measured part:
+	 * its last outage, CLOCK_MONOTONIC times (rdc_bench_report_clock_s()
+	 * puts them on the report's clock).
+	 */
+	bool carrier_lost;	  /* the port left ACTIVE during the run */
+	uint64_t carrier_lost_ns; /* when (the last time, when it went more than once) */
+	bool carrier_back;	  /* ACTIVE again after that, before the run's end */
+	uint64_t carrier_back_ns;
+	uint32_t carrier_losses; /* how many times it left ACTIVE */
 };
 
 struct rdc_bench_report {
@@ -39,3 +47,22 @@ struct rdc_bench_report {
 };
 
 void rdc_bench_report_free(struct rdc_bench_report *r);
+
+/*
+ * The report's one clock: every time a report shows (intervals, carrier
+ * lost and back, stalls, failures) is seconds from its origin, the end of
+ * the warm-up (the start of traffic when there is none).  A time before it
+ * (in the warm-up) is negative.
+ */
+uint64_t rdc_bench_report_origin_ns(const struct rdc_bench_report *r);
+double rdc_bench_report_clock_s(const struct rdc_bench_report *r, uint64_t t);
+
+/* One look at @lr's port at @now: record a loss of carrier, or its return. */
+void rdc_bench_carrier_note(struct rdc_bench_link_report *lr, bool active, uint64_t now);
+
+/*
+ * What a port counter means, for the text: "retransmissions", "timeouts",
+ * "receiver not ready", "drops", "congestion", "pause frames", ...; NULL for a
+ * counter the report names as it is.  @name is the kernel's, @group the set's.
+ */
+const char *rdc_bench_counter_meaning(const char *group, const char *name);

@@ -31,7 +31,9 @@
 #include "bench/ctl.h"
 #include "bench/proto.h"
 #include "bench/server.h"
+#include "host/system.h"
 #include "kernel/addr.h"
+#include "seam/fs.h"
 
 #define MSG_TIMEOUT_MS 10000   /* a message begun must be whole within this */
 #define SETUP_TIMEOUT_MS 60000 /* the client reads its ports and registers memory */
@@ -145,6 +147,13 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 		return rc;
 
 	s->r.params = m->u.setup.params;
+	/* Under --root the endpoints are a bundle's: the handshake can be rehearsed, no data moves. */
+	if (!rdc_system_live())
+		return rdc_err_set(
+			err, EROFS,
+			"the server reads a bundle (--root %s): it offers its ports, but "
+			"no data can move",
+			rdc_fs_root() ? rdc_fs_root() : "?");
 	rc = rdc_bench_params_check(&s->r.params, err);
 	if (rc) {
 		char why[sizeof(err->msg)] = "";
@@ -651,6 +660,11 @@ static void server_round(struct server *srv)
 		server_accept(srv);
 }
 
+bool rdc_bench_server_system_ok(void)
+{
+	return rdc_system_live() || rdc_fs_root();
+}
+
 int rdc_bench_server_serve(const struct rdc_bench_server_opts *o,
 			   const struct rdc_bench_server_cb *cb, int *last_status,
 			   struct rdc_err *err)
@@ -658,8 +672,14 @@ int rdc_bench_server_serve(const struct rdc_bench_server_opts *o,
 	struct server *srv;
 	int rc = 0;
 
+	uint32_t neps;
+
 	rdc_bench_ctl_set_interrupt(o->interrupted);
 	*last_status = 0;
+	/* A server with nothing to offer would only tell each client so: refuse to start. */
+	rc = rdc_bench_endpoints_usable(&neps, err);
+	if (rc)
+		return rc;
 	srv = calloc(1, sizeof(*srv));
 	if (!srv)
 		return rdc_err_set(err, ENOMEM, "out of memory");

@@ -52,6 +52,14 @@ struct rdc_bench_server_cb {
 };
 
 /*
+ * Whether the server may run on the system the seams read: the live one, or
+ * a --root bundle, whose endpoints it offers to rehearse the handshake while
+ * it refuses every run's SETUP (no data moves from a bundle).  Not a
+ * recording alone (--replay): its files would be the live host's.
+ */
+bool rdc_bench_server_system_ok(void);
+
+/*
  * Serve runs, one at a time, until interrupted (or after one with @once);
  * connections that have not said HELLO yet are handled meanwhile, and one
  * that says HELLO during a run is told at once: ERROR EBUSY, "busy with

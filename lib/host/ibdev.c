@@ -8,6 +8,7 @@
 
 #include "base/util.h"
 #include "host/ibdev.h"
+#include "host/resolve.h"
 #include "host/sysval.h"
 #include "seam/fs.h"
 
@@ -358,66 +359,7 @@ void rdc_ports_free(struct rdc_port_list *list)
 	list->count = 0;
 }
 
-static bool port_serves_netdev(const struct rdc_port *p, const char *name)
-{
-	if (!p->has_netdev)
-		return false;
-	if (!strcmp(p->netdev.name, name))
-		return true;
-	for (unsigned int i = 0; i < p->netdev.nslaves; i++)
-		if (!strcmp(p->netdev.slaves[i], name))
-			return true;
-	return false;
-}
-
-/*
- * Keep the list's issues about device @dev only (none when a netdev was
- * named: a device whose ports cannot be listed serves none we know of).
- */
-static void filter_issues(struct rdc_issues *is, const char *dev)
-{
-	char needle[RDC_IBDEV_NAME + 32];
-	unsigned int kept = 0;
-
-	snprintf(needle, sizeof(needle), IB_CLASS "/%s/", dev);
-	for (unsigned int i = 0; i < is->count; i++) {
-		if (strstr(is->items[i].msg, needle))
-			is->items[kept++] = is->items[i];
-	}
-	is->count = kept;
-	is->lost = 0;
-}
-
 int rdc_ports_filter(struct rdc_port_list *list, const char *name, struct rdc_err *err)
 {
-	char dev[RDC_IBDEV_NAME];
-	unsigned int port;
-	bool is_dev = false;
-	size_t kept = 0;
-
-	if (rdc_devport_parse(name, dev, sizeof(dev), &port))
-		return rdc_err_set(err, EINVAL, "'%s' is not DEV, DEV/PORT or a netdev name", name);
-	for (size_t i = 0; i < list->count; i++)
-		if (!strcmp(list->ports[i].device, dev))
-			is_dev = true;
-	filter_issues(&list->issues, dev);
-	for (size_t i = 0; i < list->count; i++) {
-		const struct rdc_port *p = &list->ports[i];
-		bool keep;
-
-		if (is_dev)
-			keep = !strcmp(p->device, dev) && (!port || p->port == port);
-		else
-			keep = port_serves_netdev(p, name);
-		if (keep)
-			list->ports[kept++] = *p;
-	}
-	list->count = kept;
-	if (kept)
-		return 0;
-	if (is_dev)
-		return rdc_err_set(err, ENOENT, "RDMA device '%s' has no port %u", dev, port);
-	if (!strchr(name, '/') && rdc_netdev_exists(name))
-		return rdc_err_set(err, ENXIO, "network interface '%s' has no RDMA port", name);
-	return rdc_err_set(err, ENODEV, "no RDMA device or network interface '%s'", name);
+	return rdc_ports_resolve(list, name, NULL, err);
 }

@@ -87,12 +87,9 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err);
 void rdc_ports_free(struct rdc_port_list *list);
 
 /*
- * Keep only the ports a user named (in place):
- *   "mlx5_0"      every port of that device
- *   "mlx5_0/1"    that port
- *   "ens1f0np0"   the port(s) whose netdev it is, or whose bond it is a slave of
- * Returns -ENODEV (device/netdev unknown), -ENOENT (no such port), -ENXIO (a
- * netdev without RDMA port) with a message.
+ * Keep only the ports a user named (in place): a device, DEV/PORT, a netdev
+ * (the port's own, a slave of its bond, or an upper one: VLAN, macvlan,
+ * bond) or an IP address; host/resolve.h says how, and what it returns.
  */
 int rdc_ports_filter(struct rdc_port_list *list, const char *name, struct rdc_err *err);
 

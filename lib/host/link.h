@@ -15,8 +15,13 @@ struct rdc_link_plan {
 	bool changed;
 };
 
-/* Read @ifname's link now. */
+/*
+ * Read @ifname's link now: over rtnetlink, or from sysfs (mtu, flags,
+ * operstate) under --root and when a recording has no answer.
+ */
 int rdc_link_read(const char *ifname, struct rdc_link *link, struct rdc_err *err);
+/* The sysfs half alone (min_mtu and max_mtu stay 0: sysfs does not say). */
+int rdc_link_read_sysfs(const char *ifname, struct rdc_link *link, struct rdc_err *err);
 /*
  * Read @ifname and plan @mtu (bytes, or -1: leave) and @admin_up (-1: leave,
  * 0: down, 1: up).  Nothing is written.

@@ -259,17 +259,51 @@ usage_error() {
 	run --separate-stderr "$RDMACTL" --root "$host" bench client 127.0.0.1
 	assert_failure 1
 	assert_equal "$stderr" "rdmactl: bench: runs on the live system only, not under --root or --replay"
-	run --separate-stderr "$RDMACTL" --root "$EMPTY" -j bench server
-	assert_failure 1
-	assert_equal "$stderr" "rdmactl: bench: runs on the live system only, not under --root or --replay"
-	assert_output ""
 	printf '# rdmactl kernel recording v1\n' >"$BATS_TEST_TMPDIR/k.rec"
 	run --separate-stderr "$RDMACTL" --replay "$BATS_TEST_TMPDIR/k.rec" bench 127.0.0.1
 	assert_failure 1
 	[[ $stderr == *"live system only"* ]]
+	# The server may read a bundle (its handshake is rehearsed, no run), not a recording alone.
+	run --separate-stderr "$RDMACTL" --replay "$BATS_TEST_TMPDIR/k.rec" -j bench server
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: bench: runs on the live system only, not under --root or --replay"
+	assert_output ""
 	# Usage errors are still usage errors there.
 	run "$RDMACTL" --root "$host" bench client 127.0.0.1 size 0
 	assert_failure 2
+}
+
+# issue 13: a server with nothing to offer would only tell each client so.
+@test "bench server: refuses to start without a usable endpoint, naming why, exit 1" {
+	local port
+	port=$(free_port)
+	# timeout: a server that starts anyway fails the test instead of holding it.
+	# No RDMA device: the live host here, or an empty bundle.
+	if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then
+		run --separate-stderr timeout 5 "$RDMACTL" bench server bind 127.0.0.1 port "$port"
+		assert_failure 1
+		assert_equal "$stderr" "rdmactl: bench: no RDMA device on this host (/sys/class/infiniband is empty): load the NIC's RDMA driver, or add Soft-RoCE with 'rdma link add rxe0 type rxe netdev IFACE': No such device"
+		assert_output ""
+	fi
+	run --separate-stderr timeout 5 "$RDMACTL" --root "$EMPTY" -j bench server bind 127.0.0.1 port "$port"
+	assert_failure 1
+	[[ $stderr == "rdmactl: bench: no RDMA device on this host "* ]] || fail "$stderr"
+	assert_output ""
+	# Devices, but InfiniBand only.
+	run --separate-stderr timeout 5 "$RDMACTL" --root "$HOSTS/ib-hdr" bench server bind 127.0.0.1 port "$port"
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: bench: no port of mlx5_0 is Ethernet: bench runs over RoCE v2, not InfiniBand: No such device"
+	# RoCE ports whose netdevs have no IPv4 address: no RoCE v2 IPv4 GID.
+	local host=$BATS_TEST_TMPDIR/noipv4 f
+	cp -a "$HOSTS/rxe" "$host"
+	for f in "$host"/sys/devices/virtual/infiniband/rxe*/ports/1/gids/*; do
+		grep -q ':ffff:' "$f" && echo 0000:0000:0000:0000:0000:0000:0000:0000 >"$f"
+	done
+	run --separate-stderr timeout 5 "$RDMACTL" --root "$host" bench server bind 127.0.0.1 port "$port"
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: bench: no port of rxe0, rxe1 has a RoCE v2 GID with an IPv4 address: give its netdev an IPv4 address (see 'rdmactl port gids'): No such device"
+	# It never listened.
+	! listening "$port"
 }
 
 # ---- the client against nothing and against fakes -----------------------------
@@ -293,7 +327,7 @@ usage_error() {
 	[[ $stderr == *"version mismatch: peer speaks 2, this rdmactl speaks 1"* ]] || fail "$stderr"
 	run fake_log
 	# The client's HELLO was well-formed, and it said why it gave up.
-	assert_line --index 0 "RDCB 1 HELLO rdmactl $("$RDMACTL" --version | awk '{ print $NF }')"
+	assert_line --index 0 "RDCB 1 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
 	assert_line --index 1 --regexp '^RDCB 1 ERROR [0-9]+ protocol version mismatch: peer speaks 2'
 }
 
@@ -363,8 +397,8 @@ usage_error() {
 	server_alive
 	wait_lines "$SRV.out" 3
 	run cat "$SRV.out"
-	assert_line --index 1 --regexp "^$TS run 1 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS\$"
-	assert_line --index 2 --regexp "^$TS run 2 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS\$"
+	assert_line --index 1 --regexp "^$TS run 1 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS_RE\$"
+	assert_line --index 2 --regexp "^$TS run 2 from 127\.0\.0\.1:[0-9]+: failed: client: $NO_PORTS_RE\$"
 }
 
 @test "bench server -j: one JSON document per run, status failed with the client's error" {
@@ -499,7 +533,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 
 @test "bench server: a port in use fails, exit 1, naming it" {
 	start_server bench server
-	run --separate-stderr "$RDMACTL" bench server bind 127.0.0.1 port "$PORT"
+	run --separate-stderr "$RDMACTL" --root "$BENCH_HOST" bench server bind 127.0.0.1 port "$PORT"
 	assert_failure 1
 	assert_equal "$stderr" "rdmactl: bench: cannot listen on 127.0.0.1:$PORT: Address already in use"
 	server_alive

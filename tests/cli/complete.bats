@@ -203,15 +203,20 @@ make_stub() {
 }
 
 @test "__complete: the value of --root, --replay and --record is left to the shell" {
-	# Nothing there ("a path: the shell completes files"), not the verbs.
-	local opt
+	# ":dir" or ":file" ("a path: the shell completes it"), not the verbs; after the verb too.
+	local opt want
 	for opt in --root --replay --record; do
+		want=:file
+		[ "$opt" = --root ] && want=:dir
 		run "$RDMACTL" __complete "$opt" ""
 		assert_success
-		assert_output ""
+		assert_output "$want"
 		run "$RDMACTL" __complete -j "$opt" /tm
 		assert_success
-		assert_output ""
+		assert_output "$want"
+		run "$RDMACTL" __complete port show "$opt" /tm
+		assert_success
+		assert_output "$want"
 	done
 	# After the path, the verbs.
 	run "$RDMACTL" __complete --root "$EMPTY" ""
@@ -284,11 +289,44 @@ make_stub() {
 	assert_equal "$(sort <<<"$output")" "$(set_rest tc-bw trust)"
 }
 
-@test "__complete: right after a multi-value keyword, no keyword (a KEY:VALUE is due)" {
+@test "__complete: right after a multi-value keyword, its keys, no keyword (a KEY:VALUE is due)" {
 	# "prio-pfc trust" is a usage error ("'prio-pfc' needs {all|P}:{on|off}...").
 	run "$RDMACTL" __complete --root "$EMPTY" pfc set dev ens1f0np0 prio-pfc ""
 	assert_success
+	assert_equal "$(sort <<<"$output")" "$(lines all: 0: 1: 2: 3: 4: 5: 6: 7:)"
+}
+
+@test "__complete: the values of prio-pfc, tc-tsa and prio-tc after KEY:" {
+	run "$RDMACTL" __complete --root "$EMPTY" pfc set dev ens1f0np0 prio-pfc 3:
+	assert_equal "$(sort <<<"$output")" "$(lines 3:on 3:off)"
+	run "$RDMACTL" __complete --root "$EMPTY" pfc set dev ens1f0np0 prio-pfc all:off 3:o
+	assert_equal "$(sort <<<"$output")" "$(lines 3:on 3:off)"
+	run "$RDMACTL" __complete --root "$EMPTY" pfc set dev ens1f0np0 tc-tsa all:
+	assert_equal "$(sort <<<"$output")" "$(lines all:cbs all:ets all:strict all:vendor)"
+	run "$RDMACTL" __complete --root "$EMPTY" pfc set dev ens1f0np0 prio-tc 7:
+	assert_equal "$(sort <<<"$output")" "$(lines 7:0 7:1 7:2 7:3 7:4 7:5 7:6 7:7)"
+	# A rate or a size has no fixed set: nothing after the colon.
+	run "$RDMACTL" __complete --root "$EMPTY" pfc set dev ens1f0np0 tc-maxrate 0:
 	assert_output ""
+}
+
+@test "__complete: a file after -f, options and their values after the verb" {
+	run "$RDMACTL" __complete bond apply -f ""
+	assert_output ":file"
+	run "$RDMACTL" __complete pfc apply -f ""
+	assert_output ":file"
+	run "$RDMACTL" __complete diag -f pol
+	assert_output ":file"
+	# Global options after the verb are skipped: the keywords still follow.
+	run "$RDMACTL" __complete --root "$EMPTY" port set -j eth0 ""
+	assert_success
+	assert_equal "$(sort <<<"$output")" "$(lines down mtu up --dry-run)"
+	run "$RDMACTL" __complete --root "$EMPTY" port show --root "$EMPTY" -j ""
+	refute_output --partial -- "--"
+	run "$RDMACTL" __complete --root "$EMPTY" port show --js
+	assert_output "--json"
+	run "$RDMACTL" __complete --net
+	assert_output "--netns"
 }
 
 @test "__complete: pfc devices and netdevs of the --root host" {
@@ -600,6 +638,21 @@ make_stub() {
 	comp rdmactl pfc set dev ens1f0np0 prio-pfc all : off 3 : on ""
 	assert_equal "$(cat "$STUB/args")" \
 		"$(printf '%s\n' __complete pfc set dev ens1f0np0 prio-pfc all:off 3:on "")"
+}
+
+@test "bash: files after -f and --replay after the verb, a map key without a space" {
+	local d=$BATS_TEST_TMPDIR/files
+	mkdir -p "$d"
+	touch "$d/bonds.yaml" "$d/policy.yaml"
+	comp rdmactl bond apply -f "$d/bo"
+	assert_equal "$reply" "$d/bonds.yaml"
+	comp rdmactl port show --replay "$d/po"
+	assert_equal "$reply" "$d/policy.yaml"
+	comp rdmactl --root "$EMPTY" pfc set dev ens1f0np0 prio-pfc al
+	assert_equal "$reply" "all:"
+	# The prefix before ':' is bash's word already: the reply is the value.
+	comp rdmactl --root "$EMPTY" pfc set dev ens1f0np0 prio-pfc 3 : o
+	assert_equal "$reply" "$(lines on off)"
 }
 
 @test "bash: as rdmactl-pfc the verb is implied" {

@@ -88,18 +88,21 @@ load ../helpers
 	chmod 755 "$BATS_TEST_TMPDIR/locked"
 }
 
-@test "an empty root has no RDMA devices: empty list, exit 0" {
+@test "an empty root has no RDMA devices: an empty list, said on stderr, exit 1" {
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -j port
-	assert_success
+	assert_failure 1
 	[ "$output" = '{"schema":1,"ports":[]}' ]
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 }
 
 @test "writes under --root and --replay are refused, nothing read or sent" {
 	run rd cx6dx port set ens1f0np0 mtu 1500
 	assert_failure 1
 	assert_output --partial "writes are refused under --root"
+	# A dry run plans against the captured host instead.
 	run rd cx6dx --dry-run port set ens1f0np0 mtu 1500
-	assert_failure 1
+	assert_success
+	assert_output "ens1f0np0: mtu 9000 -> 1500 (dry run: nothing sent)"
 	# A usage error is still a usage error under --root.
 	run rd cx6dx port set ens1f0np0 mtu 15
 	assert_failure 2
@@ -149,7 +152,7 @@ load ../helpers
 @test "help and version exit 0" {
 	run "$RDMACTL" --version
 	assert_success
-	assert_output --regexp '^rdmactl [0-9]+\.[0-9]+\.[0-9]+$'
+	assert_line --index 0 --regexp '^rdmactl [0-9]+\.[0-9]+\.[0-9]+$'
 	run "$RDMACTL" help port
 	assert_success
 	assert_output --partial "rdmactl port set NETDEV | DEV[/PORT]"
@@ -173,10 +176,14 @@ load ../helpers
 	[ "$stderr" = "rdmactl: port: eth0: no ethtool statistics (no kernel recording in the root directory: No data available)" ]
 	run --separate-stderr rd rxe port stats rxe0
 	[ -z "$stderr" ]
+	# Nothing to show is an error, not a warning: -q does not hide it.
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" port
-	assert_success
-	[ "$stderr" = "rdmactl: warning: port: no RDMA devices found" ]
+	assert_failure 1
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -q port
+	assert_failure 1
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
+	run --separate-stderr rd rxe -q port stats rxe0
 	assert_success
 	[ -z "$stderr" ]
 	run "$RDMACTL" -q -v port

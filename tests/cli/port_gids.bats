@@ -54,3 +54,11 @@ load ../helpers
 	run --separate-stderr rd rxe -j port gids rxe0
 	[ "$(echo "$output" | jq -r '.gids[] | select(.recommended) | [.index, .ip] | @tsv')" = "$(printf '3\t198.18.1.1')" ]
 }
+
+@test "port gids: a host without RDMA says so on stderr and exits 1" {
+	mkdir "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port gids
+	assert_failure 1
+	[ "$output" = '{"schema":1,"gids":[]}' ]
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
+}

@@ -121,3 +121,14 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 	NO_COLOR= run rd cx6dx --color=never port
 	refute_output --partial $'\033['
 }
+
+@test "port show: a host without RDMA says so on stderr and exits 1 (the JSON document stays)" {
+	mkdir "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port
+	assert_failure 1
+	[ "$output" = '{"schema":1,"ports":[]}' ]
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -q port show
+	assert_failure 1
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
+}

@@ -59,3 +59,18 @@ load ../helpers
 	run --separate-stderr rd cx6dx --yaml port stats mlx5_0 interval 0.1 count 2
 	[ "$(echo "$output" | python3 -c 'import sys,yaml; print(len(list(yaml.safe_load_all(sys.stdin))))')" = 2 ]
 }
+
+@test "port stats: a host without RDMA says so on stderr and exits 1, with or without interval" {
+	mkdir "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" port stats
+	assert_failure 1
+	[ -z "$output" ]
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port stats
+	assert_failure 1
+	[ "$output" = '{"schema":1,"stats":[]}' ]
+	# Nothing to sample: it does not wait out the interval forever.
+	run --separate-stderr timeout 5 "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" port stats interval 1
+	assert_failure 1
+	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
+}

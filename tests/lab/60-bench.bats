@@ -55,13 +55,23 @@ client() {
 @test "write over every link, paired by subnet, one report with a total" {
 	run --separate-stderr client bench client 198.18.1.1 duration 2
 	assert_success
-	assert_line --regexp '^link 0: rxe0/1 eth0 gid [0-9]+ ::ffff:198\.18\.1\.2 \(198\.18\.1\.2\) -> rxe0/1 eth0 gid [0-9]+ ::ffff:198\.18\.1\.1 \(198\.18\.1\.1\), mtu 1024$'
-	assert_line --regexp '^link 1: rxe1/1 eth1 .*\(198\.18\.2\.2\) -> rxe1/1 eth1 .*\(198\.18\.2\.1\), mtu 1024$'
-	assert_line --regexp '^ +2\.0 s  link 0 [0-9.]+  link 1 [0-9.]+  total [0-9.]+ Gb/s$'
-	assert_line --regexp '^link 0 rxe0/1  ok  [0-9.]+ Gb/s'
+	# issue 13: links named by their port and netdev, never "link 1".
+	assert_line --regexp '^rxe0/1 \(eth0\): gid [0-9]+ ::ffff:198\.18\.1\.2 \(198\.18\.1\.2\) -> rxe0/1 eth0 gid [0-9]+ ::ffff:198\.18\.1\.1 \(198\.18\.1\.1\), mtu 1024$'
+	assert_line --regexp '^rxe1/1 \(eth1\): gid .*\(198\.18\.2\.2\) -> rxe1/1 eth1 .*\(198\.18\.2\.1\), mtu 1024$'
+	# One clock, said before the first time shown.
+	assert_line 'times in seconds from the end of the 1 s warm-up'
+	assert_line --regexp '^ +2\.0 s  rxe0/1 \(eth0\) [0-9.]+  rxe1/1 \(eth1\) [0-9.]+  total [0-9.]+ Gb/s$'
+	assert_line --regexp '^rxe0/1 \(eth0\)  ok  [0-9.]+ Gb/s.*  longest stall [0-9.]+ ms \(-?[0-9.]+ s to -?[0-9.]+ s\)$'
+	refute_output --regexp 'link [01]'
 	assert_line --regexp '^total  [0-9.]+ Gb/s .* over 2\.000 s  host cpu [0-9.]+%$'
+	# Counters that mean retransmission are called so, never bare.
+	refute_output --regexp '(counters: |, )(rcvd_seq_err|completer_retry_err|duplicate_request):'
+	if [[ $output == *rcvd_seq_err* ]]; then
+		assert_output --regexp 'retransmissions \(rcvd_seq_err\): [0-9]+'
+	fi
 	# The server printed the same links from its side.
-	grep -q 'link 1: rxe1/1 eth1 gid [0-9]* ::ffff:198.18.2.1 (198.18.2.1) <-' "$BATS_FILE_TMPDIR/server.out"
+	grep -q '^rxe1/1 (eth1): gid [0-9]* ::ffff:198.18.2.1 (198.18.2.1) <-' "$BATS_FILE_TMPDIR/server.out" ||
+		fail "$(cat "$BATS_FILE_TMPDIR/server.out")"
 }
 
 @test "--json, explicit links, 2 QPs of 64K: every link measured, units in the keys" {
@@ -81,6 +91,13 @@ client() {
 		and .total.window_s == 2 and .total.bytes == ([.links[].bytes] | add)
 		and (.total.gbps - ([.links[].gbps] | add) | fabs) < 1e-9
 		and .total.imbalance >= 0 and .total.host_cpu_percent > 0 and .error == null
+		and .time_origin == "warmup_end"
+		and ([.links[] | .carrier_lost == false and .carrier_losses == 0
+			and .carrier_lost_at_s == null and .carrier_back_at_s == null and .outage_s == null
+			and .silent_to_end == false and .silent_from_s == null
+			and .longest_stall_start_s <= .longest_stall_end_s
+			and ((.longest_stall_end_s - .longest_stall_start_s) * 1000 - .longest_stall_ms
+				| fabs) < 0.01] | all)
 	' <<<"$output" >/dev/null || fail "unexpected report: $output"
 }
 
@@ -95,7 +112,8 @@ client() {
 	' <<<"$output" >/dev/null || fail "unexpected report: $output"
 	run --separate-stderr client bench client 198.18.1.1 test lat link rxe0 iters 200
 	assert_success
-	assert_line --regexp '^link 0 rxe0/1  ok  200 samples  min [0-9.]+  p50 [0-9.]+  p99 [0-9.]+  p99\.9 [0-9.]+  max [0-9.]+  mean [0-9.]+  stdev [0-9.]+ us'
+	assert_line 'times in seconds from the start'
+	assert_line --regexp '^rxe0/1 \(eth0\)  ok  200 samples  min [0-9.]+  p50 [0-9.]+  p99 [0-9.]+  p99\.9 [0-9.]+  max [0-9.]+  mean [0-9.]+  stdev [0-9.]+ us'
 }
 
 @test "read and send over both links" {
@@ -153,9 +171,11 @@ client() {
 	stderr_has -E 'total [0-9.]+ Gb/s is below expect-gbps 1000'
 	run --separate-stderr client -q bench client 198.18.1.1 duration 1 min-link-gbps 1000
 	assert_failure 1
-	stderr_has -E 'link 0 \(rxe0/1\) ran [0-9.]+ Gb/s, below min-link-gbps 1000'
-	stderr_has -E 'link 1 \(rxe1/1\) ran [0-9.]+ Gb/s, below min-link-gbps 1000'
+	stderr_has -E 'link rxe0/1 \(eth0\) ran [0-9.]+ Gb/s, below min-link-gbps 1000'
+	stderr_has -E 'link rxe1/1 \(eth1\) ran [0-9.]+ Gb/s, below min-link-gbps 1000'
 	refute_output --regexp '^ +1\.0 s' # -q: no interval lines
+	# -q: the report says its clock itself.
+	assert_line 'times in seconds from the end of the 1 s warm-up'
 	run --separate-stderr client bench client 198.18.1.1 duration 1 expect-gbps 0.000001 min-link-gbps 0.000001
 	assert_success
 }
@@ -168,16 +188,43 @@ client() {
 	stderr_has -F "link 'rxe1': no local RDMA port with a RoCE v2 IPv4 GID matches"
 }
 
-@test "a cable pulled mid-run: that link is marked with its stall, the other finishes" {
+@test "a cable pulled mid-run: that link's outage never ends, the other finishes" {
 	(sleep 6 && "$LAB" link 2 down >/dev/null) &
 	run --separate-stderr client -j bench client 198.18.1.1 duration 6
 	wait
 	assert_failure 1
-	jq -e '.links[0].status == "ok" and .links[0].bytes > 0
+	# issue 13: the loss on the report's clock (within the 6 s window), no
+	# "back", and the silence to the end is not called a stall.
+	jq -e '.time_origin == "warmup_end"
+		and .links[0].status == "ok" and .links[0].bytes > 0 and .links[0].carrier_lost == false
 		and .links[1].status == "failed" and .links[1].carrier_lost == true
-		and .links[1].carrier_lost_at_s > 0 and .links[1].longest_stall_ms > 1000
+		and .links[1].carrier_lost_at_s > 0 and .links[1].carrier_lost_at_s < 6.5
+		and .links[1].carrier_back_at_s == null and .links[1].outage_s == null
+		and .links[1].silent_to_end == true
+		and .links[1].silent_from_s < .links[1].carrier_lost_at_s + 1
+		and .links[1].longest_stall_end_s <= .links[1].silent_from_s + 0.001
 		and (.links[1].error | length) > 0' <<<"$output" >/dev/null || fail "$output"
-	stderr_has -F "link 1 (rxe1/1) failed"
+	stderr_has -F "link rxe1/1 (eth1) failed"
+	run --separate-stderr client bench client 198.18.1.1 link rxe0 duration 1
+	assert_success
+}
+
+@test "a cable pulled and plugged back: the outage's start, end and length on the report's clock" {
+	(sleep 5 && "$LAB" link 2 down >/dev/null && sleep 2 && "$LAB" link 2 up >/dev/null) &
+	run --separate-stderr client -j bench client 198.18.1.1 link rxe1 duration 8
+	wait
+	echo "$output" >"$BATS_TEST_TMPDIR/report.json"
+	jq -e '.links[0] | .carrier_lost == true and .carrier_losses == 1
+		and .carrier_lost_at_s > 0 and .carrier_back_at_s > .carrier_lost_at_s
+		and .carrier_back_at_s < 9
+		and ((.carrier_back_at_s - .carrier_lost_at_s) - .outage_s | fabs) < 0.01
+		and .outage_s > 1 and .outage_s < 5' "$BATS_TEST_TMPDIR/report.json" >/dev/null ||
+		fail "$output"
+	# The same outage in the text: lost at, back at, and how long.
+	(sleep 5 && "$LAB" link 2 down >/dev/null && sleep 2 && "$LAB" link 2 up >/dev/null) &
+	run --separate-stderr client bench client 198.18.1.1 link rxe1 duration 8
+	wait
+	assert_line --regexp '^    carrier lost at [0-9]+\.[0-9]{2} s, back at [0-9]+\.[0-9]{2} s: [0-9]+\.[0-9]{2} s$'
 }
 
 @test "an iteration run whose cable is pulled ends by itself, naming the silence" {
@@ -222,7 +269,7 @@ PY'
 
 @test "a --json server: one clean document per run, its links from its side" {
 	LAB_TIMEOUT=120 on a "exec $R -j bench server port 18520 once" >"$BATS_TEST_TMPDIR/srv.json" 2>&1 &
-	in_vm a "wait_for 30 listening 18520"
+	in_vm a "wait_for 30 listening 18520" || fail "$(cat "$BATS_TEST_TMPDIR/srv.json")"
 	run client bench client 198.18.1.1 port 18520 duration 1 link rxe1
 	assert_success
 	wait $!

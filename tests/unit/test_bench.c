@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <arpa/inet.h>
@@ -21,10 +22,12 @@
 #include "bench/client.h"
 #include "bench/engine.h"
 #include "bench/proto.h"
+#include "bench/report.h"
 #include "bench/server.h"
 #include "bench/stats.h"
 #include "host/cpu_times.h"
 #include "kernel/addr.h"
+#include "seam/fs.h"
 
 /* cmocka 1.1's assert_float_equal() goes through float: too coarse for these. */
 #define assert_near(got, want, eps)                                                                \
@@ -1584,6 +1587,80 @@ static void test_parse_size(void **state)
 	}
 }
 
+/* issue 13: every time a report shows is on one clock, from the end of the warm-up. */
+static void test_report_clock(void **state)
+{
+	struct rdc_bench_report r = {0};
+
+	(void)state;
+	r.start_ns = 1000000000ull;
+	r.params.warmup_ns = 1000000000ull;
+	assert_true(rdc_bench_report_origin_ns(&r) == 2000000000ull);
+	assert_near(rdc_bench_report_clock_s(&r, 4100000000ull), 2.1, 1e-9);
+	/* In the warm-up: before the origin, negative (not a huge unsigned number). */
+	assert_near(rdc_bench_report_clock_s(&r, 1600000000ull), -0.4, 1e-9);
+	/* No warm-up: the origin is the start. */
+	r.params.warmup_ns = 0;
+	assert_near(rdc_bench_report_clock_s(&r, 1250000000ull), 0.25, 1e-9);
+}
+
+/* An outage is lost and back; a link lost twice keeps the last; never back stays open. */
+static void test_carrier_note(void **state)
+{
+	struct rdc_bench_link_report lr = {0};
+
+	(void)state;
+	rdc_bench_carrier_note(&lr, true, 100);
+	assert_false(lr.carrier_lost);
+	rdc_bench_carrier_note(&lr, false, 200);
+	rdc_bench_carrier_note(&lr, false, 250); /* still down: the loss is not moved */
+	assert_true(lr.carrier_lost);
+	assert_false(lr.carrier_back);
+	assert_true(lr.carrier_lost_ns == 200);
+	rdc_bench_carrier_note(&lr, true, 325);
+	rdc_bench_carrier_note(&lr, true, 400); /* still up: the return is not moved */
+	assert_true(lr.carrier_back);
+	assert_true(lr.carrier_back_ns == 325);
+	assert_int_equal(lr.carrier_losses, 1);
+	/* Lost again and not back: the last outage, open. */
+	rdc_bench_carrier_note(&lr, false, 500);
+	assert_true(lr.carrier_lost && !lr.carrier_back);
+	assert_true(lr.carrier_lost_ns == 500 && lr.carrier_back_ns == 0);
+	assert_int_equal(lr.carrier_losses, 2);
+}
+
+/* Counters that mean retransmission or loss are called so in the text. */
+static void test_counter_meaning(void **state)
+{
+	(void)state;
+	assert_string_equal(rdc_bench_counter_meaning("hw", "rcvd_seq_err"), "retransmissions");
+	assert_string_equal(rdc_bench_counter_meaning("hw", "completer_retry_err"),
+			    "retransmissions");
+	assert_string_equal(rdc_bench_counter_meaning("hw", "out_of_sequence"), "retransmissions");
+	assert_string_equal(rdc_bench_counter_meaning("hw", "local_ack_timeout_err"), "timeouts");
+	assert_string_equal(rdc_bench_counter_meaning("hw", "out_of_buffer"), "drops");
+	assert_string_equal(rdc_bench_counter_meaning("pause", "rx_prio3_pause"), "pause frames");
+	assert_null(rdc_bench_counter_meaning("hw", "rcvd_pkts"));
+}
+
+/* issue 13: a host without RDMA devices has no endpoint, and says why. */
+static void test_endpoints_usable(void **state)
+{
+	char root[] = "/tmp/test_bench.XXXXXX", cmd[64];
+	struct rdc_err err = {0};
+	uint32_t n = 99;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	assert_int_equal(rdc_fs_set_root(root, &err), 0);
+	assert_int_equal(rdc_bench_endpoints_usable(&n, &err), -ENODEV);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(err.msg, "no RDMA device on this host"));
+	rdc_fs_set_root(NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1612,6 +1689,10 @@ int main(void)
 		cmocka_unit_test(test_ipv4_mask),
 		cmocka_unit_test(test_cpulist_parse),
 		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_report_clock),
+		cmocka_unit_test(test_carrier_note),
+		cmocka_unit_test(test_counter_meaning),
+		cmocka_unit_test(test_endpoints_usable),
 	};
 
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* resolve.c - which RDMA port a name means: device, port, netdev, upper netdev or IP address */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "base/util.h"
+#include "host/gid.h"
+#include "host/netdev.h"
+#include "host/resolve.h"
+#include "kernel/addr.h"
+#include "seam/fs.h"
+
+#define IB_CLASS "/sys/class/infiniband"
+/*
+ * Netdevs looked at below a named one: a VLAN on a bond on two ports is
+ * four; the bound keeps a bundle whose lower_* links loop finite.
+ */
+#define RESOLVE_MAX_LOWERS 32
+
+bool rdc_addr_to_gid(const char *text, int *family, uint8_t gid[16])
+{
+	struct in_addr a4;
+	struct in6_addr a6;
+
+	/* glibc's inet_pton takes only the dotted quad: "10.1" and "mlx5_0" are no address. */
+	if (inet_pton(AF_INET, text, &a4) == 1) {
+		memset(gid, 0, 16);
+		gid[10] = gid[11] = 0xff;
+		memcpy(gid + 12, &a4, 4);
+		*family = AF_INET;
+		return true;
+	}
+	if (inet_pton(AF_INET6, text, &a6) == 1) {
+		memcpy(gid, &a6, 16);
+		/* "::ffff:192.168.10.11" is the IPv4 address, written the way a GID holds it. */
+		*family = IN6_IS_ADDR_V4MAPPED(&a6) ? AF_INET : AF_INET6;
+		return true;
+	}
+	return false;
+}
+
+static bool port_serves_netdev(const struct rdc_port *p, const char *name)
+{
+	if (!p->has_netdev)
+		return false;
+	if (!strcmp(p->netdev.name, name))
+		return true;
+	for (unsigned int i = 0; i < p->netdev.nslaves; i++)
+		if (!strcmp(p->netdev.slaves[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Keep the list's issues about device @dev only (none when a netdev or an
+ * address was named: a device whose ports cannot be listed serves none we
+ * know of).
+ */
+static void filter_issues(struct rdc_issues *is, const char *dev)
+{
+	char needle[RDC_IBDEV_NAME + 32];
+	unsigned int kept = 0;
+
+	snprintf(needle, sizeof(needle), IB_CLASS "/%s/", dev);
+	for (unsigned int i = 0; i < is->count; i++) {
+		if (strstr(is->items[i].msg, needle))
+			is->items[kept++] = is->items[i];
+	}
+	is->count = kept;
+	is->lost = 0;
+}
+
+/* Drop the ports not marked in @keep; returns how many are left. */
+static size_t keep_marked(struct rdc_port_list *list, const bool *keep)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < list->count; i++)
+		if (keep[i])
+			list->ports[kept++] = list->ports[i];
+	list->count = kept;
+	return kept;
+}
+
+struct lowers {
+	unsigned int n;
+	char names[RESOLVE_MAX_LOWERS][IF_NAMESIZE];
+};
+
+static void lowers_add(struct lowers *l, const char *name)
+{
+	for (unsigned int i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], name))
+			return;
+	if (l->n < RESOLVE_MAX_LOWERS && strlen(name) < IF_NAMESIZE)
+		rdc_strlcpy(l->names[l->n++], name, IF_NAMESIZE);
+}
+
+/*
+ * @top and every netdev below it, through the lower_* links the kernel
+ * makes for each upper/lower pair (VLAN, macvlan, ipvlan, bond, team,
+ * bridge).  iflink (IFLA_LINK) is not followed: a veth's names its peer,
+ * which is no lower device, and every stacked device it would add has a
+ * lower_* link anyway.
+ */
+static void lowers_collect(struct lowers *l, const char *top)
+{
+	lowers_add(l, top);
+	for (unsigned int i = 0; i < l->n; i++) {
+		struct rdc_names dir;
+
+		if (rdc_fs_list(&dir, NULL, "/sys/class/net/%s", l->names[i]))
+			continue;
+		for (size_t k = 0; k < dir.count; k++) {
+			const char *e = dir.names[k];
+
+			if (!strncmp(e, "lower_", 6) && rdc_netdev_exists(e + 6))
+				lowers_add(l, e + 6);
+		}
+		rdc_names_free(&dir);
+	}
+}
+
+/* What one port's GID table says: whether an entry matches, and that entry's netdev. */
+static int port_gids_match(const struct rdc_port *p, const uint8_t *raw, const char *netdev,
+			   char *found_netdev, size_t size, bool *match, struct rdc_err *err)
+{
+	struct rdc_issues ignored = {0};
+	struct rdc_gid *gids = NULL;
+	size_t n = 0;
+	int rc;
+
+	*match = false;
+	/* A table that cannot be read holds nothing we can match; `port gids` says why. */
+	rc = rdc_gid_table_read_all(p->device, p->port, strcmp(p->link_layer, "InfiniBand") != 0,
+				    &gids, &n, &ignored, err);
+	if (rc)
+		return rc == -ENOMEM ? rc : 0;
+	for (size_t i = 0; i < n && !*match; i++) {
+		const struct rdc_gid *g = &gids[i];
+
+		if (g->unreadable)
+			continue;
+		if (raw ? !memcmp(g->raw, raw, 16) : (g->netdev[0] && !strcmp(g->netdev, netdev))) {
+			*match = true;
+			if (found_netdev)
+				rdc_strlcpy(found_netdev, g->netdev, size);
+		}
+	}
+	free(gids);
+	return 0;
+}
+
+/*
+ * Mark the ports @name (an existing netdev) runs on: its own, those of the
+ * netdevs below it, else those whose GIDs name it.  Sets q->kind.
+ */
+static int mark_netdev(const struct rdc_port_list *list, const char *name, bool *keep,
+		       struct rdc_port_query *q, struct rdc_err *err)
+{
+	struct lowers *l;
+	bool any = false;
+	int rc;
+
+	for (size_t i = 0; i < list->count; i++)
+		if (port_serves_netdev(&list->ports[i], name))
+			any = keep[i] = true;
+	if (any) {
+		q->kind = RDC_NAMED_NETDEV;
+		return 1;
+	}
+	q->kind = RDC_NAMED_UPPER;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return rdc_err_set(err, ENOMEM, "cannot look up '%s'", name);
+	lowers_collect(l, name);
+	for (unsigned int k = 1; k < l->n; k++)
+		for (size_t i = 0; i < list->count; i++)
+			if (port_serves_netdev(&list->ports[i], l->names[k]))
+				any = keep[i] = true;
+	free(l);
+	if (any)
+		return 1;
+	/* A bundle without lower_* links: the kernel still lists an upper's GIDs under its port. */
+	for (size_t i = 0; i < list->count; i++) {
+		bool match;
+
+		rc = port_gids_match(&list->ports[i], NULL, name, NULL, 0, &match, err);
+		if (rc)
+			return rc;
+		if (match)
+			any = keep[i] = true;
+	}
+	return any;
+}
+
+/* The name of the netdev whose ifindex is @ifindex, or "". */
+static void netdev_by_ifindex(int ifindex, char *name, size_t size)
+{
+	struct rdc_names all;
+	int64_t v;
+
+	name[0] = '\0';
+	if (rdc_netdev_names(&all, NULL))
+		return;
+	for (size_t i = 0; i < all.count && !name[0]; i++)
+		if (!rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/ifindex", all.names[i]) &&
+		    v == ifindex)
+			rdc_strlcpy(name, all.names[i], size);
+	rdc_names_free(&all);
+}
+
+/* The netdev that holds the address, from the RTM_GETADDR dumps; "" when none says. */
+static void addr_owner(const struct rdc_port_query *q, char *name, size_t size)
+{
+	name[0] = '\0';
+	if (q->family == AF_INET) {
+		struct rdc_addr4_list v4;
+		const struct rdc_addr4 *a;
+		uint32_t be;
+
+		if (rdc_addr4_list(&v4, NULL))
+			return;
+		memcpy(&be, q->gid + 12, 4);
+		a = rdc_addr4_find(&v4, ntohl(be));
+		if (a) {
+			/* The label of an alias is "eth0:1": the interface is eth0. */
+			rdc_strlcpy(name, a->ifname, size);
+			name[strcspn(name, ":")] = '\0';
+		}
+		rdc_addr4_list_free(&v4);
+		return;
+	}
+	struct rdc_addr6_list v6;
+	int ifindex = 0;
+
+	if (rdc_addr6_list(&v6, NULL))
+		return;
+	for (size_t i = 0; i < v6.count && !ifindex; i++)
+		if (!memcmp(v6.items[i].addr, q->gid, 16))
+			ifindex = v6.items[i].ifindex;
+	rdc_addr6_list_free(&v6);
+	if (ifindex > 0)
+		netdev_by_ifindex(ifindex, name, size);
+}
+
+static int resolve_address(struct rdc_port_list *list, const char *name, bool *keep,
+			   struct rdc_port_query *q, struct rdc_err *err)
+{
+	char owner[IF_NAMESIZE];
+	bool any = false;
+	int rc;
+
+	q->kind = RDC_NAMED_ADDRESS;
+	rdc_strlcpy(q->addr, name, sizeof(q->addr));
+	/* The GID table first: it is what ib_write_bw -x and rdma_cm look the address up in. */
+	for (size_t i = 0; i < list->count; i++) {
+		bool match;
+
+		rc = port_gids_match(&list->ports[i], q->gid, NULL, q->netdev[0] ? NULL : q->netdev,
+				     sizeof(q->netdev), &match, err);
+		if (rc)
+			return rc;
+		if (match)
+			any = keep[i] = true;
+	}
+	if (any)
+		return 0;
+	/* No GID for it (a port down, a bundle without GIDs): the netdev that holds it. */
+	addr_owner(q, owner, sizeof(owner));
+	if (!owner[0] || !rdc_netdev_exists(owner))
+		return rdc_err_set(err, ENXIO, "no RDMA port has address %s", name);
+	rc = mark_netdev(list, owner, keep, q, err);
+	q->kind = RDC_NAMED_ADDRESS;
+	rdc_strlcpy(q->netdev, owner, sizeof(q->netdev));
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return rdc_err_set(err, ENXIO, "address %s is on '%s', which has no RDMA port",
+				   name, owner);
+	return 0;
+}
+
+int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_port_query *q,
+		      struct rdc_err *err)
+{
+	struct rdc_port_query local;
+	char dev[RDC_IBDEV_NAME];
+	unsigned int port;
+	bool is_dev = false, *keep;
+	int rc;
+
+	if (!q)
+		q = &local;
+	memset(q, 0, sizeof(*q));
+	keep = calloc(list->count + 1, sizeof(*keep));
+	if (!keep)
+		return rdc_err_set(err, ENOMEM, "cannot look up '%s'", name);
+	/* An interface called like an address is still that interface. */
+	if (!rdc_netdev_exists(name) && rdc_addr_to_gid(name, &q->family, q->gid)) {
+		filter_issues(&list->issues, name);
+		rc = resolve_address(list, name, keep, q, err);
+		if (rc)
+			list->count = 0;
+		else
+			keep_marked(list, keep);
+		free(keep);
+		return rc;
+	}
+	if (rdc_devport_parse(name, dev, sizeof(dev), &port)) {
+		free(keep);
+		return rdc_err_set(err, EINVAL,
+				   "'%s' is not DEV, DEV/PORT or a netdev name (nor an IP address)",
+				   name);
+	}
+	for (size_t i = 0; i < list->count; i++)
+		if (!strcmp(list->ports[i].device, dev))
+			is_dev = true;
+	filter_issues(&list->issues, dev);
+	if (is_dev) {
+		q->kind = port ? RDC_NAMED_PORT : RDC_NAMED_DEVICE;
+		for (size_t i = 0; i < list->count; i++)
+			keep[i] = !strcmp(list->ports[i].device, dev) &&
+				  (!port || list->ports[i].port == port);
+		rc = keep_marked(list, keep)
+			     ? 0
+			     : rdc_err_set(err, ENOENT, "RDMA device '%s' has no port %u", dev,
+					   port);
+		free(keep);
+		return rc;
+	}
+	if (strchr(name, '/') || !rdc_netdev_exists(name)) {
+		free(keep);
+		list->count = 0;
+		return rdc_err_set(err, ENODEV, "no RDMA device or network interface '%s'", name);
+	}
+	rdc_strlcpy(q->netdev, name, sizeof(q->netdev));
+	rc = mark_netdev(list, name, keep, q, err);
+	if (rc > 0) {
+		keep_marked(list, keep);
+		rc = 0;
+	} else if (rc == 0) {
+		list->count = 0;
+		rc = rdc_err_set(err, ENXIO, "network interface '%s' has no RDMA port", name);
+	}
+	free(keep);
+	return rc;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_err_plain.c - a plain error record prints its message without the errno text */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/err.h"
+#include "base/log.h"
+
+/* The line rdc_log_error_record prints for @err, in @buf. */
+static void printed(const struct rdc_err *err, char *buf, size_t size)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	assert_non_null(tmp);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
+	rdc_log_error_record("port", err);
+	fflush(stderr);
+	assert_true(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	rewind(tmp);
+	n = fread(buf, 1, size - 1, tmp);
+	buf[n] = '\0';
+	fclose(tmp);
+}
+
+static void test_plain(void **state)
+{
+	struct rdc_err err = {0};
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(rdc_err_set_plain(&err, ENOENT, "RDMA device 'mlx5_0' has no port 2"),
+			 -ENOENT);
+	assert_int_equal(err.code, ENOENT);
+	printed(&err, buf, sizeof(buf));
+	assert_string_equal(buf, "rdmactl: port: RDMA device 'mlx5_0' has no port 2\n");
+	/* A later rdc_err_set on the same record says its errno again. */
+	rdc_err_set(&err, EACCES, "cannot open 'x'");
+	printed(&err, buf, sizeof(buf));
+	assert_string_equal(buf, "rdmactl: port: cannot open 'x': Permission denied\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+	};
+
+	rdc_log_init("rdmactl", RDC_LOG_WARN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
