@@ -365,9 +365,10 @@ static int rec_load(int fd, const char *path, struct rdc_err *err)
 		next = nlpos ? nlpos + 1 : line + n;
 		/* Every line the recorder writes ends with one: without it the file was cut. */
 		if (!nlpos) {
-			rc = rdc_err_set(err, EINVAL,
-					 "bad recording '%s' line %zu: no newline at its end (cut short?)",
-					 path, lineno + 1);
+			rc = rdc_err_set(
+				err, EINVAL,
+				"bad recording '%s' line %zu: no newline at its end (cut short?)",
+				path, lineno + 1);
 			break;
 		}
 		if (n > RDC_NL_REC_MAX_LINE) {
