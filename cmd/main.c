@@ -18,6 +18,7 @@
 #include "host/netdev.h"
 #include "host/system.h"
 #include "cmd.h"
+#include "signals.h"
 
 struct main_opts {
 	const char *root;
@@ -438,5 +439,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot write output: %s\n", ctx.prog, strerror(-out_rc));
 		rc = RDC_EXIT_FAIL;
 	}
-	return strict_end(&ctx, rc);
+	rc = strict_end(&ctx, rc);
+	rdc_sig_die_if_interrupted();
+	return rc;
 }

@@ -32,7 +32,7 @@ static int stats_sample(struct stats_target *t, struct rdc_err *err)
 	rdc_counters_free(&t->prev);
 	t->prev = t->now;
 	memset(&t->now, 0, sizeof(t->now));
-	memset(&t->unread, 0, sizeof(t->unread));
+	rdc_counter_unread_free(&t->unread);
 	if (t->device[0]) {
 		rc = rdc_port_counters_read(t->device, t->port, &t->now, &t->unread, err);
 		if (rc)
@@ -153,8 +153,8 @@ static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
 static void stats_emit_unread(struct rdc_out *o, const struct stats_target *t, const char **open,
 			      const char *group, bool *done, bool rates)
 {
-	for (unsigned int k = 0; k < t->unread.count; k++) {
-		const struct rdc_counter *c = &t->unread.items[k];
+	for (size_t k = 0; k < t->unread.names.count; k++) {
+		const struct rdc_counter *c = &t->unread.names.items[k];
 
 		if (done[k] || (group && strcmp(c->group, group)))
 			continue;
@@ -376,6 +376,7 @@ out:
 	for (size_t i = 0; i < n; i++) {
 		rdc_counters_free(&targets[i].now);
 		rdc_counters_free(&targets[i].prev);
+		rdc_counter_unread_free(&targets[i].unread);
 	}
 	free(targets);
 	return rc;

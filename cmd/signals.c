@@ -80,12 +80,16 @@ const char *rdc_sig_name(int sig, char *buf, size_t len)
 	}
 }
 
+/* The signal whose rollback finished: main() ends the process by it. */
+static int sig_to_raise;
+
 int rdc_sig_report(struct rdc_ctx *ctx, int sig, const struct rdc_err *undo)
 {
 	struct rdc_err err = {0};
 	char buf[24];
 
 	if (undo) {
+		sig_to_raise = 0; /* a failed restore is an error to report, exit 1 */
 		rdc_err_set(&err, undo->code, "interrupted (%s), restoring the old state failed",
 			    rdc_sig_name(sig, buf, sizeof(buf)));
 		rdc_err_detail(&err, "%s", undo->msg);
@@ -96,7 +100,17 @@ int rdc_sig_report(struct rdc_ctx *ctx, int sig, const struct rdc_err *undo)
 	rdc_err_set(&err, 0, "interrupted, old state restored");
 	rdc_err_detail(&err, "%s", rdc_sig_name(sig, buf, sizeof(buf)));
 	rdc_log_error_record(ctx->verb, &err);
+	sig_to_raise = sig;
 	return 128 + sig;
+}
+
+void rdc_sig_die_if_interrupted(void)
+{
+	if (!sig_to_raise)
+		return;
+	fflush(NULL);
+	signal(sig_to_raise, SIG_DFL);
+	raise(sig_to_raise);
 }
 
 int rdc_sig_finish(struct rdc_ctx *ctx, int rc, struct rdc_err *err, int undo_rc,

@@ -37,6 +37,13 @@ int rdc_sig_defer_end(void);
  */
 int rdc_sig_report(struct rdc_ctx *ctx, int sig, const struct rdc_err *undo);
 /*
+ * After rdc_sig_report() restored the old state: flush, and die by the signal
+ * itself (default action), so that a calling shell sees the interrupt as such
+ * and stops its script, as it would had the signal not been deferred.  Called
+ * by main() once everything is written; returns when no signal was deferred.
+ */
+void rdc_sig_die_if_interrupted(void);
+/*
  * The end of a deferred write: rdc_sig_defer_end(), then the write's own
  * failure (@rc, @err: it says itself whether the old state came back; a signal
  * changes nothing), else the signal's report (@undo_rc non-zero: @undo says

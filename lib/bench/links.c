@@ -95,10 +95,11 @@ int rdc_bench_endpoints_usable(uint32_t *count, struct rdc_err *err)
 		return rc;
 	if (!ports.count) {
 		rdc_ports_free(&ports);
-		return rdc_err_set(err, ENODEV,
-				   "no RDMA device on this host (/sys/class/infiniband is empty): "
-				   "load the NIC's RDMA driver, or add Soft-RoCE with 'rdma link "
-				   "add rxe0 type rxe netdev IFACE'");
+		return rdc_err_set_plain(
+			err, ENODEV,
+			"no RDMA device on this host (/sys/class/infiniband is empty): "
+			"load the NIC's RDMA driver, or add Soft-RoCE with 'rdma link "
+			"add rxe0 type rxe netdev IFACE'");
 	}
 	/* Each device once, in the order `port` lists them; "..." when they do not fit. */
 	for (size_t i = 0; i < ports.count; i++) {
@@ -115,14 +116,14 @@ int rdc_bench_endpoints_usable(uint32_t *count, struct rdc_err *err)
 	}
 	rdc_ports_free(&ports);
 	if (!ethernet)
-		return rdc_err_set(err, ENODEV,
-				   "no port of %s is Ethernet: bench runs over RoCE v2, not "
-				   "InfiniBand",
-				   devs);
-	return rdc_err_set(err, ENODEV,
-			   "no port of %s has a RoCE v2 GID with an IPv4 address: give its "
-			   "netdev an IPv4 address (see 'rdmactl port gids')",
-			   devs);
+		return rdc_err_set_plain(err, ENODEV,
+					 "no port of %s is Ethernet: bench runs over RoCE v2, not "
+					 "InfiniBand",
+					 devs);
+	return rdc_err_set_plain(err, ENODEV,
+				 "no port of %s has a RoCE v2 GID with an IPv4 address: give its "
+				 "netdev an IPv4 address (see 'rdmactl port gids')",
+				 devs);
 }
 
 int rdc_bench_link_spec_parse(const char *text, struct rdc_bench_link_spec *spec)

@@ -80,9 +80,18 @@ static const yaml_node_t *np_key(struct np_load *l, const yaml_node_t *map, cons
 	return NULL;
 }
 
+/*
+ * A host's netplan mapping holds a few dozen keys (interfaces, parameters); the
+ * check below compares every pair, so a mapping is capped well before that costs
+ * time (a 1 MiB file of one mapping would be 10^9 comparisons).
+ */
+#define NETPLAN_MAX_KEYS 256
+
 /* Every key of @map once: YAML allows duplicates, a desired state must not. */
 static int np_unique_keys(struct np_load *l, const yaml_node_t *map)
 {
+	if (map->data.mapping.pairs.top - map->data.mapping.pairs.start > NETPLAN_MAX_KEYS)
+		return np_error(l, map, "more than %d keys in one mapping", NETPLAN_MAX_KEYS);
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
 	     p++) {
 		yaml_node_t *k = yaml_document_get_node(l->doc, p->key);

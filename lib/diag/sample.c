@@ -144,6 +144,7 @@ static int sample_read(struct rdc_diag_port *p, struct rdc_diag_sample *s, bool 
 		if (!issues_have(&p->issues, unread.issues.items[i].msg))
 			rdc_issues_add(&p->issues, &unread.issues.items[i]);
 	p->issues.lost += unread.issues.lost;
+	rdc_counter_unread_free(&unread);
 	s->carrier_changes = -1;
 	if (!p->port.has_netdev) {
 		s->netdev_rc = -ENODEV;

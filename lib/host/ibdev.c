@@ -165,6 +165,7 @@ static void read_node_type(struct rdc_port *tmpl)
 static void read_device(struct rdc_port *tmpl, const char *dev)
 {
 	char path[4096];
+	int rc;
 
 	memset(tmpl, 0, sizeof(*tmpl));
 	rdc_strlcpy(tmpl->device, dev, sizeof(tmpl->device));
@@ -179,10 +180,13 @@ static void read_device(struct rdc_port *tmpl, const char *dev)
 		     "hca_type");
 	read_node_type(tmpl);
 
-	if (!rdc_fs_resolve(path, sizeof(path), IB_CLASS "/%s/device", dev) &&
-	    !rdc_pci_read(path, &tmpl->pci, NULL)) {
+	rc = rdc_fs_resolve(path, sizeof(path), IB_CLASS "/%s/device", dev);
+	if (!rc && !rdc_pci_read(path, &tmpl->pci, NULL)) {
 		tmpl->has_pci = true;
 		rdc_strlcpy(tmpl->driver, tmpl->pci.driver, sizeof(tmpl->driver));
+	} else if (rc && rc != -ENOENT) {
+		/* A device link that exists and leads nowhere: its PCI facts are unknown, not absent. */
+		rdc_issues_addf(&tmpl->issues, -rc, "cannot resolve '" IB_CLASS "/%s/device'", dev);
 	} else if (rdc_fs_exists(IB_CLASS "/%s/parent", dev)) {
 		/* Software devices sit on a netdev named in "parent" and have no bus device. */
 		rdc_strlcpy(tmpl->driver, !strcmp(tmpl->node_type, "RNIC") ? "siw" : "rdma_rxe",
@@ -196,15 +200,27 @@ static void read_device(struct rdc_port *tmpl, const char *dev)
  * Software devices name it in "parent".  InfiniBand ports have IPoIB
  * interfaces under the PCI function, told apart by dev_port (port - 1).
  */
-static bool find_netdev(const struct rdc_port *p, char *out, size_t size)
+static bool find_netdev(struct rdc_port *p, char *out, size_t size)
 {
 	struct rdc_names nets;
 	bool found = false;
 	int64_t dev_port;
+	int rc;
 
-	if (rdc_fs_read(out, size, NULL, IB_CLASS "/%s/ports/%u/gid_attrs/ndevs/0", p->device,
-			p->port) > 0)
+	rc = rdc_fs_read(out, size, NULL, IB_CLASS "/%s/ports/%u/gid_attrs/ndevs/0", p->device,
+			 p->port);
+	if (rc > 0)
 		return true;
+	/*
+	 * EINVAL: the kernel's "no netdev" (InfiniBand); ENOENT: an older kernel.
+	 * Anything else is a file that is there and unreadable: no guess then.
+	 */
+	if (rc < 0 && rc != -EINVAL && rc != -ENOENT) {
+		rdc_issues_addf(&p->issues, -rc,
+				"cannot read '" IB_CLASS "/%s/ports/%u/gid_attrs/ndevs/0'",
+				p->device, p->port);
+		return false;
+	}
 	if (rdc_fs_read(out, size, NULL, IB_CLASS "/%s/parent", p->device) > 0)
 		return true;
 	if (rdc_fs_list(&nets, NULL, IB_CLASS "/%s/device/net", p->device))

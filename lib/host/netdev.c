@@ -53,26 +53,56 @@ static void netdev_read_bond(struct rdc_netdev *nd)
 		rdc_strlcpy(nd->slaves[nd->nslaves++], tok, IF_NAMESIZE);
 }
 
+/*
+ * speed reads EINVAL while the link is down and "-1" on some virtual devices:
+ * that is the kernel saying "unknown" (-1, nothing to report).  Anything else
+ * that cannot be read or is not a number is an issue, and -1 too.
+ */
+static void netdev_read_speed(struct rdc_netdev *nd)
+{
+	char path[64 + IF_NAMESIZE], buf[64];
+	int64_t v;
+	int rc;
+
+	nd->speed_mbps = -1;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/speed", nd->name);
+	rc = rdc_fs_read(buf, sizeof(buf), NULL, "%s", path);
+	if (rc == -EINVAL || rc == -ENOENT)
+		return;
+	if (rc < 0) {
+		rdc_issues_addf(&nd->issues, -rc, "cannot read '%s'", path);
+		return;
+	}
+	if (rdc_parse_i64(buf, &v)) {
+		rdc_sysval_bad(&nd->issues, path, buf, "a decimal speed");
+		return;
+	}
+	if (v >= 0)
+		nd->speed_mbps = v;
+}
+
 int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err)
 {
 	int64_t v;
+	int rc;
 
 	memset(nd, 0, sizeof(*nd));
 	if (!rdc_netdev_exists(name))
 		return rdc_err_set(err, ENODEV, "no network interface '%s'", name);
 	rdc_strlcpy(nd->name, name, sizeof(nd->name));
 	nd->mtu = rdc_sysval_i64(&nd->issues, &v, "/sys/class/net/%s/mtu", name) > 0 ? v : -1;
-	/*
-	 * speed reads EINVAL while the link is down and -1 on some virtual
-	 * devices: that is the kernel saying "unknown", not a failure.
-	 */
-	nd->speed_mbps =
-		rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/speed", name) || v < 0 ? -1 : v;
+	netdev_read_speed(nd);
 	rdc_sysval_str(&nd->issues, nd->operstate, sizeof(nd->operstate),
 		       "/sys/class/net/%s/operstate", name);
 	if (rdc_fs_exists("/sys/class/net/%s/bonding", name))
 		netdev_read_bond(nd);
-	if (rdc_fs_link_name(nd->master, sizeof(nd->master), "/sys/class/net/%s/master", name) < 0)
+	/* No master link: not enslaved.  One that is there and unreadable is not "none". */
+	rc = rdc_fs_link_name(nd->master, sizeof(nd->master), "/sys/class/net/%s/master", name);
+	if (rc < 0) {
 		nd->master[0] = '\0';
+		if (rc != -ENOENT)
+			rdc_issues_addf(&nd->issues, -rc, "cannot read '/sys/class/net/%s/master'",
+					name);
+	}
 	return 0;
 }

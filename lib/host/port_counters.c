@@ -11,16 +11,16 @@
 #include "host/sysval.h"
 #include "seam/fs.h"
 
-static void unread_add(struct rdc_counter_unread *u, const char *group, const char *name)
+/* Every unreadable counter is named (its key is null in the output), not only the first few. */
+static int unread_add(struct rdc_counter_unread *u, const char *group, const char *name)
 {
-	struct rdc_counter *c;
+	return u ? rdc_counters_add(&u->names, group, name, 0) : 0;
+}
 
-	if (!u || u->count >= RDC_ISSUES_MAX)
-		return;
-	c = &u->items[u->count++];
-	rdc_strlcpy(c->group, group, sizeof(c->group));
-	rdc_strlcpy(c->name, name, sizeof(c->name));
-	c->value = 0;
+void rdc_counter_unread_free(struct rdc_counter_unread *u)
+{
+	rdc_counters_free(&u->names);
+	memset(u, 0, sizeof(*u));
 }
 
 static int read_one(const char *dev, unsigned int port, const char *dir, const char *group,
@@ -59,10 +59,8 @@ static int read_one(const char *dev, unsigned int port, const char *dir, const c
 			v *= 4;
 		}
 	}
-	if (rc < 0) {
-		unread_add(u, group, key);
-		return 0;
-	}
+	if (rc < 0)
+		return unread_add(u, group, key);
 	return rdc_counters_add(set, group, key, v);
 }
 

@@ -15,10 +15,11 @@
  * output can say null for each, with one record each in @issues.
  */
 struct rdc_counter_unread {
-	unsigned int count;
-	struct rdc_counter items[RDC_ISSUES_MAX]; /* group and name; value unused */
-	struct rdc_issues issues;
+	struct rdc_counter_set names; /* every one, by group and name; value unused */
+	struct rdc_issues issues;     /* the first records, the rest counted as lost */
 };
+
+void rdc_counter_unread_free(struct rdc_counter_unread *u);
 
 /*
  * Both sets of a port, telling what could not be read in @unread (may be

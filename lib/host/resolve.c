@@ -56,9 +56,8 @@ static bool port_serves_netdev(const struct rdc_port *p, const char *name)
 }
 
 /*
- * Keep the list's issues about device @dev only (none when a netdev or an
- * address was named: a device whose ports cannot be listed serves none we
- * know of).
+ * Keep the list's issues about device @dev only, when a device was named (a
+ * netdev or an address could be served by any device, so then all stay).
  */
 static void filter_issues(struct rdc_issues *is, const char *dev)
 {
@@ -302,7 +301,7 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 		return rdc_err_set(err, ENOMEM, "cannot look up '%s'", name);
 	/* An interface called like an address is still that interface. */
 	if (!rdc_netdev_exists(name) && rdc_addr_to_gid(name, &q->family, q->gid)) {
-		filter_issues(&list->issues, name);
+		/* Every device could hold the address: what could not be read stays said. */
 		rc = resolve_address(list, name, keep, q, err);
 		if (rc)
 			list->count = 0;
@@ -320,23 +319,24 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 	for (size_t i = 0; i < list->count; i++)
 		if (!strcmp(list->ports[i].device, dev))
 			is_dev = true;
-	filter_issues(&list->issues, dev);
 	if (is_dev) {
+		filter_issues(&list->issues, dev);
 		q->kind = port ? RDC_NAMED_PORT : RDC_NAMED_DEVICE;
 		for (size_t i = 0; i < list->count; i++)
 			keep[i] = !strcmp(list->ports[i].device, dev) &&
 				  (!port || list->ports[i].port == port);
 		rc = keep_marked(list, keep)
 			     ? 0
-			     : rdc_err_set(err, ENOENT, "RDMA device '%s' has no port %u", dev,
-					   port);
+			     : rdc_err_set_plain(err, ENOENT, "RDMA device '%s' has no port %u",
+						 dev, port);
 		free(keep);
 		return rc;
 	}
 	if (strchr(name, '/') || !rdc_netdev_exists(name)) {
 		free(keep);
 		list->count = 0;
-		return rdc_err_set(err, ENODEV, "no RDMA device or network interface '%s'", name);
+		return rdc_err_set_plain(err, ENODEV, "no RDMA device or network interface '%s'",
+					 name);
 	}
 	rdc_strlcpy(q->netdev, name, sizeof(q->netdev));
 	rc = mark_netdev(list, name, keep, q, err);
@@ -345,7 +345,15 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 		rc = 0;
 	} else if (rc == 0) {
 		list->count = 0;
-		rc = rdc_err_set(err, ENXIO, "network interface '%s' has no RDMA port", name);
+		/* A device that could not be read may serve it: the claim is only about the rest. */
+		rc = rdc_issues_any(&list->issues)
+			     ? rdc_err_set_plain(
+				       err, ENXIO,
+				       "network interface '%s' has no RDMA port among the "
+				       "devices that could be read",
+				       name)
+			     : rdc_err_set_plain(err, ENXIO,
+						 "network interface '%s' has no RDMA port", name);
 	}
 	free(keep);
 	return rc;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <yaml.h>
 
@@ -62,10 +63,33 @@ static void yaml_plain(struct yaml_state *ys, const char *text, bool is_string)
 	yaml_emit(ys, &ev);
 }
 
+/*
+ * Whether @key reads back as the same string when plain: a name of letters,
+ * digits, '_', '-' and '.', starting with a letter or '_', and none of YAML
+ * 1.1's booleans or null.  Our keys are; a kernel counter name (a key under
+ * "counters") may not be ("null", "1", "on"), and is then quoted.
+ */
+static bool yaml_key_plain(const char *key)
+{
+	static const char *const words[] = {"y",   "n",	   "yes",   "no",  "on",
+					    "off", "true", "false", "null"};
+
+	if (!((*key >= 'a' && *key <= 'z') || (*key >= 'A' && *key <= 'Z') || *key == '_'))
+		return false;
+	for (const char *c = key; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.'))
+			return false;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(key, words[i]))
+			return false;
+	return true;
+}
+
 static void yaml_key(struct yaml_state *ys, const char *key)
 {
 	if (key)
-		yaml_plain(ys, key, false);
+		yaml_plain(ys, key, !yaml_key_plain(key));
 }
 
 static void *yaml_open(FILE *fp, bool pretty)

@@ -71,7 +71,7 @@ static int fs_openat2(int rootfd, const char *kpath, int flags);
 static int fs_open_plain_dirs(int rootfd, const char *subdir)
 {
 	char copy[PATH_MAX], *save = NULL, *part;
-	int fd = dup(rootfd), next;
+	int fd = fcntl(rootfd, F_DUPFD_CLOEXEC, 0), next;
 
 	snprintf(copy, sizeof(copy), "%s", subdir);
 	for (part = strtok_r(copy, "/", &save); fd >= 0 && part;
@@ -1146,6 +1146,13 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 	while ((de = readdir(dir))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
+		if (list->count == RDC_FS_LIST_MAX) {
+			closedir(dir);
+			rdc_names_free(list);
+			rdc_err_set(err, EFBIG, "cannot list '%s'", kpath);
+			rdc_err_detail(err, "more than %u entries", RDC_FS_LIST_MAX);
+			return -EFBIG;
+		}
 		if (list->count == cap) {
 			cap = cap ? cap * 2 : 16;
 			grown = realloc(list->names, cap * sizeof(*list->names));

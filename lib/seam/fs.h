@@ -90,7 +90,9 @@ bool rdc_fs_exists(const char *fmt, ...) RDC_PRINTF(1, 2);
 /*
  * List the entries of a directory (no "." and ".."), in version order so that
  * mlx5_2 sorts before mlx5_10 and gid 9 before 10.  Free with rdc_names_free().
+ * More than RDC_FS_LIST_MAX entries is -EFBIG (a bundle could hold millions).
  */
+#define RDC_FS_LIST_MAX 65536u /* /sys/class/net of a host with many containers: thousands */
 int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(3, 4);
 
 /* Create a directory (configfs objects); refused with -EROFS under a root; existing is fine. */

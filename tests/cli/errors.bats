@@ -59,13 +59,14 @@ load ../helpers
 @test "unknown device, port or netdev: exit 1 with a message" {
 	run rd cx6dx port mlx5_9
 	assert_failure 1
-	assert_output "rdmactl: port: no RDMA device or network interface 'mlx5_9': No such device"
+	# No errno text where it says nothing more ("No such device").
+	assert_output "rdmactl: port: no RDMA device or network interface 'mlx5_9'"
 	run rd cx6dx port mlx5_0/2
 	assert_failure 1
-	assert_output --partial "RDMA device 'mlx5_0' has no port 2"
+	assert_output "rdmactl: port: RDMA device 'mlx5_0' has no port 2"
 	run rd cx6dx port gids lo
 	assert_failure 1
-	assert_output --partial "network interface 'lo' has no RDMA port"
+	assert_output "rdmactl: port: network interface 'lo' has no RDMA port"
 	run rd cx6dx port 'mlx5_0/x'
 	assert_failure 1
 	assert_output --partial "is not DEV, DEV/PORT or a netdev name"

@@ -86,3 +86,45 @@ unreadable() {
 	RDMACTL_REPLAY_STRICT=1 run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" port stats interval 0
 	assert_equal "$status" 2
 }
+
+@test "leftovers: a FIFO in a GID's type or ndev file is an unreadable slot, never an unused one" {
+	local d
+	d=$(readlink -f "$H/sys/class/infiniband/mlx5_0")/ports/1/gid_attrs
+	rm "$d/types/3"
+	mkfifo "$d/types/3"
+	run --separate-stderr timeout 10 "$RDMACTL" --root "$H" -j port gids mlx5_0
+	assert_equal "$status" 1
+	echo "$output" | json_valid
+	# Slot 3 is still listed (null type), and named on stderr.
+	jq -e '[.gids[] | select(.index == 3)] | length == 1' <<<"$output" || fail "$output"
+	[[ $stderr == *"gid_attrs/types/3"* ]] || fail "$stderr"
+}
+
+@test "leftovers: kernel counter names that YAML reads as null, bool or int stay string keys" {
+	local d name
+	d=$(readlink -f "$H/sys/class/infiniband/mlx5_0")/ports/1/hw_counters
+	for name in null on 123 yes; do printf '5\n' >"$d/$name"; done
+	run --separate-stderr "$RDMACTL" --root "$H" --yaml port stats mlx5_0
+	assert_success
+	python3 -c '
+import sys, yaml
+hw = yaml.safe_load(sys.stdin)["stats"][0]["counters"]["hw"]
+for name in ("null", "on", "123", "yes"):
+    assert hw.get(name) == 5, (name, sorted(map(str, hw)))
+' <<<"$output" || fail "$output"
+}
+
+@test "leftovers: every unreadable counter is null in port stats, not only the first six" {
+	local d name n=0
+	d=$(readlink -f "$H/sys/class/infiniband/mlx5_0")/ports/1/hw_counters
+	for name in duplicate_request implied_nak_seq_err local_ack_timeout_err np_cnp_sent \
+		np_ecn_marked_roce_packets out_of_buffer out_of_sequence packet_seq_err req_cqe_error; do
+		unreadable "${d#"$H"/}/$name"
+		n=$((n + 1))
+	done
+	run --separate-stderr rh -j port stats mlx5_0
+	assert_equal "$status" 1
+	jq -e --argjson n "$n" '.stats[0].counters.hw | with_entries(select(.value == null)) | length == $n' \
+		<<<"$output" || fail "$output"
+	[[ $stderr == *"3 more values could not be read"* ]] || fail "$stderr"
+}

@@ -139,3 +139,13 @@ BOND0='    bond0:
 	run --separate-stderr dbl --dry-run pfc apply -f - <"$F"
 	assert_success
 }
+
+@test "bond apply -f: a mapping of thousands of keys is refused at once (was quadratic: minutes)" {
+	{
+		printf 'network:\n  version: 2\n  x:\n'
+		seq -f '    k%g: 1' 1 75000
+	} >"$F"
+	run --separate-stderr timeout 20 "$RDMACTL" --root "$HOSTS/$LAG" --dry-run bond apply -f "$F"
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"$F line 4: more than 256 keys in one mapping"* ]] || fail "$stderr"
+}

@@ -74,21 +74,24 @@ client() {
 		fail "$(cat "$BATS_FILE_TMPDIR/server.out")"
 }
 
-@test "--json, explicit links, 2 QPs of 64K: every link measured, units in the keys" {
-	run --separate-stderr client -j bench client 198.18.1.1 link rxe0 link rxe1 qps 2 size 64K duration 2
+# 16K, not perftest's 64K: two QPs of 64K put 16 MiB in flight per link, and Soft-RoCE
+# over the lab's emulated cables, on a loaded machine, then drops enough to stall a link
+# for the whole window in retransmissions (seen in CI: 0 bytes in 2 s).
+@test "--json, explicit links, 2 QPs of 16K: every link measured, units in the keys" {
+	run --separate-stderr client -j bench client 198.18.1.1 link rxe0 link rxe1 qps 2 size 16K duration 3
 	assert_success
 	jq -e '
-		.schema == 1 and .test == "write" and .qps_per_link == 2 and .msg_size_bytes == 65536
-		and .duration_s == 2 and (.links | length) == 2
+		.schema == 1 and .test == "write" and .qps_per_link == 2 and .msg_size_bytes == 16384
+		and .duration_s == 3 and (.links | length) == 2
 		and ([.links[] | .status == "ok" and .bytes > 0 and .gbps > 0 and .path_mtu_bytes == 1024
-			and (.intervals_gbps | length) == 2 and .cpu_s > 0
+			and (.intervals_gbps | length) == 3 and .cpu_s > 0
 			and .port_rate_gbps == 25 and ((.port_share_percent - .gbps * 4) | fabs) < 1e-6
 			and (.counters | has("rcvd_seq_err") and has("retry_exceeded_err"))
 			and .min_interval_gbps <= .max_interval_gbps
 			and .local.gid == ("::ffff:" + .local.ip) and .remote.gid_index >= 0] | all)
 		and .links[0].local.device == "rxe0" and .links[1].local.device == "rxe1"
 		and .links[0].remote.ip == "198.18.1.1" and .links[1].remote.ip == "198.18.2.1"
-		and .total.window_s == 2 and .total.bytes == ([.links[].bytes] | add)
+		and .total.window_s == 3 and .total.bytes == ([.links[].bytes] | add)
 		and (.total.gbps - ([.links[].gbps] | add) | fabs) < 1e-9
 		and .total.imbalance >= 0 and .total.host_cpu_percent > 0 and .error == null
 		and .time_origin == "warmup_end"
@@ -268,8 +271,18 @@ PY'
 }
 
 @test "a --json server: one clean document per run, its links from its side" {
+	local srv
 	LAB_TIMEOUT=120 on a "exec $R -j bench server port 18520 once" >"$BATS_TEST_TMPDIR/srv.json" 2>&1 &
-	in_vm a "wait_for 30 listening 18520" || fail "$(cat "$BATS_TEST_TMPDIR/srv.json")"
+	srv=$!
+	# Seen once in CI and once by hand: the lab's job for the server never began
+	# (nothing printed, nothing listening after 30 s).  That is the lab's doorbell,
+	# not the server: start it once more, and fail with what it said if it still is not.
+	if ! in_vm a "wait_for 30 listening 18520"; then
+		kill "$srv" 2>/dev/null
+		on a "pkill -f 'port 18520' || true"
+		LAB_TIMEOUT=120 on a "exec $R -j bench server port 18520 once" >"$BATS_TEST_TMPDIR/srv.json" 2>&1 &
+		in_vm a "wait_for 30 listening 18520" || fail "not listening: $(cat "$BATS_TEST_TMPDIR/srv.json")"
+	fi
 	run client bench client 198.18.1.1 port 18520 duration 1 link rxe1
 	assert_success
 	wait $!

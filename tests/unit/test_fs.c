@@ -552,6 +552,36 @@ static void test_overlay_walk(void **state)
 	overlay_cases(true);
 }
 
+/* A directory of more entries than any sysfs class has is refused, not listed into memory. */
+static void test_list_cap(void **state)
+{
+	struct rdc_names names;
+	struct rdc_err err = {0};
+	char dir[PATH_MAX];
+
+	(void)state;
+	mkpath(root, "sys/many");
+	snprintf(dir, sizeof(dir), "%s/sys/many", root);
+	for (unsigned int i = 0; i < RDC_FS_LIST_MAX; i++) {
+		char path[PATH_MAX + 16];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%u", dir, i);
+		fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	assert_int_equal(rdc_fs_set_root(root, &err), 0);
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/many"), 0);
+	assert_int_equal(names.count, RDC_FS_LIST_MAX);
+	rdc_names_free(&names);
+	put(root, "sys/many/one-more", "");
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/many"), -EFBIG);
+	assert_null(names.names);
+	assert_string_equal(err.detail, "more than 65536 entries");
+	rdc_fs_set_root(NULL, NULL);
+}
+
 /* Numbers: decimal where the kernel writes decimal, hex only where asked for and prefixed. */
 static void test_numbers(void **state)
 {
@@ -626,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_overlay_openat2),
 		cmocka_unit_test(test_overlay_walk),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_list_cap),
 	};
 
 	return cmocka_run_group_tests(tests, setup_jail, teardown_jail);

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -142,6 +143,40 @@ static void test_report(void **state)
 	assert_string_equal(rdc_sig_name(SIGUSR1, buf, sizeof(buf)), "signal 10");
 }
 
+/* In a child: report @sig (restored, or not when @undo_failed), then end as main() does. */
+static int child_ends(int sig, bool undo_failed)
+{
+	struct rdc_ctx ctx = {.prog = "rdmactl", .verb = "pfc"};
+	struct rdc_err undo = {0};
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		rdc_err_set(&undo, EIO, "cannot restore 'eth9'");
+		rdc_sig_report(&ctx, sig, undo_failed ? &undo : NULL);
+		rdc_sig_die_if_interrupted();
+		_exit(7);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/* Restored: the process dies by the signal itself, so a calling shell stops its script too. */
+static void test_dies_by_the_signal(void **state)
+{
+	int status;
+
+	(void)state;
+	status = child_ends(SIGINT, false);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+	status = child_ends(SIGTERM, false);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	/* Restoring failed: an error, exit status 1 from main(), no death by signal. */
+	status = child_ends(SIGTERM, true);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_ignored_stays_ignored),
 		cmocka_unit_test(test_blocking_call_is_restarted),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_dies_by_the_signal),
 	};
 
 	return cmocka_run_group_tests_name("signals", tests, NULL, NULL);
