@@ -32,11 +32,13 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
+# What rdmactl -V prints; the compiler, clang-tidy and the fuzzers all get the same.
+VERSION_DEFS := -DRDC_VERSION='"$(VERSION)"' -DRDC_IBVERBS_VERSION='"$(IBVERBS_VERSION)"' \
+	-DRDC_MNL_VERSION='"$(MNL_VERSION)"'
 OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
-	-DRDC_VERSION='"$(VERSION)"' -Ilib -Icmd $(PKG_CFLAGS) \
-	-DRDC_IBVERBS_VERSION='"$(IBVERBS_VERSION)"' -DRDC_MNL_VERSION='"$(MNL_VERSION)"'
+	$(VERSION_DEFS) -Ilib -Icmd $(PKG_CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -pthread
 
 ifeq ($(V),1)
@@ -168,7 +170,7 @@ lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability,performance \
 		--inline-suppr --std=c11 -Ilib -Icmd $(LIB_SRC) $(CMD_SRC)
 	clang-tidy --quiet $(LIB_SRC) $(CMD_SRC) -- -std=gnu11 -Ilib -Icmd $(PKG_CFLAGS) \
-		-DRDC_VERSION='"$(VERSION)"'
+		$(VERSION_DEFS)
 
 format-check:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CMD_SRC) $(wildcard lib/*/*.h cmd/*.h)
@@ -193,7 +195,7 @@ fuzz: $(FUZZ_BIN)
 $(FUZZ_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  FUZZCC  $<"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -DRDC_VERSION='"$(VERSION)"' -MMD -MP \
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(VERSION_DEFS) -MMD -MP \
 		-c -o $@ $<
 
 -include $(FUZZ_LIB_OBJ:.o=.d)
