@@ -36,9 +36,9 @@ struct rdc_port_query {
  *   "mlx5_0", "mlx5_0/1"       the device, the port
  *   "ens1f0np0"                the port(s) whose netdev it is or whose bond it is a slave of
  *   "ens1f0np0.100", "bond0"   an upper netdev: the ports under it, found through
- *                              sysfs lower_* links, then iflink (IFLA_LINK), then
- *                              the GIDs whose ndev it is (the kernel lists a VLAN's
- *                              GIDs under the parent's port)
+ *                              sysfs lower_* links (not iflink: a veth's names its
+ *                              peer), then the GIDs whose ndev it is (the kernel
+ *                              lists a VLAN's GIDs under the parent's port)
  *   "192.168.10.11", "2001:db8::1"
  *                              the port whose GID table holds it, else the port of
  *                              the netdev that holds it (the RTM_GETADDR dumps)
