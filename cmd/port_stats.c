@@ -150,15 +150,16 @@ static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
  * object), "?" in text.  Called when a group ends, and at the end for groups
  * that had nothing readable at all (@group NULL: those not yet emitted).
  */
-static void stats_emit_unread(struct rdc_out *o, const struct stats_target *t, const char **open,
-			      const char *group, bool *done, bool rates)
+static void stats_emit_unread(struct rdc_out *o, struct stats_target *t, const char **open,
+			      const char *group, bool rates)
 {
 	for (size_t k = 0; k < t->unread.names.count; k++) {
-		const struct rdc_counter *c = &t->unread.names.items[k];
+		struct rdc_counter *c = &t->unread.names.items[k];
 
-		if (done[k] || (group && strcmp(c->group, group)))
+		/* value marks what this document already has (unread_reset() clears it). */
+		if (c->value || (group && strcmp(c->group, group)))
 			continue;
-		done[k] = true;
+		c->value = 1;
 		if (!group)
 			group_enter(o, open, c->group);
 		rdc_out_null(o, c->name, NULL);
@@ -167,26 +168,33 @@ static void stats_emit_unread(struct rdc_out *o, const struct stats_target *t, c
 	}
 }
 
-/* Counters grouped by source: "counters": {"ib": {...}, "hw": {...}, ...}. */
-static void stats_emit_totals(struct rdc_out *o, const struct stats_target *t)
+/* Before a document: none of the unreadable counters is in it yet. */
+static void unread_reset(struct stats_target *t)
 {
-	bool done[RDC_ISSUES_MAX] = {false};
+	for (size_t k = 0; k < t->unread.names.count; k++)
+		t->unread.names.items[k].value = 0;
+}
+
+/* Counters grouped by source: "counters": {"ib": {...}, "hw": {...}, ...}. */
+static void stats_emit_totals(struct rdc_out *o, struct stats_target *t)
+{
 	const char *group = NULL;
 
+	unread_reset(t);
 	rdc_out_obj_open(o, "counters");
 	for (size_t i = 0; i < t->now.count; i++) {
 		const struct rdc_counter *c = &t->now.items[i];
 
 		if (group && strcmp(group, c->group))
-			stats_emit_unread(o, t, &group, group, done, false);
+			stats_emit_unread(o, t, &group, group, false);
 		group_enter(o, &group, c->group);
 		rdc_out_text(o, "  %-8s", c->group);
 		rdc_out_u64(o, RDC_OUT_ANY, c->name, NULL, c->value);
 		rdc_out_text(o, " %-40s %" PRIu64 "\n", c->name, c->value);
 	}
 	if (group)
-		stats_emit_unread(o, t, &group, group, done, false);
-	stats_emit_unread(o, t, &group, NULL, done, false);
+		stats_emit_unread(o, t, &group, group, false);
+	stats_emit_unread(o, t, &group, NULL, false);
 	group_enter(o, &group, NULL);
 	rdc_out_obj_close(o);
 }
@@ -238,11 +246,11 @@ static void stats_emit_headline(struct rdc_out *o, const struct stats_target *t,
 }
 
 /* Per counter: raw value, delta and rate; text shows only what moved (like mlnx_perf). */
-static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, double secs)
+static void stats_emit_rates(struct rdc_out *o, struct stats_target *t, double secs)
 {
-	bool done[RDC_ISSUES_MAX] = {false};
 	const char *group = NULL;
 
+	unread_reset(t);
 	stats_emit_headline(o, t, secs);
 	rdc_out_obj_open(o, "counters");
 	for (size_t i = 0; i < t->now.count; i++) {
@@ -251,7 +259,7 @@ static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, do
 		double rate = (double)d / secs;
 
 		if (group && strcmp(group, c->group))
-			stats_emit_unread(o, t, &group, group, done, true);
+			stats_emit_unread(o, t, &group, group, true);
 		group_enter(o, &group, c->group);
 		rdc_out_obj_open(o, c->name);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, c->value);
@@ -266,8 +274,8 @@ static void stats_emit_rates(struct rdc_out *o, const struct stats_target *t, do
 		rdc_out_nl(o);
 	}
 	if (group)
-		stats_emit_unread(o, t, &group, group, done, true);
-	stats_emit_unread(o, t, &group, NULL, done, true);
+		stats_emit_unread(o, t, &group, group, true);
+	stats_emit_unread(o, t, &group, NULL, true);
 	group_enter(o, &group, NULL);
 	rdc_out_obj_close(o);
 }

@@ -33,8 +33,8 @@ struct rdc_netif {
 	int64_t carrier_changes; /* since boot; -1 unknown */
 	char carrier_source[96];
 
-	bool have_addrs; /* the RTM_GETADDR dumps answered */
-	char addrs_reason[128];
+	bool have_addrs;	/* the RTM_GETADDR dumps answered */
+	char addrs_reason[224]; /* "IPv4: WHY; IPv6: WHY", each WHY under 96 bytes */
 	size_t naddrs;
 	struct rdc_netif_addr addrs[RDC_NETIF_ADDRS_MAX];
 

@@ -15,7 +15,7 @@
  * output can say null for each, with one record each in @issues.
  */
 struct rdc_counter_unread {
-	struct rdc_counter_set names; /* every one, by group and name; value unused */
+	struct rdc_counter_set names; /* every one, by group and name; value 0, the caller's */
 	struct rdc_issues issues;     /* the first records, the rest counted as lost */
 };
 
