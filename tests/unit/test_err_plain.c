@@ -11,28 +11,20 @@
 
 #include <cmocka.h>
 
+#include "stderr_capture.h"
+
 #include "base/err.h"
 #include "base/log.h"
+
+static void print_record(const void *err)
+{
+	rdc_log_error_record("port", err);
+}
 
 /* The line rdc_log_error_record prints for @err, in @buf. */
 static void printed(const struct rdc_err *err, char *buf, size_t size)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(STDERR_FILENO);
-	size_t n;
-
-	assert_non_null(tmp);
-	assert_true(saved >= 0);
-	fflush(stderr);
-	assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
-	rdc_log_error_record("port", err);
-	fflush(stderr);
-	assert_true(dup2(saved, STDERR_FILENO) >= 0);
-	close(saved);
-	rewind(tmp);
-	n = fread(buf, 1, size - 1, tmp);
-	buf[n] = '\0';
-	fclose(tmp);
+	stderr_capture(print_record, err, buf, size);
 }
 
 static void test_plain(void **state)

@@ -11,28 +11,20 @@
 
 #include <cmocka.h>
 
+#include "stderr_capture.h"
+
 #include "base/err.h"
 #include "base/log.h"
+
+static void call(const void *fn)
+{
+	(*(void (*const *)(void))fn)();
+}
 
 /* Run @fn with stderr sent to a temporary file; its text in @buf. */
 static void capture(void (*fn)(void), char *buf, size_t size)
 {
-	FILE *tmp = tmpfile();
-	int saved = dup(STDERR_FILENO);
-	size_t n;
-
-	assert_non_null(tmp);
-	assert_true(saved >= 0);
-	fflush(stderr);
-	assert_true(dup2(fileno(tmp), STDERR_FILENO) >= 0);
-	fn();
-	fflush(stderr);
-	assert_true(dup2(saved, STDERR_FILENO) >= 0);
-	close(saved);
-	rewind(tmp);
-	n = fread(buf, 1, size - 1, tmp);
-	buf[n] = '\0';
-	fclose(tmp);
+	stderr_capture(call, &fn, buf, size);
 }
 
 /* What a bench peer could send as its ERROR text. */
