@@ -1,0 +1,272 @@
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright: rdmactl contributors
+# GNU General Public License v2.0+ (see https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt)
+"""Run rdmactl --json on the managed host and read its documents.
+
+Every JSON key the collection reads is named in KEYS below, and nowhere
+else: when rdmactl renames a key, this table is the one place to change.
+"""
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+import json
+
+# The keys of rdmactl's JSON documents that the modules and filters read
+# (docs/HACKING.md section 8, the JSON glossary).
+KEYS = {
+    # writes: top level
+    'changed': 'changed',
+    'dry_run': 'dry_run',
+    # writes: per object (a list of objects, or the document itself)
+    'objects': ('netdevs', 'devices', 'bonds'),
+    'object_name': ('netdev', 'bond', 'device'),
+    'before': 'before',
+    'after': 'after',
+    # port show / port gids
+    'ports': 'ports',
+    'port_netdev': 'netdev',
+    'gids': 'gids',
+    'gid_ip': 'ip',
+    'gid_family': 'ip_family',
+    'gid_link_local': 'link_local',
+    # pfc show
+    'dcb_devices': ('netdevs', 'devices'),
+    'dcb_netdev': 'netdev',
+    'dcb_pfc': 'pfc',
+    'dcb_source': 'source',
+    'dcb_reason': 'reason',
+    # bond show
+    'bonds': 'bonds',
+    # diag run, bond check
+    'findings': 'findings',
+    'finding_id': 'id',
+    'finding_severity': 'severity',
+    'finding_title': 'title',
+    'finding_about': ('device', 'port', 'netdev', 'bond'),
+    # bench client report
+    'bench_links': 'links',
+    'bench_status': 'status',
+    'bench_gbps': 'gbps',
+    'bench_local': 'local',
+    'bench_remote': 'remote',
+    'bench_device': 'device',
+    'bench_netdev': 'netdev',
+    'bench_ip': 'ip',
+    'bench_total': 'total',
+    'bench_error': 'error',
+}
+
+SEVERITIES = ('fail', 'warn', 'info')
+
+# What rdmactl says of a netdev whose driver has no dcbnl operations (virtio,
+# veth, most VFs): in the error of 'pfc set/apply' and in the reason of
+# 'pfc show'.
+NO_DCB_TEXT = 'no dcbnl operations'
+
+
+def rdmactl_argument_spec():
+    """The options every module of the collection shares."""
+    return dict(
+        rdmactl=dict(type='str', default='rdmactl'),
+        root=dict(type='path'),
+    )
+
+
+def rdmactl_command(module, args, dry_run=False):
+    """The argv of one rdmactl call: the binary, --json, the options, ARGS."""
+    binary = module.params['rdmactl']
+    if '/' in binary:
+        path = binary
+    else:
+        path = module.get_bin_path(binary, required=True)
+    cmd = [path, '--json']
+    if module.params.get('root'):
+        cmd += ['--root', module.params['root']]
+    if dry_run:
+        cmd.append('--dry-run')
+    return cmd + [str(a) for a in args]
+
+
+def error_message(stderr, stdout=''):
+    """rdmactl's own message: its stderr lines, or stdout when stderr is empty."""
+    text = (stderr or '').strip() or (stdout or '').strip()
+    return text or 'rdmactl failed without a message'
+
+
+def run(module, args, dry_run=False, data=None, ok_rcs=(0,), fail=True):
+    """Run rdmactl --json ARGS; return (document, rc, stderr, cmd).
+
+    A status outside OK_RCS fails the module with rdmactl's message and status
+    (or, with fail=False, returns a None document)."""
+    cmd = rdmactl_command(module, args, dry_run=dry_run)
+    rc, out, err = module.run_command(cmd, data=data, binary_data=data is not None)
+    if rc not in ok_rcs:
+        if not fail:
+            return None, rc, error_message(err, out), cmd
+        module.fail_json(msg=error_message(err, out), rc=rc, stdout=out, stderr=err, cmd=cmd,
+                         no_dcb=NO_DCB_TEXT in (err or ''))
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        if not fail:
+            return None, rc, 'rdmactl printed no JSON document: %s' % e, cmd
+        module.fail_json(msg='rdmactl printed no JSON document: %s' % e, rc=rc, stdout=out,
+                         stderr=err, cmd=cmd)
+    if not isinstance(doc, dict):
+        module.fail_json(msg='rdmactl printed JSON that is not an object', rc=rc, stdout=out, cmd=cmd)
+    return doc, rc, err, cmd
+
+
+def changed(doc):
+    return bool(doc.get(KEYS['changed'], False))
+
+
+def dry_run(doc):
+    return bool(doc.get(KEYS['dry_run'], False))
+
+
+def objects(doc):
+    """The changed objects of a write: the per-device or per-bond list, or the
+    document itself where the write is about one object (port set)."""
+    for key in KEYS['objects']:
+        if isinstance(doc.get(key), list):
+            return doc[key]
+    if KEYS['before'] in doc or KEYS['after'] in doc:
+        return [doc]
+    return []
+
+
+def object_name(obj, index):
+    for key in KEYS['object_name']:
+        if obj.get(key) is not None:
+            return str(obj[key])
+    return str(index)
+
+
+def diff(doc):
+    """Ansible's diff from rdmactl's per-object before/after, keyed by object."""
+    before, after = {}, {}
+    for i, obj in enumerate(objects(doc)):
+        name = object_name(obj, i)
+        before[name] = obj.get(KEYS['before'])
+        after[name] = obj.get(KEYS['after'])
+    return {'before': before, 'after': after}
+
+
+def result(module, doc, cmd):
+    """The module's result of a write: changed, dry_run, the diff in diff
+    mode, and rdmactl's document."""
+    res = dict(changed=changed(doc), dry_run=dry_run(doc), cmd=cmd, rdmactl=doc)
+    if module._diff:
+        res['diff'] = diff(doc)
+    return res
+
+
+# ------------------------------------------------------------------ reading shows
+
+def ports(doc):
+    return list(doc.get(KEYS['ports']) or [])
+
+
+def rdma_netdevs(port_list):
+    """The netdevs of the RDMA ports, in order, once each."""
+    seen = []
+    for p in port_list:
+        n = p.get(KEYS['port_netdev'])
+        if n and n not in seen:
+            seen.append(n)
+    return seen
+
+
+def gids(doc):
+    return list(doc.get(KEYS['gids']) or [])
+
+
+def ipv4_addresses(gid_list):
+    """The IPv4 addresses of the RoCE GIDs, in order, once each."""
+    seen = []
+    for g in gid_list:
+        ip = g.get(KEYS['gid_ip'])
+        if g.get(KEYS['gid_family']) == 'ipv4' and ip and ip not in seen:
+            seen.append(ip)
+    return seen
+
+
+def dcb_devices(doc):
+    for key in KEYS['dcb_devices']:
+        if isinstance(doc.get(key), list):
+            return doc[key]
+    return []
+
+
+def dcb_supported(dev):
+    """False when the netdev's driver has no dcbnl operations, None when unknown."""
+    pfc = dev.get(KEYS['dcb_pfc']) or {}
+    if pfc.get(KEYS['dcb_source']) != 'unknown':
+        return True
+    if NO_DCB_TEXT in str(pfc.get(KEYS['dcb_reason']) or ''):
+        return False
+    return None
+
+
+def dcb_netdev(dev):
+    return dev.get(KEYS['dcb_netdev'])
+
+
+def bonds(doc):
+    return list(doc.get(KEYS['bonds']) or [])
+
+
+def findings(doc):
+    """Each finding as id, severity, title and what it is about."""
+    out = []
+    for f in doc.get(KEYS['findings']) or []:
+        item = dict(id=f.get(KEYS['finding_id']), severity=f.get(KEYS['finding_severity']),
+                    title=f.get(KEYS['finding_title']))
+        for key in KEYS['finding_about']:
+            if f.get(key) is not None:
+                item[key] = f[key]
+        out.append(item)
+    return out
+
+
+def summary(finding_list):
+    """Findings counted by severity."""
+    counts = dict((s, 0) for s in SEVERITIES)
+    for f in finding_list:
+        counts[f.get('severity')] = counts.get(f.get('severity'), 0) + 1
+    return counts
+
+
+# ------------------------------------------------------------------ bench report
+
+def bench_links(report):
+    """One row per link of a bench client report: local and remote device,
+    netdev and address, status and Gb/s."""
+    rows = []
+    for link in (report or {}).get(KEYS['bench_links']) or []:
+        local = link.get(KEYS['bench_local']) or {}
+        remote = link.get(KEYS['bench_remote']) or {}
+        rows.append(dict(
+            local_device=local.get(KEYS['bench_device']),
+            local_netdev=local.get(KEYS['bench_netdev']),
+            local_ip=local.get(KEYS['bench_ip']),
+            remote_device=remote.get(KEYS['bench_device']),
+            remote_netdev=remote.get(KEYS['bench_netdev']),
+            remote_ip=remote.get(KEYS['bench_ip']),
+            status=link.get(KEYS['bench_status']),
+            gbps=link.get(KEYS['bench_gbps']),
+            error=link.get(KEYS['bench_error']),
+        ))
+    return rows
+
+
+def bench_total_gbps(report):
+    total = (report or {}).get(KEYS['bench_total']) or {}
+    return total.get(KEYS['bench_gbps'])
+
+
+def bench_error(report):
+    return (report or {}).get(KEYS['bench_error'])

@@ -1,0 +1,224 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright: rdmactl contributors
+# GNU General Public License v2.0+ (see https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt)
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: bond
+short_description: A bond for RDMA (RoCE LAG) in netplan's bond schema
+description:
+  - Converges one bond to its netplan description (C(interfaces), C(parameters)) with
+    C(rdmactl bond apply -f -), in the kernel's order, with rollback; or deletes it
+    (C(rdmactl bond delete)).
+  - A thin wrapper around C(rdmactl --json); only what differs is sent. C(changed) is rdmactl's.
+  - Check mode runs rdmactl with C(--dry-run); diff mode shows rdmactl's C(before) and C(after).
+version_added: "1.0.0"
+author:
+  - rdmactl contributors (@rdmactl)
+options:
+  name:
+    description: The bond's name.
+    type: str
+    required: true
+    aliases: [bond]
+  state:
+    description: C(present) converges the bond, C(absent) releases every member and deletes it.
+    type: str
+    choices: [present, absent]
+    default: present
+  interfaces:
+    description:
+      - The members, exactly (netplan C(interfaces)); members not listed are released.
+    type: list
+    elements: str
+    default: []
+  parameters:
+    description:
+      - The bond parameters, with netplan's names (C(mii-monitor-interval)) or the same with
+        underscores (C(mii_monitor_interval)), validated by an argument spec of their own.
+      - C(mode) (C(balance-rr), C(active-backup), C(balance-xor), C(broadcast), C(802.3ad),
+        C(balance-tlb), C(balance-alb); C(active-backup), C(802.3ad) or C(balance-xor) for
+        RoCE LAG).
+      - C(mii-monitor-interval), C(up-delay), C(down-delay) (C(N), C(Nms) or C(Ns); up and down
+        delays a multiple of the MII interval).
+      - C(lacp-rate) (C(fast), C(slow)), C(transmit-hash-policy) (C(layer2), C(layer2+3),
+        C(layer3+4), C(encap2+3), C(encap3+4), C(vlan+srcmac); C(layer3+4) spreads RoCE),
+        C(ad-select) (C(stable), C(bandwidth), C(count)), C(primary) (a member),
+        C(min-links) (a number).
+      - Other netplan parameters are refused; rdmactl does not set them.
+    type: dict
+    default: {}
+  rdmactl:
+    description: The rdmactl binary on the managed host, a name looked up in PATH or a path.
+    type: str
+    default: rdmactl
+  root:
+    description: Read a captured host below this directory (writes refused; check mode works).
+    type: path
+attributes:
+  check_mode:
+    description: Runs rdmactl with C(--dry-run), which reports what would change and sends nothing.
+    support: full
+  diff_mode:
+    description: Returns rdmactl's C(before) and C(after) of each object it changes.
+    support: full
+notes:
+  - Needs C(rdmactl) on the managed host and root (CAP_NET_ADMIN) to write.
+  - Addresses, routes and the rest of netplan are not rdmactl's; keep them in netplan.
+'''
+
+EXAMPLES = r'''
+- name: RoCE LAG over both ports
+  rdmactl.roce.bond:
+    name: bond0
+    interfaces: [ens1f0np0, ens1f1np1]
+    parameters:
+      mode: 802.3ad
+      mii-monitor-interval: 100
+      lacp-rate: fast
+      transmit-hash-policy: layer3+4
+
+- name: The bonds of a host's netplan file, one by one
+  rdmactl.roce.bond:
+    name: "{{ item.key }}"
+    interfaces: "{{ item.value.interfaces }}"
+    parameters: "{{ item.value.parameters }}"
+  loop: "{{ netplan.network.bonds | dict2items }}"
+
+- name: No bond
+  rdmactl.roce.bond:
+    name: bond0
+    state: absent
+'''
+
+RETURN = r'''
+changed:
+  description: rdmactl's top-level C(changed) (in check mode, whether it would change).
+  returned: always
+  type: bool
+dry_run:
+  description: Whether rdmactl ran with C(--dry-run) (check mode).
+  returned: success
+  type: bool
+netplan:
+  description: The netplan document given to rdmactl on standard input.
+  returned: when state is present
+  type: str
+msg:
+  description: rdmactl's message when it failed.
+  returned: failure
+  type: str
+rc:
+  description: rdmactl's exit status when it failed.
+  returned: failure
+  type: int
+cmd:
+  description: The rdmactl command line that ran.
+  returned: always
+  type: list
+  elements: str
+rdmactl:
+  description: rdmactl's JSON document (per bond C(changed), C(steps), C(before), C(after)).
+  returned: success
+  type: dict
+'''
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.common.arg_spec import ArgumentSpecValidator
+from ansible_collections.rdmactl.roce.plugins.module_utils import rdmactl as rd
+
+# option -> the netplan parameter rdmactl reads
+NETPLAN = (
+    ('mode', 'mode'),
+    ('mii_monitor_interval', 'mii-monitor-interval'),
+    ('lacp_rate', 'lacp-rate'),
+    ('transmit_hash_policy', 'transmit-hash-policy'),
+    ('up_delay', 'up-delay'),
+    ('down_delay', 'down-delay'),
+    ('primary', 'primary'),
+    ('min_links', 'min-links'),
+    ('ad_select', 'ad-select'),
+)
+
+
+# The netplan parameters' own argument spec (netplan's '-' read as '_').
+PARAMETERS_SPEC = dict(
+    mode=dict(type='str', choices=['balance-rr', 'active-backup', 'balance-xor', 'broadcast',
+                                   '802.3ad', 'balance-tlb', 'balance-alb']),
+    mii_monitor_interval=dict(type='str'),
+    lacp_rate=dict(type='str', choices=['fast', 'slow']),
+    transmit_hash_policy=dict(type='str', choices=['layer2', 'layer2+3', 'layer3+4', 'encap2+3',
+                                                   'encap3+4', 'vlan+srcmac']),
+    up_delay=dict(type='str'),
+    down_delay=dict(type='str'),
+    primary=dict(type='str'),
+    min_links=dict(type='int'),
+    ad_select=dict(type='str', choices=['stable', 'bandwidth', 'count']),
+)
+
+
+def validate_parameters(module, raw):
+    normalized = {}
+    for key, value in (raw or {}).items():
+        name = str(key).replace('-', '_')
+        if name in normalized:
+            module.fail_json(msg='parameters: %s given twice (as %s)' % (name, key))
+        normalized[name] = value
+    checked = ArgumentSpecValidator(PARAMETERS_SPEC).validate(normalized)
+    if checked.error_messages:
+        module.fail_json(msg='parameters: %s' % '; '.join(checked.error_messages))
+    return checked.validated_parameters
+
+
+def quote(value):
+    """A YAML double-quoted scalar (JSON's string syntax is YAML's)."""
+    return '"%s"' % str(value).replace('\\', '\\\\').replace('"', '\\"')
+
+
+def netplan_document(name, interfaces, parameters):
+    lines = ['network:', '  version: 2', '  bonds:', '    %s:' % quote(name)]
+    if interfaces:
+        lines.append('      interfaces:')
+        lines += ['        - %s' % quote(i) for i in interfaces]
+    params = [(key, parameters.get(opt)) for opt, key in NETPLAN
+              if parameters.get(opt) is not None]
+    if params:
+        lines.append('      parameters:')
+        lines += ['        %s: %s' % (key, quote(v)) for key, v in params]
+    return '\n'.join(lines) + '\n'
+
+
+def main():
+    spec = rd.rdmactl_argument_spec()
+    spec.update(
+        name=dict(type='str', required=True, aliases=['bond']),
+        state=dict(type='str', choices=['present', 'absent'], default='present'),
+        interfaces=dict(type='list', elements='str', default=[]),
+        parameters=dict(type='dict', default={}),
+    )
+    module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
+    p = module.params
+    if p['state'] == 'absent':
+        doc, _rc, err, cmd = rd.run(module, ['bond', 'delete', p['name']], dry_run=module.check_mode,
+                                    fail=False)
+        if doc is None:
+            # Already gone is what was asked for.
+            if 'no such' in err.lower() or 'not a bond' in err.lower() or 'not found' in err.lower():
+                module.exit_json(changed=False, cmd=cmd, msg=err)
+            module.fail_json(msg=err, rc=_rc, cmd=cmd)
+        module.exit_json(**rd.result(module, doc, cmd))
+    text = netplan_document(p['name'], p['interfaces'], validate_parameters(module, p['parameters']))
+    doc, _rc, _err, cmd = rd.run(module, ['bond', 'apply', '-f', '-'], dry_run=module.check_mode,
+                                 data=text)
+    res = rd.result(module, doc, cmd)
+    res['netplan'] = text
+    module.exit_json(**res)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,279 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright: rdmactl contributors
+# GNU General Public License v2.0+ (see https://www.gnu.org/licenses/old-licenses/gpl-2.0.txt)
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: pfc
+short_description: Lossless RoCE on a netdev - PFC, ETS, trust, DSCP map, RoCE ToS
+description:
+  - Applies the C(roce-lossless) profile (C(rdmactl pfc apply)) or explicit DCB settings in
+    iproute2 dcb's grammar (C(rdmactl pfc set)) to one netdev on the managed host.
+  - A thin wrapper around C(rdmactl --json); rdmactl reads the current state, writes only what
+    differs, reads it back and rolls back on failure. C(changed) is rdmactl's.
+  - Check mode runs rdmactl with C(--dry-run); diff mode shows rdmactl's C(before) and C(after).
+version_added: "1.0.0"
+author:
+  - rdmactl contributors (@rdmactl)
+options:
+  dev:
+    description:
+      - The netdev, or an RDMA device as C(DEV[/PORT]) on it.
+    type: str
+    required: true
+    aliases: [netdev]
+  profile:
+    description:
+      - A whole profile, applied idempotently with rollback. C(roce-lossless) is DSCP trust,
+        PFC on one priority, the CNP priority strict.
+      - Mutually exclusive with the explicit settings.
+    type: str
+    choices: [roce-lossless]
+  prio:
+    description: The profile's lossless RoCE priority (0-7; rdmactl's default 3).
+    type: int
+  dscp:
+    description: The profile's RoCE data DSCP (0-63; rdmactl's default 26).
+    type: int
+  cnp_dscp:
+    description: The profile's CNP DSCP (0-63; rdmactl's default 48).
+    type: int
+  cnp_prio:
+    description: The profile's CNP priority (0-7; rdmactl's default 6).
+    type: int
+  prio_pfc:
+    description: PFC per priority, as C({all|P}:{on|off}) words, e.g. C([all:off, 3:on]).
+    type: list
+    elements: str
+  delay:
+    description: The PFC delay allowance in bit times (0-65535).
+    type: int
+  prio_tc:
+    description: Priority to traffic class, as C({all|P}:TC) words.
+    type: list
+    elements: str
+  tc_tsa:
+    description: Transmission selection per TC, as C({all|TC}:{strict|cbs|ets|vendor}) words.
+    type: list
+    elements: str
+  tc_bw:
+    description: ETS bandwidth per TC, as C({all|TC}:PERCENT) words; the ETS TCs sum to 100.
+    type: list
+    elements: str
+  tc_maxrate:
+    description: Rate limit per TC, as C({all|TC}:RATE) words (RATE 0 or e.g. C(25Gbit)).
+    type: list
+    elements: str
+  prio_buffer:
+    description: Priority to receive buffer, as C({all|P}:BUF) words.
+    type: list
+    elements: str
+  buffer_size:
+    description: Receive buffer sizes, as C({all|BUF}:SIZE) words (bytes, or with K/M).
+    type: list
+    elements: str
+  trust:
+    description: Trust DSCP (APP entries) or PCP.
+    type: str
+    choices: [dscp, pcp]
+  dscp_prio:
+    description: DSCP to priority, as C(DSCP:P) words (the APP table, selector 5).
+    type: list
+    elements: str
+  roce_tos:
+    description: The RDMA-CM default ToS (0-255) on the netdev's RDMA ports.
+    type: int
+  roce_mode:
+    description: The RDMA-CM default RoCE mode on the netdev's RDMA ports.
+    type: str
+    choices: [v1, v2]
+  ecn:
+    description: ECN reaction and notification point per priority, as C({all|P}:{on|off}) words.
+    type: list
+    elements: str
+  no_dcb:
+    description:
+      - What to do when the netdev's driver implements no dcbnl operations (virtio, veth, most
+        VFs). C(fail) fails the task with rdmactl's message; C(skip) returns unchanged with
+        RV(dcb_supported=false) and the message, so that a play can report such hosts.
+    type: str
+    choices: [fail, skip]
+    default: fail
+  rdmactl:
+    description: The rdmactl binary on the managed host, a name looked up in PATH or a path.
+    type: str
+    default: rdmactl
+  root:
+    description:
+      - Read a captured host (a C(rdmactl diag collect) bundle or fixture) below this directory.
+        Writes are refused there; check mode works.
+    type: path
+attributes:
+  check_mode:
+    description: Runs rdmactl with C(--dry-run), which reports what would change and sends nothing.
+    support: full
+  diff_mode:
+    description: Returns rdmactl's C(before) and C(after) of each object it changes.
+    support: full
+notes:
+  - Needs C(rdmactl) on the managed host and root (CAP_NET_ADMIN) to write.
+  - The keywords and the JSON are those of rdmactl-pfc(8).
+'''
+
+EXAMPLES = r'''
+- name: Lossless RoCE on priority 3, DSCP 26
+  rdmactl.roce.pfc:
+    dev: ens1f0np0
+    profile: roce-lossless
+
+- name: The profile on priority 4, DSCP 34; hosts without DCB are reported, not failed
+  rdmactl.roce.pfc:
+    dev: "{{ item }}"
+    profile: roce-lossless
+    prio: 4
+    dscp: 34
+    no_dcb: skip
+  loop: "{{ ansible_facts.rdmactl.rdma_netdevs }}"
+
+- name: Explicit settings in dcb's grammar
+  rdmactl.roce.pfc:
+    dev: ens1f0np0
+    prio_pfc: ["all:off", "3:on"]
+    trust: dscp
+    dscp_prio: ["26:3", "48:6"]
+'''
+
+RETURN = r'''
+changed:
+  description: rdmactl's top-level C(changed) (in check mode, whether it would change).
+  returned: always
+  type: bool
+dry_run:
+  description: Whether rdmactl ran with C(--dry-run) (check mode).
+  returned: success
+  type: bool
+dcb_supported:
+  description: False when the netdev's driver has no dcbnl operations (with I(no_dcb=skip)).
+  returned: always
+  type: bool
+msg:
+  description: rdmactl's message when it failed, or why nothing was done (I(no_dcb=skip)).
+  returned: failure, or when dcb_supported is false
+  type: str
+rc:
+  description: rdmactl's exit status when it failed.
+  returned: failure
+  type: int
+cmd:
+  description: The rdmactl command line that ran.
+  returned: always
+  type: list
+  elements: str
+rdmactl:
+  description: rdmactl's JSON document (per device C(changed), C(before), C(after)).
+  returned: success
+  type: dict
+  sample: {"schema": 1, "changed": true, "dry_run": false, "devices": [{"netdev": "ens1f0np0",
+           "changed": true, "before": {"trust": "pcp"}, "after": {"trust": "dscp"}}]}
+'''
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.rdmactl.roce.plugins.module_utils import rdmactl as rd
+
+# option -> (keyword, 'list' for several words or 'one' for one value)
+SETTINGS = (
+    ('prio_pfc', 'prio-pfc', 'list'),
+    ('delay', 'delay', 'one'),
+    ('prio_tc', 'prio-tc', 'list'),
+    ('tc_tsa', 'tc-tsa', 'list'),
+    ('tc_bw', 'tc-bw', 'list'),
+    ('tc_maxrate', 'tc-maxrate', 'list'),
+    ('prio_buffer', 'prio-buffer', 'list'),
+    ('buffer_size', 'buffer-size', 'list'),
+    ('trust', 'trust', 'one'),
+    ('dscp_prio', 'dscp-prio', 'list'),
+    ('roce_tos', 'roce-tos', 'one'),
+    ('roce_mode', 'roce-mode', 'one'),
+    ('ecn', 'ecn', 'list'),
+)
+PROFILE_PARAMS = (('prio', 'prio', 7), ('dscp', 'dscp', 63), ('cnp_dscp', 'cnp-dscp', 63),
+                  ('cnp_prio', 'cnp-prio', 7))
+RANGES = dict(delay=65535, roce_tos=255)
+
+
+def command_args(module):
+    p = module.params
+    if p['profile']:
+        args = ['pfc', 'apply', 'dev', p['dev'], 'profile', p['profile']]
+        for opt, kw, top in PROFILE_PARAMS:
+            if p[opt] is not None:
+                if not 0 <= p[opt] <= top:
+                    module.fail_json(msg='%s must be 0-%d, not %d' % (opt, top, p[opt]))
+                args += [kw, p[opt]]
+        return args
+    args = ['pfc', 'set', 'dev', p['dev']]
+    for opt, kw, kind in SETTINGS:
+        v = p[opt]
+        if v is None:
+            continue
+        if kind == 'list':
+            if not v:
+                module.fail_json(msg='%s needs at least one word' % opt)
+            args += [kw] + list(v)
+        else:
+            if opt in RANGES and not 0 <= v <= RANGES[opt]:
+                module.fail_json(msg='%s must be 0-%d, not %d' % (opt, RANGES[opt], v))
+            args += [kw, v]
+    return args
+
+
+def main():
+    spec = rd.rdmactl_argument_spec()
+    spec.update(
+        dev=dict(type='str', required=True, aliases=['netdev']),
+        profile=dict(type='str', choices=['roce-lossless']),
+        prio=dict(type='int'),
+        dscp=dict(type='int'),
+        cnp_dscp=dict(type='int'),
+        cnp_prio=dict(type='int'),
+        prio_pfc=dict(type='list', elements='str'),
+        delay=dict(type='int'),
+        prio_tc=dict(type='list', elements='str'),
+        tc_tsa=dict(type='list', elements='str'),
+        tc_bw=dict(type='list', elements='str'),
+        tc_maxrate=dict(type='list', elements='str'),
+        prio_buffer=dict(type='list', elements='str'),
+        buffer_size=dict(type='list', elements='str'),
+        trust=dict(type='str', choices=['dscp', 'pcp']),
+        dscp_prio=dict(type='list', elements='str'),
+        roce_tos=dict(type='int'),
+        roce_mode=dict(type='str', choices=['v1', 'v2']),
+        ecn=dict(type='list', elements='str'),
+        no_dcb=dict(type='str', choices=['fail', 'skip'], default='fail'),
+    )
+    settings = [s[0] for s in SETTINGS]
+    module = AnsibleModule(
+        argument_spec=spec,
+        supports_check_mode=True,
+        required_one_of=[['profile'] + settings],
+        mutually_exclusive=[['profile', s] for s in settings],
+        required_by=dict((o, 'profile') for o, _kw, _top in PROFILE_PARAMS),
+    )
+    args = command_args(module)
+    doc, rc, err, cmd = rd.run(module, args, dry_run=module.check_mode, fail=False)
+    if doc is None:
+        if module.params['no_dcb'] == 'skip' and rd.NO_DCB_TEXT in err:
+            module.exit_json(changed=False, dcb_supported=False, msg=err, cmd=cmd)
+        module.fail_json(msg=err, rc=rc, cmd=cmd, dcb_supported=rd.NO_DCB_TEXT not in err)
+    res = rd.result(module, doc, cmd)
+    res['dcb_supported'] = True
+    module.exit_json(**res)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2016 # the in_netns scripts expand in the namespace's shell
+# The collection's modules against the dcbnl NIC double and a veth pair in a
+# private network namespace, run by ansible-playbook (connection local).
+load ansible_helper
+
+setup() {
+	need_ansible
+	need_netns
+	[ -e "$DOUBLE_SO" ] || fail "dcb double not built (make -f tests/dcb-double/double.mk)"
+	ansible_env
+}
+
+@test "pfc: the profile applies, the second run changes nothing and sends no SET" {
+	run in_netns '
+		mod pfc first "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\"}" >/dev/null
+		: >"$DCB_DOUBLE_LOG"
+		mod pfc second "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\"}"'
+	assert_success
+	[ "$(res first '[.failed, .changed, .dry_run, .dcb_supported, .rdmactl.changed]')" = '[false,true,false,true,true]' ]
+	[ "$(res second '[.failed, .changed, .rdmactl.changed]')" = '[false,false,false]' ]
+	[ "$(sets)" = 0 ]
+	[ "$(nic | jq -c '[.trust, .pfc.prio_pfc]')" = '["dscp",[false,false,false,true,false,false,false,false]]' ] ||
+		fail "$(nic)"
+}
+
+@test "pfc: check mode runs --dry-run: would change, changes nothing, sends nothing" {
+	run in_netns '
+		mod pfc check "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\", \"prio\": 4}" --check'
+	assert_success
+	[ "$(res check '[.failed, .changed, .dry_run, (.cmd | index("--dry-run") > 0)]')" = '[false,true,true,true]' ]
+	[ "$(sets)" = 0 ]
+	[ "$(nic | jq -r .trust)" = pcp ]
+}
+
+@test "pfc: diff mode shows rdmactl's before and after" {
+	run in_netns '
+		mod pfc diff "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\"}" --check --diff'
+	assert_success
+	assert_line -- '--- before'
+	assert_line -- '+++ after'
+	assert_output --regexp '\-.*"pcp"'
+	assert_output --regexp '\+.*"dscp"'
+	[ "$(res diff '[(.diff.before | keys), .diff.before.veth0.trust.value, .diff.after.veth0.trust.value]')" = \
+	  '[["veth0"],"pcp","dscp"]' ] || fail "$(res diff .diff)"
+}
+
+@test "pfc: explicit settings become pfc set, read back from the double" {
+	run in_netns '
+		mod pfc set "{\"dev\": \"veth0\", \"prio_pfc\": [\"all:off\", \"3:on\", \"5:on\"], \"delay\": 32, \"dscp_prio\": [\"26:3\"]}"'
+	assert_success
+	[ "$(res set '[.failed, .changed, .cmd[2:]]')" = \
+	  '[false,true,["pfc","set","dev","veth0","prio-pfc","all:off","3:on","5:on","delay","32","dscp-prio","26:3"]]' ] ||
+		fail "$(res set .)"
+	[ "$(nic | jq -c '[.pfc.prio_pfc[3], .pfc.prio_pfc[5], .pfc.delay, .trust]')" = '[true,true,32,"dscp"]' ] || fail "$(nic)"
+}
+
+@test "pfc: a netdev without DCB fails with rdmactl's message, or is reported with no_dcb skip" {
+	run in_netns '
+		mod pfc fail "{\"dev\": \"veth1\", \"profile\": \"roce-lossless\"}"
+		mod pfc skip "{\"dev\": \"veth1\", \"profile\": \"roce-lossless\", \"no_dcb\": \"skip\"}"'
+	assert_success
+	[ "$(res fail '[.failed, .rc, .dcb_supported]')" = '[true,1,false]' ]
+	[ "$(res fail .msg)" = "\"rdmactl: pfc: cannot read DCB of 'veth1': Operation not supported (its driver implements no dcbnl operations; virtual devices such as veth and virtio, and most VFs, have no DCB support)\"" ] ||
+		fail "$(res fail .msg)"
+	[ "$(res skip '[.failed, .changed, .dcb_supported]')" = '[false,false,false]' ]
+	res skip .msg | grep -q 'no dcbnl operations'
+}
+
+@test "pfc: argument_spec refuses a profile with settings, profile options alone, and bad choices" {
+	run in_netns '
+		mod pfc both "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\", \"trust\": \"dscp\"}"
+		mod pfc alone "{\"dev\": \"veth0\", \"trust\": \"dscp\", \"prio\": 3}"
+		mod pfc choice "{\"dev\": \"veth0\", \"trust\": \"cos\"}"
+		mod pfc range "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\", \"dscp\": 64}"'
+	assert_success
+	res both .msg | grep -q 'mutually exclusive: profile|trust'
+	res alone .msg | grep -q "missing parameter(s) required by 'prio': profile" || fail "$(res alone .msg)"
+	res choice .msg | grep -q 'value of trust must be one of: dscp, pcp, got: cos'
+	res range .msg | grep -q 'dscp must be 0-63, not 64'
+	[ "$(sets)" = "no log" ] || [ "$(sets)" = 0 ]
+}
+
+@test "port: MTU and up on a veth, then no change; check mode and diff" {
+	run in_netns '
+		mod port check "{\"dev\": \"veth0\", \"mtu\": 4200, \"state\": \"up\"}" --check --diff
+		ip -o link show veth0
+		mod port first "{\"dev\": \"veth0\", \"mtu\": 4200, \"state\": \"up\"}"
+		mod port second "{\"dev\": \"veth0\", \"mtu\": 4200, \"state\": \"up\"}"
+		ip -o link show veth0
+		mod port nosuch "{\"dev\": \"nosuch0\", \"mtu\": 4200}"'
+	assert_success
+	[ "$(res check '[.changed, .dry_run, .diff.before.veth0.admin_up, .diff.after.veth0.admin_up]')" = '[true,true,false,true]' ] ||
+		fail "$(res check .)"
+	assert_output --regexp 'veth0@veth1: <[^>]*> mtu 1500 .*state DOWN'
+	[ "$(res first '[.failed, .changed]')" = '[false,true]' ]
+	[ "$(res second '[.failed, .changed]')" = '[false,false]' ]
+	assert_output --regexp 'veth0@veth1: <[^>]*UP[^>]*> mtu 4200 '
+	[ "$(res nosuch '[.failed, .rc]')" = '[true,1]' ]
+	res nosuch .msg | grep -q '^"rdmactl: port: .*nosuch0'
+}
+
+@test "facts: DCB of the double and of a veth, and rdmactl's message for a host without RDMA" {
+	run in_netns '
+		mod facts f "{\"netdevs\": [\"veth0\", \"veth1\"]}"'
+	assert_success
+	[ "$(res f '.ansible_facts.rdmactl | [.ports, .rdma_netdevs, .errors.ports, (.dcb | map(.netdev)), .no_dcb, .dcb[0].trust.value, (.diag.summary | keys)]')" = \
+	  '[[],[],"rdmactl: port: no RDMA devices found",["veth0","veth1"],["veth1"],"pcp",["fail","info","warn"]]' ] ||
+		fail "$(res f .ansible_facts.rdmactl)"
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2016 # the in_netns scripts expand in the namespace's shell
+# The collection's playbooks and modules on this machine: on fixture hosts
+# (--root; check mode, as writes are refused there) and against the dcbnl NIC
+# double in a private network namespace. tests/lab/80-ansible.bats runs them
+# against the lab VMs.
+load ansible_helper
+
+setup() {
+	need_ansible
+	ansible_env
+}
+
+@test "facts on a fixture host: ports, GIDs, DCB, bonds and diag's summary" {
+	mod facts cx6dx "{\"root\": \"$HOSTS/cx6dx\"}"
+	[ "$(res cx6dx '.ansible_facts.rdmactl | [.rdma_netdevs, .ipv4, (.ports | length), (.gids | length > 0), (.dcb | map(.netdev)), .no_dcb, .bonds, .errors, (.diag.summary | keys)]')" = \
+	  '[["ens1f0np0","ens1f1np1"],["192.168.10.11","192.168.100.11","192.168.20.11"],2,true,["ens1f0np0","ens1f1np1"],[],[],{},["fail","info","warn"]]' ] ||
+		fail "$(res cx6dx .ansible_facts.rdmactl)"
+	mod facts broken "{\"root\": \"$HOSTS/lossless-broken\", \"gather\": [\"diag\"]}"
+	[ "$(res broken '.ansible_facts.rdmactl.diag | [.summary.fail, (.findings | map(select(.severity == "fail")) | length), (.findings[0] | keys)]')" = \
+	  '[2,2,["device","id","netdev","port","severity","title"]]' ] || fail "$(res broken .ansible_facts.rdmactl.diag)"
+	mod facts lag "{\"root\": \"$HOSTS/cx6dx-lag\", \"gather\": [\"bonds\"]}"
+	[ "$(res lag '.ansible_facts.rdmactl | [(.bonds | length), .bonds[0].bond, (keys | sort)]')" = '[1,"bond0",["bonds","errors"]]' ]
+}
+
+@test "bond in check mode on fixture hosts: the netplan schema converges or plans a create" {
+	local a='{"name": "bond0", "interfaces": ["ens1f0np0", "ens1f1np1"], "parameters": {"mode": "802.3ad", "mii-monitor-interval": "100", "lacp-rate": "fast", "transmit-hash-policy": "layer3+4"}'
+	mod bond same "$a, \"root\": \"$HOSTS/cx6dx-lag\"}" --check --diff
+	[ "$(res same '[.failed, .changed, .dry_run]')" = '[false,false,true]' ] || fail "$(res same .)"
+	mod bond new "$a, \"root\": \"$HOSTS/cx6dx\"}" --check
+	[ "$(res new '[.failed, .changed, .dry_run, .cmd[-4:]]')" = '[false,true,true,["bond","apply","-f","-"]]' ] || fail "$(res new .)"
+	res new .netplan | grep -q 'mii-monitor-interval: \\"100\\"'
+	mod bond bad "{\"name\": \"bond0\", \"parameters\": {\"mode\": \"802.3ad\", \"lacp-rate\": \"often\"}, \"root\": \"$HOSTS/cx6dx\"}" --check
+	res bad .msg | grep -q 'lacp_rate must be one of: fast, slow' || fail "$(res bad .msg)"
+}
+
+@test "lossless.yml in check mode on a fixture: would change, then fails the host on diag's failures" {
+	run play "$COLL/playbooks/lossless.yml" --check -e "rdmactl_bin=$RDMACTL" -e "rdmactl_root=$HOSTS/lossless-broken"
+	assert_failure 2
+	assert_output --regexp 'changed: \[localhost\] => \(item=ens1f0np0\)'
+	assert_output --partial '"localhost: fail qos.'
+	assert_output --regexp 'localhost: diag found 2 failure\(s\), 11 warning\(s\): '
+	assert_output --regexp 'localhost +: ok=[0-9]+ +changed=1 .* failed=1 '
+}
+
+@test "lossless.yml against the double: applies, reports the veth without DCB, then changes nothing" {
+	need_netns
+	[ -e "$DOUBLE_SO" ] || fail "dcb double not built (make -f tests/dcb-double/double.mk)"
+	run in_netns '
+		export LD_PRELOAD=$DOUBLE_SO
+		pb() { play "$1" -e "rdmactl_bin=$RDMACTL" -e "{\"lossless_netdevs\": [\"veth0\", \"veth1\"]}"; }
+		pb '"$COLL"'/playbooks/lossless.yml
+		echo "=== second run"
+		pb '"$COLL"'/playbooks/lossless.yml'
+	assert_success
+	first=${output%%=== second run*} second=${output#*=== second run}
+	[[ $first =~ changed:\ \[localhost\]\ =\>\ \(item=veth0\) ]] || fail "$first"
+	[[ $first == *'"msg": "localhost: no DCB on veth1: its driver implements no dcbnl operations'* ]] || fail "$first"
+	[[ $first == *'localhost: no RDMA ports (rdmactl: port: no RDMA devices found)'* ]] || fail "$first"
+	[[ $second =~ localhost\ +:\ ok=[0-9]+\ +changed=0\ +unreachable=0\ +failed=0 ]] || fail "$second"
+	[[ $second == *'no DCB on veth1'* ]] || fail "$second"
+	[ "$(nic | jq -r .trust)" = dscp ]
+}
+
+@test "bench filters: a table per pair with the failed link's error, and the fleet's worst links" {
+	run play "$PLAY/filters.yml" -e "report=$TOP/tests/ansible/bench-report.json"
+	assert_success
+	assert_output --partial '"cli -> srv"'
+	assert_output --regexp '"  rxe0 \(eth0\) 198\.18\.1\.2  rxe0 \(eth0\) 198\.18\.1\.1 +failed +0\.002"'
+	assert_output --regexp '"  rxe1 \(eth1\) 198\.18\.2\.2  rxe1 \(eth1\) 198\.18\.2\.1 +ok +0\.020"'
+	assert_output --partial 'remote invalid request error (status 9) at 0.204 s'
+	assert_output --regexp '"  total +0\.022"'
+	assert_output --partial '"fleet: 2 pair(s), 2 link(s), 0.022 Gb/s in all"'
+	assert_output --regexp '"  cli rxe0 \(eth0\) 198\.18\.1\.2 -> srv rxe0 \(eth0\) 198\.18\.1\.1  failed  0\.002 Gb/s  \(remote invalid'
+	refute_output --regexp '"  cli rxe1'
+	assert_output --partial '"no report: cli2 -> srv2: exit 1: cannot reach the bench server"'
+}
