@@ -57,6 +57,10 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 MAN_SRC := $(wildcard man/*.scd)
 MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 EXAMPLE_HOSTS := cx6dx cx6dx-lag seed-gateway
+# Example alert rules for the metrics of `diag metrics` (installed to $(DATADIR)/prometheus).
+PROM_RULES := $(wildcard contrib/prometheus/*.yml)
+# The JSON Schema of every document rdmactl prints (installed to $(DATADIR)/schemas).
+SCHEMAS := $(wildcard schemas/*.schema.json)
 
 # Flags are a dependency: $(BUILD)/.flags holds the compiler, its flags and the
 # link line, and is rewritten only when they change (WERROR=1, OPT, CFLAGS,
@@ -88,7 +92,7 @@ FUZZ_DEF_policy_yaml := -DFUZZ_YAML_POLICY
 # check builds the fuzzers where clang is, and tests/run's fuzz tier runs each briefly.
 FUZZ_IF_CLANG := $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BIN))
 
-.PHONY: asan-check all clean check check-unit check-cli check-corrupt check-netns check-lab check-layers \
+.PHONY: asan-check all clean check check-unit check-cli check-corrupt check-netns check-ansible check-lab check-layers \
 	install uninstall man asan lint format-check help deps bench fuzz hosts-tar deb FORCE
 
 all: rdmactl man
@@ -153,6 +157,10 @@ check-corrupt: rdmactl
 
 check-netns: rdmactl
 	$(Q)tests/run netns
+
+# The Ansible collection: modules against the dcbnl double, playbooks, sanity, lint.
+check-ansible: rdmactl $(DCB_DOUBLE_ALL)
+	$(Q)tests/run ansible
 
 check-lab: rdmactl
 	$(Q)tests/run lab
@@ -234,6 +242,8 @@ deb:
 install: rdmactl man hosts-tar
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
 	for h in $(HOSTS_TAR); do install -D -m 0644 $$h $(DESTDIR)$(DATADIR)/hosts/$$(basename $$h); done
+	for r in $(PROM_RULES); do install -D -m 0644 $$r $(DESTDIR)$(DATADIR)/prometheus/$$(basename $$r); done
+	for s in $(SCHEMAS); do install -D -m 0644 $$s $(DESTDIR)$(DATADIR)/schemas/$$(basename $$s); done
 	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$$(basename $$m); done
 	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
 	install -D -m 0644 completions/_rdmactl $(DESTDIR)$(ZSHCOMPDIR)/_rdmactl
@@ -258,7 +268,7 @@ clean:
 	rm -rf build build-asan build-fuzz rdmactl
 
 help:
-	@echo "targets: all check check-layers check-unit check-cli check-corrupt check-netns check-lab"
+	@echo "targets: all check check-layers check-unit check-cli check-corrupt check-netns check-ansible check-lab"
 	@echo "         install uninstall deb (the Debian package in build/deb/)"
 	@echo "         man asan lint format-check bench deps clean"
 	@echo "         fuzz (FUZZ_SECONDS=60 per target: libFuzzer on every parser of outside input; needs clang)"

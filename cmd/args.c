@@ -15,13 +15,14 @@
 #include "host/system.h"
 #include "cmd.h"
 
-const struct option rdc_global_options[14] = {
+const struct option rdc_global_options[15] = {
 	{"json", no_argument, NULL, 'j'},
 	{"yaml", no_argument, NULL, RDC_OPT_YAML},
 	{"pretty", no_argument, NULL, 'p'},
 	{"root", required_argument, NULL, RDC_OPT_ROOT},
 	{"verbose", no_argument, NULL, 'v'},
 	{"quiet", no_argument, NULL, 'q'},
+	{"brief", no_argument, NULL, 'b'},
 	{"color", optional_argument, NULL, RDC_OPT_COLOR},
 	{"dry-run", no_argument, NULL, RDC_OPT_DRY_RUN},
 	{"record", required_argument, NULL, RDC_OPT_RECORD},
@@ -33,7 +34,7 @@ const struct option rdc_global_options[14] = {
 };
 
 /* The short ones, for getopt; 'n' is the one that takes a value. */
-const char rdc_global_short[] = "jpvqVhn:";
+const char rdc_global_short[] = "jpvqbVhn:";
 
 /* The long option @word ("--ro", "--root=x") names: exact, else a unique prefix, as getopt_long. */
 static const struct option *global_long(const char *word)
@@ -173,6 +174,9 @@ int rdc_arg_error(struct rdc_ctx *ctx, const struct rdc_args *args, int param, c
 
 int rdc_fail(struct rdc_ctx *ctx, const struct rdc_err *err)
 {
+	/* A name that cannot be one is the caller's mistake, as a bad keyword is. */
+	if (err->usage)
+		return rdc_usage_error(ctx, "%s", err->msg);
 	rdc_log_error_record(ctx->verb, err);
 	return RDC_EXIT_FAIL;
 }
@@ -183,48 +187,6 @@ int rdc_oom(struct rdc_ctx *ctx)
 
 	rdc_err_set(&err, ENOMEM, "out of memory");
 	return rdc_fail(ctx, &err);
-}
-
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
-
-	if (la >= RDC_ARRAY_SIZE(row) || lb >= RDC_ARRAY_SIZE(row))
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
-const char *rdc_closest(const char *word, const char *const *candidates, size_t n)
-{
-	const char *best = NULL;
-	size_t best_d = 3;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t d = edit_distance(word, candidates[i]);
-
-		if (d < best_d) {
-			best_d = d;
-			best = candidates[i];
-		}
-	}
-	return best;
 }
 
 int rdc_param_find(const struct rdc_action *act, const char *name)

@@ -20,6 +20,7 @@
 #include "bench/stats.h"
 #include "host/gid.h"
 #include "host/system.h"
+#include "bench_metrics.h"
 #include "cmd.h"
 
 static const char *const test_values[] = {"write", "read", "send", "lat", NULL};
@@ -29,6 +30,7 @@ static const char *const mtu_values[] = {"256", "512", "1024", "2048", "4096", N
 struct client_args {
 	struct rdc_bench_client_opts o;
 	double expect_gbps, min_link_gbps;
+	const char *metrics; /* the run per link as node_exporter textfile metrics */
 };
 
 #define CLIENT_PARAM(field) offsetof(struct client_args, o.params.field)
@@ -216,6 +218,13 @@ static const struct rdc_param bench_client_params[] = {
 	 .parse = rdc_val_positive,
 	 .dest = offsetof(struct client_args, min_link_gbps),
 	 .spec = "Gb/s"},
+	{.name = "metrics",
+	 .metavar = "FILE",
+	 .value_kind = RDC_COMPLETE_FILE,
+	 .help = "also replace FILE (a .prom in node_exporter's textfile directory) with the run "
+		 "per link",
+	 .parse = rdc_val_string,
+	 .dest = offsetof(struct client_args, metrics)},
 	{.name = NULL},
 };
 
@@ -507,34 +516,38 @@ static void client_interval_cb(void *arg, const struct rdc_bench_report *r, size
 	fflush(stdout);
 }
 
+/*
+ * The link's counters as {"group", "name", "value", "meaning"}: the kernel's
+ * names are values, not keys; "meaning" says what a counter means for this
+ * run where it means something ("retransmissions"), else null.
+ */
 static void out_counters(struct rdc_out *o, const struct rdc_counter_set *set)
 {
 	bool any = false;
 
-	rdc_out_obj_open(o, "counters");
+	rdc_out_arr_open(o, "counters");
 	for (size_t i = 0; i < set->count; i++) {
-		/* What it means first, where it means something: "retransmissions (rcvd_seq_err): 12". */
-		const char *meaning =
-			rdc_bench_counter_meaning(set->items[i].group, set->items[i].name);
-		char key[96], fmt[200];
+		const struct rdc_counter *c = &set->items[i];
+		const char *meaning = rdc_bench_counter_meaning(c->group, c->name);
+		const char *prefix = strcmp(c->group, "pause") ? "" : "pause_";
 
-		snprintf(key, sizeof(key), "%s%s",
-			 strcmp(set->items[i].group, "pause") ? "" : "pause_", set->items[i].name);
-		/* Text shows what moved; the machine formats show every counter read. */
-		if (!set->items[i].value) {
-			rdc_out_u64(o, RDC_OUT_MACHINE, key, NULL, 0);
+		rdc_out_obj_open(o, NULL);
+		rdc_out_str(o, RDC_OUT_MACHINE, "group", NULL, c->group);
+		rdc_out_str(o, RDC_OUT_MACHINE, "name", NULL, c->name);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, c->value);
+		rdc_out_str(o, RDC_OUT_MACHINE, "meaning", NULL, meaning);
+		rdc_out_obj_close(o);
+		/* Text shows what moved, what it means first: "retransmissions (rcvd_seq_err): 12". */
+		if (!c->value)
 			continue;
-		}
+		rdc_out_text(o, "%s", any ? ", " : "    counters: ");
 		if (meaning)
-			snprintf(fmt, sizeof(fmt), "%s%s (%s): %%" PRIu64,
-				 any ? ", " : "    counters: ", meaning, key);
+			rdc_out_text(o, "%s (%s%s): %" PRIu64, meaning, prefix, c->name, c->value);
 		else
-			snprintf(fmt, sizeof(fmt), "%s%s: %%" PRIu64,
-				 any ? ", " : "    counters: ", key);
-		rdc_out_u64(o, RDC_OUT_ANY, key, fmt, set->items[i].value);
+			rdc_out_text(o, "%s%s: %" PRIu64, prefix, c->name, c->value);
 		any = true;
 	}
-	rdc_out_obj_close(o);
+	rdc_out_arr_close(o);
 	if (any)
 		rdc_out_nl(o);
 }
@@ -635,7 +648,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 		out_lat(o, &lr->lat);
 	} else {
 		rdc_out_f64(o, RDC_OUT_ANY, "gbps", "  %.3f Gb/s", gbps);
-		rdc_out_f64(o, RDC_OUT_ANY, "mmsgps", "  %.4g Mmsg/s",
+		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s",
 			    rdc_bench_mmsgps(res->msgs, window));
 		/* Whole intervals only; a run shorter than one has none (null). */
 		if (res->nintervals) {
@@ -648,12 +661,12 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 			rdc_out_null(o, "max_interval_gbps", NULL);
 		}
 		if (lr->local.rate_mbps) {
-			rdc_out_f64(o, RDC_OUT_ANY, "port_share_percent", "  %.1f%%",
+			rdc_out_f64(o, RDC_OUT_ANY, "port_share_pct", "  %.1f%%",
 				    100.0 * gbps * 1000.0 / lr->local.rate_mbps);
 			rdc_out_f64(o, RDC_OUT_ANY, "port_rate_gbps", " of %g Gb/s",
 				    lr->local.rate_mbps / 1000.0);
 		} else {
-			rdc_out_null(o, "port_share_percent", NULL);
+			rdc_out_null(o, "port_share_pct", NULL);
 			rdc_out_null(o, "port_rate_gbps", NULL);
 		}
 		rdc_out_arr_open(o, "intervals_gbps");
@@ -727,7 +740,7 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 		link_gbps[i] = rdc_bench_gbps(res->bytes, p->duration_ns ? window : w);
 	}
 	total = rdc_bench_gbps(bytes, window);
-	rdc_out_begin(o);
+	rdc_out_begin(o, "bench-client");
 	out_params(o, RDC_OUT_MACHINE, p);
 	out_clock(o, !said_clock, p);
 	rdc_out_str(o, RDC_OUT_MACHINE, "server", NULL, r->peer);
@@ -740,7 +753,7 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 	rdc_out_text(o, "total");
 	if (p->test != RDC_BENCH_LAT) {
 		rdc_out_f64(o, RDC_OUT_ANY, "gbps", "  %.3f Gb/s", total);
-		rdc_out_f64(o, RDC_OUT_ANY, "mmsgps", "  %.4g Mmsg/s",
+		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s",
 			    rdc_bench_mmsgps(msgs, window));
 		rdc_out_f64(o, RDC_OUT_ANY, "imbalance", "  imbalance %.3f",
 			    rdc_bench_imbalance(link_gbps, r->nlinks));
@@ -748,7 +761,7 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, bytes);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL, msgs);
 	rdc_out_f64(o, RDC_OUT_ANY, "window_s", " over %.3f s", (double)window / 1e9);
-	rdc_out_f64(o, RDC_OUT_ANY, "host_cpu_percent", "  host cpu %.1f%%", r->host_cpu_percent);
+	rdc_out_f64(o, RDC_OUT_ANY, "host_cpu_pct", "  host cpu %.1f%%", r->host_cpu_percent);
 	rdc_out_nl(o);
 	rdc_out_obj_close(o);
 	rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL, r->status ? r->error : NULL);
@@ -782,6 +795,13 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	/* A run cut short still reports what its links measured up to then. */
 	if (r->started)
 		verdict = client_report(ctx, ca, r, co.progress);
+	/* The run's own error stays in err: the metrics' is said on its own. */
+	if (r->started && ca->metrics) {
+		struct rdc_err merr = {0};
+
+		if (bench_metrics_write(r, ca->metrics, &merr))
+			verdict = rdc_fail(ctx, &merr);
+	}
 	rc = rc ? rdc_fail(ctx, &err) : verdict;
 	rdc_bench_report_free(r);
 	free(r);
@@ -868,7 +888,7 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 	for (uint32_t i = 0; i < r->nlinks; i++)
 		bytes += r->links[i].peer.bytes;
 	server_time(now);
-	rdc_out_begin(o);
+	rdc_out_begin(o, "bench-server");
 	rdc_out_str(o, RDC_OUT_ANY, "time", "%s ", now);
 	if (run) {
 		rdc_out_u64(o, RDC_OUT_ANY, "run", "run %" PRIu64, run);

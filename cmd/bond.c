@@ -15,6 +15,7 @@
 #include "bond/plan.h"
 #include "bond.h"
 #include "signals.h"
+#include "term.h"
 
 /* ---- keyword converters: the want of create, set, add, del ---- */
 
@@ -243,143 +244,320 @@ static const struct {
 	{RDC_LACP_DEFAULTED, "defaulted"},     {RDC_LACP_EXPIRED, "expired"},
 };
 
-/* An LACP port state: its number and the flags it holds, by name. */
-static void emit_lacp(struct rdc_out *o, const char *key, int64_t state, bool text)
+/*
+ * Text lines wrap at the width (cmd/term.h).  @text false (a plan's before
+ * and after) sends every field to JSON and YAML only: those helpers never
+ * touch the line then.
+ */
+static void line_begin(struct rdc_tline *l, struct rdc_out *o, bool text, int indent, int hang)
 {
-	if (state < 0) {
-		rdc_out_null(o, key, text ? "  -" : NULL);
+	if (text) {
+		rdc_tline_begin(l, o, indent, hang);
 		return;
 	}
-	rdc_out_obj_open(o, key);
-	rdc_out_u64(o, text ? RDC_OUT_ANY : RDC_OUT_MACHINE, "value", "  %" PRIu64,
-		    (uint64_t)state);
-	rdc_out_arr_open(o, "flags");
+	memset(l, 0, sizeof(*l));
+	l->o = o;
+}
+
+static void line_end(struct rdc_tline *l, bool text)
+{
+	if (text)
+		rdc_tline_end(l);
+}
+
+/* An LACP port state: its number and the flags it holds, by name. */
+static void emit_lacp(struct rdc_tline *l, enum rdc_tl_sep sep, const char *key, int64_t state,
+		      bool text)
+{
+	if (state < 0) {
+		if (text)
+			rdc_tline_null(l, sep, key, "-");
+		else
+			rdc_out_null(l->o, key, NULL);
+		return;
+	}
+	rdc_out_obj_open(l->o, key);
+	if (text)
+		rdc_tline_u64(l, sep, "value", "%" PRIu64, (uint64_t)state);
+	else
+		rdc_out_u64(l->o, RDC_OUT_MACHINE, "value", NULL, (uint64_t)state);
+	rdc_out_arr_open(l->o, "flags");
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(lacp_bits); i++)
 		if (state & lacp_bits[i].bit)
-			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL, lacp_bits[i].name);
-	rdc_out_arr_close(o);
-	rdc_out_obj_close(o);
+			rdc_out_str(l->o, RDC_OUT_MACHINE, NULL, NULL, lacp_bits[i].name);
+	rdc_out_arr_close(l->o);
+	rdc_out_obj_close(l->o);
 }
 
-static void emit_int(struct rdc_out *o, bool text, const char *key, const char *fmt, int64_t v)
+static void emit_int(struct rdc_tline *l, bool text, enum rdc_tl_sep sep, const char *key,
+		     const char *fmt, int64_t v)
 {
 	if (v < 0)
-		rdc_out_null(o, key, text && fmt ? "" : NULL);
+		rdc_out_null(l->o, key, NULL);
+	else if (text && fmt)
+		rdc_tline_i64(l, sep, key, fmt, v);
 	else
-		rdc_out_i64(o, text && fmt ? RDC_OUT_ANY : RDC_OUT_MACHINE, key, fmt, v);
+		rdc_out_i64(l->o, RDC_OUT_MACHINE, key, NULL, v);
 }
 
-static void emit_name(struct rdc_out *o, bool text, const char *key, const char *fmt, const char *v)
+static void emit_name(struct rdc_tline *l, bool text, enum rdc_tl_sep sep, const char *key,
+		      const char *fmt, const char *v)
 {
-	rdc_out_str(o, text && fmt ? RDC_OUT_ANY : RDC_OUT_MACHINE, key, fmt, v && *v ? v : NULL);
+	v = v && *v ? v : NULL;
+	if (text && fmt)
+		rdc_tline_str(l, sep, key, fmt, v, RDC_COLOR_NONE);
+	else
+		rdc_out_str(l->o, RDC_OUT_MACHINE, key, NULL, v);
 }
 
-static void emit_member(struct rdc_out *o, const struct rdc_bond_member *m, bool text)
+/* The text columns of a bond's member lines, as wide as their widest value. */
+struct member_cols {
+	int name, state, mii, speed, duplex;
+};
+
+static const char *member_state(const struct rdc_bond_member *m)
 {
-	const char *state = m->state == 0 ? "active" : m->state == 1 ? "backup" : NULL;
+	return m->state == 0 ? "active" : m->state == 1 ? "backup" : NULL;
+}
+
+/* "100 Gb/s", or Mb/s when that is not whole. */
+static void member_speed(char *buf, size_t size, int64_t mbps)
+{
+	if (mbps < 0)
+		snprintf(buf, size, "-");
+	else if (mbps && mbps % 1000 == 0)
+		snprintf(buf, size, "%" PRId64 " Gb/s", mbps / 1000);
+	else
+		snprintf(buf, size, "%" PRId64 " Mb/s", mbps);
+}
+
+static int cols_max(int a, const char *s)
+{
+	int n = rdc_term_cols(s ? s : "-");
+
+	return n > a ? n : a;
+}
+
+static void member_cols_fit(struct member_cols *c, const struct rdc_bond *b)
+{
+	char speed[32];
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < b->nmembers; i++) {
+		const struct rdc_bond_member *m = &b->members[i];
+
+		member_speed(speed, sizeof(speed), m->speed_mbps);
+		c->name = cols_max(c->name, m->name);
+		c->state = cols_max(c->state, member_state(m));
+		c->mii = cols_max(c->mii, rdc_bond_mii_status_name(m->mii_status));
+		c->speed = cols_max(c->speed, speed);
+		c->duplex = cols_max(c->duplex, m->duplex[0] ? m->duplex : NULL);
+	}
+}
+
+/*
+ *   ens1f0np0  active  up  100 Gb/s  full  failures 0 aggregator 1 lacp 63/63
+ * The first five are columns across the bond's members; JSON and YAML get
+ * the same values under their keys.
+ */
+static void emit_member(struct rdc_out *o, const struct rdc_bond_member *m,
+			const struct member_cols *c, bool text)
+{
+	const char *state = member_state(m), *mii = rdc_bond_mii_status_name(m->mii_status);
+	struct rdc_tline l;
+	char speed[32];
 
 	rdc_out_obj_open(o, NULL);
-	emit_name(o, text, "netdev", "  %-12s", m->name);
-	emit_name(o, text, "state", " %-7s", state);
-	if (text && !state)
-		rdc_out_text(o, " %-7s", "-");
-	emit_name(o, text, "mii_status", " %-10s", rdc_bond_mii_status_name(m->mii_status));
-	if (text && !rdc_bond_mii_status_name(m->mii_status))
-		rdc_out_text(o, " %-10s", "-");
-	emit_int(o, text, "speed_mbps", " %6" PRId64 " Mb/s", m->speed_mbps);
-	if (text && m->speed_mbps < 0)
-		rdc_out_text(o, " %11s", "-");
-	emit_name(o, text, "duplex", " %-5s", m->duplex);
-	if (text && !m->duplex[0])
-		rdc_out_text(o, " %-5s", "-");
-	emit_int(o, text, "mtu_bytes", NULL, m->mtu);
-	emit_int(o, text, "link_failure_count", " failures %" PRId64, m->link_failure_count);
-	emit_name(o, false, "perm_hwaddr", NULL, m->perm_hwaddr);
-	emit_int(o, text, "aggregator_id", " aggregator %" PRId64, m->aggregator_id);
+	line_begin(&l, o, text, 2, 6);
+	member_speed(speed, sizeof(speed), m->speed_mbps);
+	rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, m->name[0] ? m->name : NULL);
+	rdc_out_str(o, RDC_OUT_MACHINE, "state", NULL, state);
+	rdc_out_str(o, RDC_OUT_MACHINE, "mii_status", NULL, mii);
+	if (m->speed_mbps < 0)
+		rdc_out_null(o, "speed_mbps", NULL);
+	else
+		rdc_out_i64(o, RDC_OUT_MACHINE, "speed_mbps", NULL, m->speed_mbps);
+	rdc_out_str(o, RDC_OUT_MACHINE, "duplex", NULL, m->duplex[0] ? m->duplex : NULL);
+	if (text) {
+		rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE, "%-*s", c->name, m->name);
+		rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE, "%-*s", c->state,
+			       state ? state : "-");
+		rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE, "%-*s", c->mii, mii ? mii : "-");
+		rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE, "%*s", c->speed, speed);
+		rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE, "%-*s", c->duplex,
+			       m->duplex[0] ? m->duplex : "-");
+	}
+	emit_int(&l, text, RDC_TL_GAP, "mtu_bytes", NULL, m->mtu);
+	emit_int(&l, text, RDC_TL_GAP, "link_failure_count", "failures %" PRId64,
+		 m->link_failure_count);
+	emit_name(&l, false, RDC_TL_GAP, "perm_hwaddr", NULL, m->perm_hwaddr);
+	emit_int(&l, text, RDC_TL_SPACE, "aggregator_id", "aggregator %" PRId64, m->aggregator_id);
 	if (m->actor_port_state >= 0 || m->partner_port_state >= 0 || !text) {
 		if (text)
-			rdc_out_text(o, " lacp");
-		emit_lacp(o, "actor_port_state", m->actor_port_state, text);
+			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "lacp");
+		emit_lacp(&l, RDC_TL_SPACE, "actor_port_state", m->actor_port_state, text);
 		if (text)
-			rdc_out_text(o, "/");
-		emit_lacp(o, "partner_port_state", m->partner_port_state, text);
+			rdc_tline_text(&l, RDC_TL_JOIN, RDC_COLOR_NONE, "/");
+		emit_lacp(&l, RDC_TL_JOIN, "partner_port_state", m->partner_port_state, text);
 	}
-	if (text)
-		rdc_out_nl(o);
+	line_end(&l, text);
 	rdc_out_obj_close(o);
 }
 
 void bond_emit(struct rdc_out *o, const char *key, const struct rdc_bond *b, bool text)
 {
 	bool lacp = b->mode == RDC_BOND_8023AD;
+	struct member_cols cols;
+	struct rdc_tline l;
 
 	rdc_out_obj_open(o, key);
-	emit_name(o, text, "bond", "%s:", b->name);
-	emit_name(o, text, "mode", " %s", rdc_bond_mode_name(b->mode));
+	line_begin(&l, o, text, 0, 4);
+	emit_name(&l, text, RDC_TL_SPACE, "bond", "%s:", b->name);
+	emit_name(&l, text, RDC_TL_SPACE, "mode", "%s", rdc_bond_mode_name(b->mode));
 	rdc_out_bool(o, RDC_OUT_MACHINE, "admin_up", NULL, b->admin_up);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "carrier", NULL, b->carrier);
 	if (text)
-		rdc_out_text(o, " %s", !b->admin_up ? "down" : b->carrier ? "up" : "no-carrier");
-	emit_int(o, text, "mtu_bytes", " mtu %" PRId64, b->mtu);
-	emit_int(o, text, "miimon_ms", " miimon %" PRId64 " ms", b->miimon_ms);
-	emit_int(o, text, "updelay_ms", " updelay %" PRId64, b->updelay_ms);
-	emit_int(o, text, "downdelay_ms", " downdelay %" PRId64, b->downdelay_ms);
-	emit_int(o, false, "arp_interval_ms", NULL, b->arp_interval_ms);
-	emit_name(o, text, "xmit_hash_policy", " hash %s", rdc_bond_hash_name(b->xmit_hash_policy));
-	emit_name(o, text && lacp, "lacp_rate", " lacp-rate %s",
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "%s",
+			       !b->admin_up ? "down"
+			       : b->carrier ? "up"
+					    : "no-carrier");
+	emit_int(&l, text, RDC_TL_SPACE, "mtu_bytes", "mtu %" PRId64, b->mtu);
+	emit_int(&l, text, RDC_TL_SPACE, "miimon_ms", "miimon %" PRId64 " ms", b->miimon_ms);
+	emit_int(&l, text, RDC_TL_SPACE, "updelay_ms", "updelay %" PRId64, b->updelay_ms);
+	emit_int(&l, text, RDC_TL_SPACE, "downdelay_ms", "downdelay %" PRId64, b->downdelay_ms);
+	emit_int(&l, false, RDC_TL_SPACE, "arp_interval_ms", NULL, b->arp_interval_ms);
+	emit_name(&l, text, RDC_TL_SPACE, "xmit_hash_policy", "hash %s",
+		  rdc_bond_hash_name(b->xmit_hash_policy));
+	emit_name(&l, text && lacp, RDC_TL_SPACE, "lacp_rate", "lacp-rate %s",
 		  rdc_bond_lacp_rate_name(b->lacp_rate));
-	emit_name(o, text && lacp, "ad_select", " ad-select %s",
+	emit_name(&l, text && lacp, RDC_TL_SPACE, "ad_select", "ad-select %s",
 		  rdc_bond_ad_select_name(b->ad_select));
-	emit_int(o, text && lacp, "min_links", " min-links %" PRId64, b->min_links);
-	emit_name(o, text, "primary", " primary %s", b->primary);
-	emit_name(o, text, "active_member", " active %s", b->active_member);
-	if (text)
-		rdc_out_nl(o);
+	emit_int(&l, text && lacp, RDC_TL_SPACE, "min_links", "min-links %" PRId64, b->min_links);
+	emit_name(&l, text, RDC_TL_SPACE, "primary", "primary %s", b->primary);
+	emit_name(&l, text, RDC_TL_SPACE, "active_member", "active %s", b->active_member);
+	line_end(&l, text);
 	if (b->ad_aggregator_id >= 0 || b->ad_partner_mac[0]) {
 		rdc_out_obj_open(o, "ad_info");
-		if (text)
-			rdc_out_text(o, " ");
-		emit_int(o, text, "aggregator_id", " aggregator %" PRId64, b->ad_aggregator_id);
-		emit_int(o, text, "num_ports", " (%" PRId64 " ports)", b->ad_num_ports);
-		emit_int(o, text, "actor_key", " actor key %" PRId64, b->ad_actor_key);
-		emit_int(o, text, "partner_key", " partner key %" PRId64, b->ad_partner_key);
-		emit_name(o, text, "partner_mac", " partner %s", b->ad_partner_mac);
-		if (text)
-			rdc_out_nl(o);
+		line_begin(&l, o, text, 2, 4);
+		emit_int(&l, text, RDC_TL_SPACE, "aggregator_id", "aggregator %" PRId64,
+			 b->ad_aggregator_id);
+		emit_int(&l, text, RDC_TL_SPACE, "num_ports", "(%" PRId64 " ports)",
+			 b->ad_num_ports);
+		emit_int(&l, text, RDC_TL_SPACE, "actor_key", "actor key %" PRId64,
+			 b->ad_actor_key);
+		emit_int(&l, text, RDC_TL_SPACE, "partner_key", "partner key %" PRId64,
+			 b->ad_partner_key);
+		emit_name(&l, text, RDC_TL_SPACE, "partner_mac", "partner %s", b->ad_partner_mac);
+		line_end(&l, text);
 		rdc_out_obj_close(o);
 	} else {
 		rdc_out_null(o, "ad_info", NULL);
 	}
+	member_cols_fit(&cols, b);
 	rdc_out_arr_open(o, "members");
 	for (size_t i = 0; i < b->nmembers; i++)
-		emit_member(o, &b->members[i], text);
+		emit_member(o, &b->members[i], &cols, text);
 	rdc_out_arr_close(o);
 	if (text && !b->nmembers)
 		rdc_out_text(o, "  no members\n");
 	rdc_out_obj_open(o, "rdma");
 	if (b->rdma_device[0]) {
-		emit_name(o, text, "device", "  rdma %s", b->rdma_device);
-		rdc_out_u64(o, text ? RDC_OUT_ANY : RDC_OUT_MACHINE, "port", "/%" PRIu64,
-			    b->rdma_port);
+		line_begin(&l, o, text, 2, 4);
+		emit_name(&l, text, RDC_TL_SPACE, "device", "rdma %s", b->rdma_device);
+		if (text)
+			rdc_tline_u64(&l, RDC_TL_JOIN, "port", "/%" PRIu64, b->rdma_port);
+		else
+			rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, b->rdma_port);
 		rdc_out_bool(o, RDC_OUT_MACHINE, "roce_lag", NULL, !b->rdma_soft);
 		rdc_out_bool(o, RDC_OUT_MACHINE, "soft_roce", NULL, b->rdma_soft);
 		rdc_out_null(o, "reason", NULL);
 		if (text && b->rdma_soft)
-			rdc_out_text(o, " (Soft-RoCE on %s: follows the active member)\n", b->name);
+			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE,
+				       "(Soft-RoCE on %s: follows the active member)", b->name);
 		else if (text)
-			rdc_out_text(o, " (RoCE LAG: the RDMA port's netdev is %s)\n", b->name);
+			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE,
+				       "(RoCE LAG: the RDMA port's netdev is %s)", b->name);
+		line_end(&l, text);
 	} else {
 		rdc_out_null(o, "device", NULL);
 		rdc_out_null(o, "port", NULL);
 		rdc_out_bool(o, RDC_OUT_MACHINE, "roce_lag", NULL, false);
 		rdc_out_bool(o, RDC_OUT_MACHINE, "soft_roce", NULL, false);
-		emit_name(o, text, "reason", "  rdma none: %s\n", b->rdma_reason);
+		rdc_out_str(o, RDC_OUT_MACHINE, "reason", NULL,
+			    b->rdma_reason[0] ? b->rdma_reason : NULL);
+		if (text && b->rdma_reason[0] && rdc_out_is_text(o)) {
+			/* A sentence: wrapped between its words. */
+			rdc_tline_begin(&l, o, 2, 4);
+			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "rdma none:");
+			rdc_tline_words(&l, RDC_TL_SPACE, b->rdma_reason);
+			rdc_tline_end(&l);
+		}
 	}
 	rdc_out_obj_close(o);
 	rdc_out_obj_close(o);
 }
 
 /* ---- show ---- */
+
+/*
+ * --brief: one line a bond, columns as wide as their data; members with
+ * their MII state:
+ *   BOND   MODE     STATE  ACTIVE  MEMBERS                    RDMA
+ *   bond0  802.3ad  up     -       ens1f0np0:up,ens1f1np1:up  mlx5_bond_0/1
+ */
+enum { BRIEF_BOND, BRIEF_MODE, BRIEF_STATE, BRIEF_ACTIVE, BRIEF_MEMBERS, BRIEF_RDMA, BRIEF_COLS };
+
+struct brief_row {
+	char members[RDC_BOND_MAX_MEMBERS * (IF_NAMESIZE + 12)];
+	char rdma[96];
+	const char *cells[BRIEF_COLS];
+};
+
+static void brief_fill(struct brief_row *r, const struct rdc_bond *b)
+{
+	size_t len = 0;
+
+	r->cells[BRIEF_BOND] = b->name;
+	r->cells[BRIEF_MODE] = rdc_bond_mode_name(b->mode);
+	r->cells[BRIEF_STATE] = !b->admin_up ? "down" : b->carrier ? "up" : "no-carrier";
+	r->cells[BRIEF_ACTIVE] = b->active_member[0] ? b->active_member : "-";
+	r->members[0] = '\0';
+	for (size_t i = 0; i < b->nmembers && len < sizeof(r->members); i++) {
+		const char *mii = rdc_bond_mii_status_name(b->members[i].mii_status);
+		int n = snprintf(r->members + len, sizeof(r->members) - len, "%s%s:%s",
+				 i ? "," : "", b->members[i].name, mii ? mii : "?");
+
+		len += n > 0 ? (size_t)n : 0;
+	}
+	r->cells[BRIEF_MEMBERS] = b->nmembers ? r->members : "-";
+	if (b->rdma_device[0])
+		snprintf(r->rdma, sizeof(r->rdma), "%s/%u", b->rdma_device, b->rdma_port);
+	else
+		snprintf(r->rdma, sizeof(r->rdma), "none");
+	r->cells[BRIEF_RDMA] = r->rdma;
+}
+
+static void bond_show_brief(struct rdc_ctx *ctx, const struct rdc_bond_list *list, const char *only)
+{
+	static const char *const head[BRIEF_COLS] = {"BOND",   "MODE",	  "STATE",
+						     "ACTIVE", "MEMBERS", "RDMA"};
+	static struct brief_row rows[RDC_BOND_MAX];
+	struct rdc_table t;
+	size_t n = 0;
+
+	rdc_table_init(&t, BRIEF_COLS);
+	rdc_table_fit(&t, head);
+	for (size_t i = 0; i < list->count; i++) {
+		if (only && strcmp(list->bonds[i].name, only))
+			continue;
+		brief_fill(&rows[n], &list->bonds[i]);
+		rdc_table_fit(&t, rows[n++].cells);
+	}
+	if (n)
+		rdc_table_row(&t, ctx->out, head, NULL);
+	for (size_t i = 0; i < n; i++)
+		rdc_table_row(&t, ctx->out, rows[i].cells, NULL);
+}
 
 static int bond_show_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 			 const struct rdc_args *args, void *opts)
@@ -405,16 +583,23 @@ static int bond_show_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 			return rdc_fail(ctx, &err);
 		}
 	}
-	rdc_out_begin(ctx->out);
-	rdc_out_arr_open(ctx->out, "bonds");
-	for (size_t i = 0; i < list->count; i++) {
-		if (args->object && strcmp(list->bonds[i].name, args->object))
-			continue;
-		bond_emit(ctx->out, NULL, &list->bonds[i], true);
-		shown++;
+	/* --brief changes only text: JSON and YAML are the same document either way. */
+	if (ctx->brief && rdc_out_is_text(ctx->out)) {
+		bond_show_brief(ctx, list, args->object);
+		for (size_t i = 0; i < list->count; i++)
+			shown += !args->object || !strcmp(list->bonds[i].name, args->object);
+	} else {
+		rdc_out_begin(ctx->out, "bond-show");
+		rdc_out_arr_open(ctx->out, "bonds");
+		for (size_t i = 0; i < list->count; i++) {
+			if (args->object && strcmp(list->bonds[i].name, args->object))
+				continue;
+			bond_emit(ctx->out, NULL, &list->bonds[i], true);
+			shown++;
+		}
+		rdc_out_arr_close(ctx->out);
+		rdc_out_end(ctx->out);
 	}
-	rdc_out_arr_close(ctx->out);
-	rdc_out_end(ctx->out);
 	if (!shown && rdc_out_is_text(ctx->out))
 		rdc_out_text(ctx->out, "no bonds\n");
 	free(list);
@@ -546,7 +731,7 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 	if (!rc && changed && !ctx->dry_run)
 		rc = bond_write(ctx, plans, nwants);
 	if (!rc) {
-		rdc_out_begin(ctx->out);
+		rdc_out_begin(ctx->out, "bond-change");
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
 		rdc_out_arr_open(ctx->out, "bonds");

@@ -112,7 +112,7 @@ int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		rc = rdc_fail(ctx, &err);
 	}
 	if (!rc) {
-		rdc_out_begin(ctx->out);
+		rdc_out_begin(ctx->out, "bond-check");
 		rdc_out_arr_open(ctx->out, "bonds");
 		for (size_t i = 0; i < list->count; i++) {
 			if (args->object && strcmp(list->bonds[i].name, args->object))

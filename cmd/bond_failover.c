@@ -130,6 +130,16 @@ static int failover_rdma(struct rdc_failover_rdma_run *run, struct rdc_err *err)
 
 /* ---- the report ---- */
 
+/* A member's name, or unknown: null in JSON, @unknown ("... -") in text. */
+static void emit_member(struct rdc_out *o, const char *key, const char *fmt, const char *unknown,
+			const char *name)
+{
+	if (name[0])
+		rdc_out_str(o, RDC_OUT_ANY, key, fmt, name);
+	else
+		rdc_out_null(o, key, unknown);
+}
+
 static void emit_s(struct rdc_out *o, const char *key, const char *fmt, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -149,7 +159,7 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 	const struct rdc_failover_rdma_report *rd = &r->rdma;
 	struct rdc_out *o = ctx->out;
 
-	rdc_out_begin(o);
+	rdc_out_begin(o, "bond-failover");
 	rdc_out_str(o, RDC_OUT_ANY, "bond", "%s", r->bond);
 	rdc_out_str(o, RDC_OUT_ANY, "mode", " (%s", rdc_bond_mode_name(r->mode));
 	if (r->miimon_ms >= 0)
@@ -163,12 +173,10 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 	rdc_out_bool(o, RDC_OUT_MACHINE, "interrupted", NULL, r->interrupted);
 	rdc_out_text(o, "%s\n", r->failover ? ", failed over" : ", no failover seen");
 	rdc_out_text(o, "  times from the start of the measurement (t0); durations in ms\n");
-	rdc_out_str(o, RDC_OUT_ANY, "active_before", "  active member %s",
-		    r->active_before[0] ? r->active_before : "-");
-	rdc_out_str(o, RDC_OUT_ANY, "active_after", " -> %s",
-		    r->active_after[0] ? r->active_after : "-");
-	rdc_out_str(o, RDC_OUT_ANY, "active_final", ", at the end %s\n",
-		    r->active_final[0] ? r->active_final : "-");
+	emit_member(o, "active_before", "  active member %s", "  active member -",
+		    r->active_before);
+	emit_member(o, "active_after", " -> %s", " -> -", r->active_after);
+	emit_member(o, "active_final", ", at the end %s\n", ", at the end -\n", r->active_final);
 	emit_s(o, "fault_s", "  fault at %.3f s", r->fault_s);
 	rdc_out_str(o, RDC_OUT_MACHINE, "fault_note", NULL,
 		    r->fault_note[0] ? r->fault_note : NULL);

@@ -21,6 +21,7 @@ struct rdc_ctx {
 	bool color;
 	bool dry_run;
 	bool quiet; /* -q: results only, no progress */
+	bool brief; /* -b: one line per object in text (port, pfc show, bond show) */
 	struct rdc_out *out;
 };
 
@@ -149,7 +150,7 @@ enum {
 	RDC_OPT_RECORD,
 	RDC_OPT_REPLAY,
 };
-extern const struct option rdc_global_options[14];
+extern const struct option rdc_global_options[15];
 extern const char rdc_global_short[];
 
 /*
@@ -217,7 +218,6 @@ int rdc_fail(struct rdc_ctx *ctx, const struct rdc_err *err);
 /* "rdmactl: pfc: out of memory"; returns RDC_EXIT_FAIL (the one exit path maps it). */
 int rdc_oom(struct rdc_ctx *ctx);
 /* The closest of @candidates to @word within edit distance 2, or NULL (for "did you mean"). */
-const char *rdc_closest(const char *word, const char *const *candidates, size_t n);
 
 /* ---- values.c: converters for rdc_param.parse ---- */
 

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/names.h"
+#include "base/netns.h"
 #include "base/util.h"
 #include "diag/diag.h"
 #include "host/ibdev.h"
@@ -17,9 +19,10 @@
  */
 
 static const char *const global_flags[] = {
-	"--json",    "--yaml",	"--pretty", "--root",  "--replay",  "--record", "--dry-run",
-	"--verbose", "--quiet", "--color=", "--netns", "--version", "--help",	"-j",
-	"-p",	     "-v",	"-q",	    "-n",      "-V",	    "-h",	NULL,
+	"--json",    "--yaml",	  "--pretty", "--root",	 "--replay", "--record",
+	"--dry-run", "--verbose", "--quiet",  "--brief", "--color=", "--netns",
+	"--version", "--help",	  "-j",	      "-p",	 "-v",	     "-q",
+	"-n",	     "-V",	  "-h",	      NULL,
 };
 
 /*
@@ -29,14 +32,28 @@ static const char *const global_flags[] = {
 #define FILES_DIRECTIVE ":file"
 #define DIRS_DIRECTIVE ":dir"
 
+/* -n NETNS: the named namespaces (`ip netns`'s), one per line. */
+static void complete_netns(const char *cur)
+{
+	struct rdc_names names;
+
+	if (rdc_netns_names(&names, NULL))
+		return;
+	for (size_t i = 0; i < names.count; i++)
+		if (!strncmp(names.names[i], cur, strlen(cur)))
+			printf("%s\n", names.names[i]);
+	rdc_names_free(&names);
+}
+
 /* For a global option that takes the next word (rdc_global_arity 1): what that word is. */
-static void complete_global_value(const char *opt)
+static void complete_global_value(const char *opt, const char *cur)
 {
 	if (!strncmp(opt, "--ro", 4))
 		printf("%s\n", DIRS_DIRECTIVE);
 	else if (!strncmp(opt, "--rec", 5) || !strncmp(opt, "--rep", 5))
 		printf("%s\n", FILES_DIRECTIVE);
-	/* -n NETNS: names under /run/netns, not listed here. */
+	else if (!strncmp(opt, "--ne", 4) || (opt[0] == '-' && opt[1] != '-' && strchr(opt, 'n')))
+		complete_netns(cur);
 }
 
 static void emit(const char *cand, const char *cur)
@@ -198,7 +215,7 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 			/* A global option after the verb, and its value. */
 			if (rdc_global_arity(argv[i]) == 1) {
 				if (i + 1 == argc) {
-					complete_global_value(argv[i]);
+					complete_global_value(argv[i], cur);
 					return;
 				}
 				i++;
@@ -281,8 +298,8 @@ int rdc_complete(int argc, char **argv)
 
 		if (rdc_global_arity(argv[i]) == 1) {
 			if (i + 1 == words) {
-				complete_global_value(
-					argv[i]); /* its path: the shell lists files */
+				/* its path (the shell lists files), or a namespace */
+				complete_global_value(argv[i], cur);
 				return 0;
 			}
 			root = !strcmp(argv[i], "--root") ? argv[i + 1] : NULL;

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "diag.h"
+#include "term.h"
 #include "diag/diag.h"
+#include "diag_metrics.h"
 #include "findings.h"
 #include "host/system.h"
 #include "port.h"
@@ -112,10 +114,17 @@ static void emit_skipped(struct rdc_out *o, const struct rdc_diag_result *r)
 	for (size_t i = 0; i < r->nskipped; i++) {
 		const struct rdc_diag_skip *s = &r->skipped[i];
 
+		struct rdc_tline l;
+
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_ANY, "id", "  skip %s", s->id);
-		rdc_out_str(o, RDC_OUT_ANY, "object", " %s", s->object[0] ? s->object : NULL);
-		rdc_out_str(o, RDC_OUT_ANY, "reason", ": %s\n", s->reason);
+		rdc_tline_begin(&l, o, 2, 8);
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "skip");
+		rdc_tline_str(&l, RDC_TL_SPACE, "id", "%s", s->id, RDC_COLOR_NONE);
+		rdc_tline_str(&l, RDC_TL_SPACE, "object", "%s", s->object[0] ? s->object : NULL,
+			      RDC_COLOR_NONE);
+		rdc_tline_text(&l, RDC_TL_JOIN, RDC_COLOR_NONE, ":");
+		rdc_tline_wrap_str(&l, RDC_TL_SPACE, "reason", s->reason);
+		rdc_tline_end(&l);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
@@ -204,7 +213,7 @@ int diag_report(struct rdc_ctx *ctx, const struct rdc_diag_host *h, const char *
 		free(r);
 		return rdc_usage_error(ctx, "%s", err.msg);
 	}
-	rdc_out_begin(o);
+	rdc_out_begin(o, "diag-run");
 	rdc_out_f64(o, RDC_OUT_MACHINE, "interval_s", NULL, h->interval_s);
 	emit_ports(o, h);
 	emit_findings(o, h, r);
@@ -289,7 +298,7 @@ static int diag_list(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 	(void)args;
 	(void)opts;
 	rdc_diag_policy_init(&policy);
-	rdc_out_begin(o);
+	rdc_out_begin(o, "diag-list");
 	rdc_out_arr_open(o, "checks");
 	for (size_t i = 0; i < rdc_diag_nfamilies; i++) {
 		const struct rdc_diag_family *fam = rdc_diag_families[i];
@@ -297,14 +306,25 @@ static int diag_list(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		for (size_t k = 0; k < fam->count; k++) {
 			const struct rdc_diag_check *c = &fam->checks[k];
 
+			struct rdc_tline l;
+
 			rdc_out_obj_open(o, NULL);
-			rdc_out_str(o, RDC_OUT_ANY, "id", "%-30s", c->id);
+			/* "ID  SEVERITY TITLE", the title wrapped under itself. */
+			rdc_tline_begin(&l, o, 0, 36);
+			rdc_tline_str(&l, RDC_TL_SPACE, "id", "%-30s", c->id, RDC_COLOR_NONE);
 			rdc_out_str(o, RDC_OUT_MACHINE, "family", NULL, fam->name);
-			rdc_out_str(o, RDC_OUT_ANY, "severity", " %-4s", rdc_severity_name(c->sev));
-			rdc_out_str(o, RDC_OUT_ANY, "title", " %s\n", c->title);
-			rdc_out_str(o, RDC_OUT_ANY, "threshold", "      threshold: %s\n",
-				    c->threshold);
-			rdc_out_str(o, RDC_OUT_ANY, "reads", "      reads: %s\n", c->reads);
+			rdc_tline_str(&l, RDC_TL_SPACE, "severity", "%-4s",
+				      rdc_severity_name(c->sev), RDC_COLOR_NONE);
+			rdc_tline_wrap_str(&l, RDC_TL_SPACE, "title", c->title);
+			rdc_tline_end(&l);
+			rdc_tline_begin(&l, o, 6, 17);
+			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "threshold:");
+			rdc_tline_wrap_str(&l, RDC_TL_SPACE, "threshold", c->threshold);
+			rdc_tline_end(&l);
+			rdc_tline_begin(&l, o, 6, 13);
+			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "reads:");
+			rdc_tline_wrap_str(&l, RDC_TL_SPACE, "reads", c->reads);
+			rdc_tline_end(&l);
 			rdc_out_obj_close(o);
 		}
 	}
@@ -316,12 +336,16 @@ static int diag_list(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		char value[32];
 
 		rdc_diag_policy_format(&policy, k, value, sizeof(value));
+		struct rdc_tline l;
+
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_ANY, "key", "  %-22s", k->name);
-		rdc_out_str(o, RDC_OUT_ANY, "default", " %-8s", value);
+		rdc_tline_begin(&l, o, 2, 34);
+		rdc_tline_str(&l, RDC_TL_SPACE, "key", "%-22s", k->name, RDC_COLOR_NONE);
+		rdc_tline_str(&l, RDC_TL_SPACE, "default", "%-8s", value, RDC_COLOR_NONE);
 		rdc_out_f64(o, RDC_OUT_MACHINE, "min", NULL, k->min);
 		rdc_out_f64(o, RDC_OUT_MACHINE, "max", NULL, k->max);
-		rdc_out_str(o, RDC_OUT_ANY, "help", " %s\n", k->help);
+		rdc_tline_wrap_str(&l, RDC_TL_SPACE, "help", k->help);
+		rdc_tline_end(&l);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
@@ -351,6 +375,16 @@ static const struct rdc_action diag_actions[] = {
 	 .params = diag_collect_params,
 	 .opts_size = sizeof(struct diag_opts),
 	 .opts_init = diag_defaults},
+	{.name = "metrics",
+	 .synopsis = "[DEV|NETDEV ...] [out FILE] [interval SEC] [-f POLICY.yaml]",
+	 .help = "Prometheus metrics node_exporter lacks (hw_counters, pause, PFC, ETS, bonds, "
+		 "findings) for its textfile collector",
+	 .run = diag_metrics_run,
+	 .params = diag_metrics_params,
+	 .object = RDC_COMPLETE_PORT,
+	 .objects = true,
+	 .opts_size = sizeof(struct diag_metrics_opts),
+	 .opts_init = diag_metrics_defaults},
 	{.name = NULL},
 };
 

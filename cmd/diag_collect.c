@@ -178,7 +178,7 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 	if (!rc && rdc_bundle_pack(bundle, out, &err))
 		rc = rdc_fail(ctx, &err);
 	if (!rc) {
-		rdc_out_begin(ctx->out);
+		rdc_out_begin(ctx->out, "diag-collect");
 		rdc_out_str(ctx->out, RDC_OUT_ANY, "out", "bundle written to %s", out);
 		if (!stat(out, &st))
 			rdc_out_u64(ctx->out, RDC_OUT_ANY, "size_bytes", " (%" PRIu64 " bytes)",

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "findings.h"
+#include "term.h"
 
 static enum rdc_color severity_color(enum rdc_severity sev)
 {
@@ -13,10 +14,14 @@ static enum rdc_color severity_color(enum rdc_severity sev)
 
 void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 {
+	struct rdc_tline l;
+
 	rdc_out_obj_open(o, NULL);
-	rdc_out_str_color(o, RDC_OUT_ANY, "severity", "  %-4s", rdc_severity_name(f->severity),
-			  severity_color(f->severity));
-	rdc_out_str(o, RDC_OUT_ANY, "id", " %s", f->id);
+	/* "  warn bond.none: TITLE", the title wrapped under itself. */
+	rdc_tline_begin(&l, o, 2, 8);
+	rdc_tline_str(&l, RDC_TL_GAP, "severity", "%-4s", rdc_severity_name(f->severity),
+		      severity_color(f->severity));
+	rdc_tline_str(&l, RDC_TL_SPACE, "id", "%s:", f->id, RDC_COLOR_NONE);
 	/* What it is about: machine keys only, text shows it in the title or the group. */
 	if (f->device[0]) {
 		rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, f->device);
@@ -26,18 +31,35 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, f->netdev);
 	if (f->bond[0])
 		rdc_out_str(o, RDC_OUT_MACHINE, "bond", NULL, f->bond);
-	rdc_out_str(o, RDC_OUT_ANY, "title", ": %s\n", f->title);
+	rdc_tline_wrap_str(&l, RDC_TL_SPACE, "title", f->title);
+	rdc_tline_end(&l);
 	rdc_out_arr_open(o, "evidence");
 	for (size_t k = 0; k < f->nevidence; k++) {
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_ANY, "name", "        %s", f->evidence[k].name);
-		rdc_out_str(o, RDC_OUT_ANY, "value", " = %s", f->evidence[k].value);
-		rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", f->evidence[k].source);
+		rdc_tline_begin(&l, o, 8, 10);
+		rdc_tline_str(&l, RDC_TL_SPACE, "name", "%s", f->evidence[k].name, RDC_COLOR_NONE);
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "=");
+		rdc_tline_wrap_str(&l, RDC_TL_SPACE, "value", f->evidence[k].value);
+		/* "(dcbnl DCB_CMD_IEEE_GET ...)": a source of several words wraps between them. */
+		rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, f->evidence[k].source);
+		if (f->evidence[k].source[0]) {
+			char src[sizeof(f->evidence[k].source) + 2];
+
+			snprintf(src, sizeof(src), "(%s)", f->evidence[k].source);
+			rdc_tline_words(&l, RDC_TL_SPACE, src);
+		}
+		rdc_tline_end(&l);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
-	rdc_out_str(o, RDC_OUT_ANY, "why", "        why: %s\n", f->why[0] ? f->why : NULL);
-	rdc_out_str(o, RDC_OUT_ANY, "fix", "        fix: %s\n", f->fix[0] ? f->fix : NULL);
+	rdc_tline_begin(&l, o, 8, 13);
+	rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "why:");
+	rdc_tline_wrap_str(&l, RDC_TL_SPACE, "why", f->why[0] ? f->why : NULL);
+	rdc_tline_end(&l);
+	rdc_tline_begin(&l, o, 8, 13);
+	rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "fix:");
+	rdc_tline_wrap_str(&l, RDC_TL_SPACE, "fix", f->fix[0] ? f->fix : NULL);
+	rdc_tline_end(&l);
 	rdc_out_obj_close(o);
 }
 

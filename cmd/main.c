@@ -102,6 +102,9 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 		case 'q':
 			mo->quiet = true;
 			break;
+		case 'b':
+			ctx->brief = true;
+			break;
 		case RDC_OPT_COLOR:
 			mo->color = optarg ? optarg : "always";
 			if (strcmp(mo->color, "auto") && strcmp(mo->color, "always") &&
@@ -223,7 +226,7 @@ static int print_version(struct rdc_ctx *ctx)
 		 nl_ver_mic);
 	snprintf(libs[3].version, sizeof(libs[3].version), "%s", RDC_MNL_VERSION);
 	snprintf(libs[4].version, sizeof(libs[4].version), "%s", yaml_get_version_string());
-	rdc_out_begin(o);
+	rdc_out_begin(o, "version");
 	rdc_out_str(o, RDC_OUT_ANY, "version", "rdmactl %s\n", RDC_VERSION);
 	rdc_out_arr_open(o, "libraries");
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(libs); i++) {

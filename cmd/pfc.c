@@ -16,7 +16,10 @@
 #include "host/netdev_stats.h"
 #include "host/ofed_qos.h"
 #include "host/rdma_cm.h"
+#include "host/resolve.h"
+#include "dcb/verdict.h"
 #include "pfc.h"
+#include "term.h"
 
 static const char *const trust_values[] = {"pcp", "dscp", NULL};
 static const int trust_codes[] = {0, 1};
@@ -81,14 +84,6 @@ static const struct rdc_val_uint tos_range = {.min = 0, .max = 255};
 		.help = "the netdev, or an RDMA DEV[/PORT] on it", .parse = rdc_val_string,        \
 		.dest = offsetof(opts_type, dev)                                                   \
 	}
-
-static const struct rdc_param pfc_show_params[] = {
-	{.name = "dev",
-	 .metavar = "NETDEV",
-	 .value_kind = RDC_COMPLETE_PORT,
-	 .help = "the netdev, or an RDMA DEV[/PORT] on it"},
-	{.name = NULL},
-};
 
 static const struct rdc_param pfc_set_params[] = {
 	PFC_DEV_PARAM(struct pfc_set_opts),
@@ -192,54 +187,74 @@ void pfc_set_defaults(void *opts)
 }
 
 /* "profile" comes first in the table: it sets the defaults its parameters override. */
-static int apply_profile(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w,
-			 int n, void *opts)
+static int pfc_profile(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts)
 {
-	struct pfc_apply_opts *ao = opts;
+	struct rdc_dcb_profile *prof = (void *)((char *)opts + p->dest);
 
 	(void)n;
-	if (rdc_dcb_profile_init(&ao->profile, w[0]))
-		return rdc_usage_error(ctx, "apply: unknown profile '%s' (roce-lossless)", w[0]);
+	if (rdc_dcb_profile_init(prof, w[0]))
+		return rdc_usage_error(ctx, "unknown profile '%s' (roce-lossless)", w[0]);
 	return 0;
 }
 
-#define APPLY_PROFILE(field) offsetof(struct pfc_apply_opts, profile.field)
 static const struct rdc_val_uint prio_range = {
 	.min = 0, .max = 7, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_uint dscp_range = {
 	.min = 0, .max = 63, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
 
+/* The profile and its parameters: one set of entries for apply (what to set) and show (what to judge by). */
+#define PFC_PROFILE_PARAMS(opts_type)                                                              \
+	{.name = "profile",                                                                        \
+	 .metavar = "NAME",                                                                        \
+	 .suggest = rdc_dcb_profile_names,                                                         \
+	 .help = "roce-lossless: DSCP trust, PFC on one priority, CNP strict",                     \
+	 .parse = pfc_profile,                                                                     \
+	 .dest = offsetof(opts_type, profile)},                                                    \
+		{.name = "prio",                                                                   \
+		 .metavar = "P",                                                                   \
+		 .help = "the lossless RoCE priority (default 3)",                                 \
+		 .parse = rdc_val_uint,                                                            \
+		 .dest = offsetof(opts_type, profile.prio),                                        \
+		 .spec = &prio_range},                                                             \
+		{.name = "dscp",                                                                   \
+		 .metavar = "DSCP",                                                                \
+		 .help = "the RoCE data DSCP (default 26)",                                        \
+		 .parse = rdc_val_uint,                                                            \
+		 .dest = offsetof(opts_type, profile.dscp),                                        \
+		 .spec = &dscp_range},                                                             \
+		{.name = "cnp-dscp",                                                               \
+		 .metavar = "DSCP",                                                                \
+		 .help = "the CNP DSCP (default 48)",                                              \
+		 .parse = rdc_val_uint,                                                            \
+		 .dest = offsetof(opts_type, profile.cnp_dscp),                                    \
+		 .spec = &dscp_range},                                                             \
+	{                                                                                          \
+		.name = "cnp-prio", .metavar = "P", .help = "the CNP priority (default 6)",        \
+		.parse = rdc_val_uint, .dest = offsetof(opts_type, profile.cnp_prio),              \
+		.spec = &prio_range                                                                \
+	}
+
+static const struct rdc_param pfc_show_params[] = {
+	{.name = "dev",
+	 .metavar = "NETDEV",
+	 .value_kind = RDC_COMPLETE_PORT,
+	 .help = "the netdev, or an RDMA DEV[/PORT] on it"},
+	PFC_PROFILE_PARAMS(struct pfc_show_opts),
+	{.name = NULL},
+};
+
+/* show judges by roce-lossless unless told otherwise. */
+static void pfc_show_defaults(void *opts)
+{
+	struct pfc_show_opts *so = opts;
+
+	rdc_dcb_profile_init(&so->profile, "roce-lossless");
+}
+
 static const struct rdc_param pfc_apply_params[] = {
 	PFC_DEV_PARAM(struct pfc_apply_opts),
-	{.name = "profile",
-	 .metavar = "NAME",
-	 .suggest = rdc_dcb_profile_names,
-	 .help = "roce-lossless: DSCP trust, PFC on one priority, CNP strict",
-	 .parse = apply_profile},
-	{.name = "prio",
-	 .metavar = "P",
-	 .help = "the lossless RoCE priority (default 3)",
-	 .parse = rdc_val_uint,
-	 .dest = APPLY_PROFILE(prio),
-	 .spec = &prio_range},
-	{.name = "dscp",
-	 .metavar = "DSCP",
-	 .help = "the RoCE data DSCP (default 26)",
-	 .parse = rdc_val_uint,
-	 .dest = APPLY_PROFILE(dscp),
-	 .spec = &dscp_range},
-	{.name = "cnp-dscp",
-	 .metavar = "DSCP",
-	 .help = "the CNP DSCP (default 48)",
-	 .parse = rdc_val_uint,
-	 .dest = APPLY_PROFILE(cnp_dscp),
-	 .spec = &dscp_range},
-	{.name = "cnp-prio",
-	 .metavar = "P",
-	 .help = "the CNP priority (default 6)",
-	 .parse = rdc_val_uint,
-	 .dest = APPLY_PROFILE(cnp_prio),
-	 .spec = &prio_range},
+	PFC_PROFILE_PARAMS(struct pfc_apply_opts),
 	{.name = "-f",
 	 .metavar = "FILE",
 	 .alone = true,
@@ -252,12 +267,13 @@ static const struct rdc_param pfc_apply_params[] = {
 
 static const struct rdc_action pfc_actions[] = {
 	{.name = "show",
-	 .synopsis = "[dev NETDEV | DEV[/PORT]]",
-	 .help = "PFC, ETS, trust, DSCP map, buffers, rate limits, ECN and RoCE ToS with their "
-		 "sources",
+	 .synopsis = "[dev NETDEV | DEV[/PORT]] [profile NAME] [prio P] [dscp D]",
+	 .help = "PFC, ETS, trust, DSCP map, ECN, RoCE ToS; a verdict against a profile",
 	 .run = pfc_show_run,
 	 .params = pfc_show_params,
-	 .object = RDC_COMPLETE_PORT},
+	 .object = RDC_COMPLETE_PORT,
+	 .opts_size = sizeof(struct pfc_show_opts),
+	 .opts_init = pfc_show_defaults},
 	{.name = "set",
 	 .synopsis = "dev NETDEV KEYWORD VALUE...",
 	 .help = "change DCB in dcb's grammar; only what differs is sent, then verified",
@@ -267,7 +283,7 @@ static const struct rdc_action pfc_actions[] = {
 	 .opts_size = sizeof(struct pfc_set_opts),
 	 .opts_init = pfc_set_defaults},
 	{.name = "apply",
-	 .synopsis = "dev NETDEV profile roce-lossless [prio P] [dscp D] ... | -f FILE.yaml",
+	 .synopsis = "dev NETDEV profile NAME [prio P] [dscp D] ... | -f FILE",
 	 .help = "apply a whole profile idempotently, with rollback on failure",
 	 .run = pfc_apply_run,
 	 .params = pfc_apply_params,
@@ -281,6 +297,48 @@ const struct rdc_cmd rdc_cmd_pfc = {
 	.summary = "lossless RoCE: PFC, ETS, trust and DSCP map, buffers, ECN, RoCE ToS",
 	.actions = pfc_actions,
 };
+
+/*
+ * The netdev whose DCB @name means: itself, or for an IP address or an upper
+ * netdev (VLAN, macvlan) the RDMA port's netdev below it, since DCB lives on
+ * the physical function (a VLAN has no dcbnl).  A bond of several RDMA ports
+ * has no one answer: DCB is per member.
+ */
+static int pfc_target_upper(struct rdc_ctx *ctx, const char *name, char *netdev, size_t size)
+{
+	struct rdc_port_list sel;
+	struct rdc_port_query q;
+	struct rdc_err err = {0};
+	int rc = 0;
+
+	if (rdc_ports_read(&sel, &err))
+		return rdc_fail(ctx, &err);
+	if (rdc_ports_resolve(&sel, name, &q, &err)) {
+		/*
+		 * No RDMA port under it.  An address says why; any other name is
+		 * dcbnl's to answer (a veth: no DCB; no such interface: ENODEV).
+		 */
+		if (!rdc_netdev_exists(name) && rdc_addr_to_gid(name, &q.family, q.gid))
+			rc = rdc_fail(ctx, &err);
+		else if (rdc_strlcpy(netdev, name, size))
+			rc = rdc_usage_error(ctx, "'%s' is not an interface name", name);
+	} else if (q.kind != RDC_NAMED_UPPER && q.kind != RDC_NAMED_ADDRESS) {
+		rdc_strlcpy(netdev, name, size);
+	} else if (sel.count != 1 || !sel.ports[0].has_netdev) {
+		rdc_err_set_plain(
+			&err, EINVAL,
+			"'%s' is over %zu RDMA ports: DCB is set per port, name its netdev", name,
+			sel.count);
+		rc = rdc_fail(ctx, &err);
+	} else {
+		rdc_strlcpy(netdev, sel.ports[0].netdev.name, size);
+		if (strcmp(netdev, name))
+			log_info("pfc: '%s' is on %s/%u: its DCB is %s's", name,
+				 sel.ports[0].device, sel.ports[0].port, netdev);
+	}
+	rdc_ports_free(&sel);
+	return rc;
+}
 
 int pfc_target(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_target *t)
 {
@@ -311,9 +369,13 @@ int pfc_target(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_target *t)
 			return rdc_fail(ctx, &err);
 		}
 		rdc_strlcpy(t->netdev, ports.ports[0].netdev.name, sizeof(t->netdev));
-	} else if (rdc_strlcpy(t->netdev, name, sizeof(t->netdev))) {
-		rdc_ports_free(&ports);
-		return rdc_usage_error(ctx, "'%s' is not an interface name", name);
+	} else {
+		int rc = pfc_target_upper(ctx, name, t->netdev, sizeof(t->netdev));
+
+		if (rc) {
+			rdc_ports_free(&ports);
+			return rc;
+		}
 	}
 	/* Every RDMA port on this netdev: RDMA-CM settings live per port. */
 	if (!rdc_ports_filter(&ports, t->netdev, NULL))
@@ -367,29 +429,69 @@ static void emit_dcbx(struct rdc_out *o, const struct rdc_dcb *d)
 	rdc_out_obj_close(o);
 }
 
+/*
+ * A text line of a mapping in dcb's words, "  LABEL    K:V K:V ...", that
+ * goes on under its first entry when it would pass the terminal's width.
+ */
+#define MAP_HANG 12
+
+static void map_begin(struct rdc_tline *l, struct rdc_out *o, const char *label)
+{
+	rdc_tline_begin(l, o, 2, MAP_HANG);
+	rdc_tline_text(l, RDC_TL_JOIN, RDC_COLOR_NONE, "%-9s", label);
+}
+
+/* One K:V entry of a number, the number into the open array. */
+static void map_u64(struct rdc_tline *l, int k, uint64_t v)
+{
+	char e[40];
+
+	snprintf(e, sizeof(e), "%d:%" PRIu64, k, v);
+	rdc_tline_keep(l, RDC_TL_SPACE, (int)strlen(e));
+	rdc_tline_text(l, RDC_TL_SPACE, RDC_COLOR_NONE, "%d:", k);
+	rdc_tline_u64(l, RDC_TL_JOIN, NULL, "%" PRIu64, v);
+}
+
+/* The same with a word ("ets"), the word into the open array. */
+static void map_str(struct rdc_tline *l, int k, const char *v)
+{
+	char e[40];
+
+	snprintf(e, sizeof(e), "%d:%s", k, v);
+	rdc_tline_keep(l, RDC_TL_SPACE, (int)strlen(e));
+	rdc_tline_text(l, RDC_TL_SPACE, RDC_COLOR_NONE, "%d:", k);
+	rdc_tline_str(l, RDC_TL_JOIN, NULL, "%s", v, RDC_COLOR_NONE);
+}
+
 static void emit_pfc(struct rdc_out *o, const struct rdc_dcb *d, const struct rdc_counter_set *st)
 {
+	struct rdc_tline l;
+
 	if (!d->have_pfc) {
 		emit_unknown(o, "pfc", "pfc", DCB_NONE);
 		return;
 	}
 	rdc_out_obj_open(o, "pfc");
 	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
-	rdc_out_u64(o, RDC_OUT_ANY, "pfc_cap", "  pfc       cap %" PRIu64, d->pfc.pfc_cap);
-	rdc_out_u64(o, RDC_OUT_ANY, "delay", "  delay %" PRIu64 " bit times", d->pfc.delay);
-	rdc_out_text(o, "  enabled");
+	/* dcb pfc show's words: pfc-cap, delay (bit times), prio-pfc P:on|off. */
+	rdc_out_u64(o, RDC_OUT_ANY, "pfc_cap", "  pfc       pfc-cap %" PRIu64, d->pfc.pfc_cap);
+	rdc_out_u64(o, RDC_OUT_ANY, "delay_bits", " delay %" PRIu64 "\n", d->pfc.delay);
+	map_begin(&l, o, "prio-pfc");
+	for (int p = 0; p < RDC_DCB_PRIOS; p++)
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "%d:%s", p,
+			       d->pfc.pfc_en & (1U << p) ? "on" : "off");
+	rdc_tline_end(&l);
 	rdc_out_arr_open(o, "enabled_prios");
 	for (int p = 0; p < RDC_DCB_PRIOS; p++)
 		if (d->pfc.pfc_en & (1U << p))
-			rdc_out_u64(o, RDC_OUT_ANY, NULL, " %" PRIu64, (uint64_t)p);
+			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, (uint64_t)p);
 	rdc_out_arr_close(o);
-	if (!d->pfc.pfc_en)
-		rdc_out_text(o, " none");
-	rdc_out_text(o, "\n            prio  enabled  requests(tx)  indications(rx)  "
+	rdc_out_text(o, "            prio  pfc  requests(tx)  indications(rx)  "
 			"tx_pause_us  rx_pause_us\n");
 	rdc_out_arr_open(o, "prios");
 	for (int p = 0; p < RDC_DCB_PRIOS; p++) {
 		const struct rdc_counter *tx = NULL, *rx = NULL;
+		bool on = d->pfc.pfc_en & (1U << p);
 		char name[40];
 
 		snprintf(name, sizeof(name), "tx_prio%d_pause_duration", p);
@@ -398,10 +500,11 @@ static void emit_pfc(struct rdc_out *o, const struct rdc_dcb *d, const struct rd
 		rx = st ? rdc_counters_find(st, "driver", name) : NULL;
 		rdc_out_obj_open(o, NULL);
 		rdc_out_u64(o, RDC_OUT_ANY, "prio", "            %4" PRIu64, (uint64_t)p);
-		rdc_out_bool(o, RDC_OUT_ANY, "enabled", "  %-7s", d->pfc.pfc_en & (1U << p));
+		rdc_out_bool(o, RDC_OUT_MACHINE, "enabled", NULL, on);
+		rdc_out_text(o, "  %-3s", on ? "on" : "off");
 		/* requests = PFC frames sent, indications = received (IEEE 802.1Qbb). */
-		rdc_out_u64(o, RDC_OUT_ANY, "requests", "  %12" PRIu64, d->pfc.requests[p]);
-		rdc_out_u64(o, RDC_OUT_ANY, "indications", "  %15" PRIu64, d->pfc.indications[p]);
+		rdc_out_u64(o, RDC_OUT_ANY, "tx_pfc_frames", "  %12" PRIu64, d->pfc.requests[p]);
+		rdc_out_u64(o, RDC_OUT_ANY, "rx_pfc_frames", "  %15" PRIu64, d->pfc.indications[p]);
 		if (tx)
 			rdc_out_u64(o, RDC_OUT_ANY, "tx_pause_duration_us", "  %11" PRIu64,
 				    tx->value);
@@ -420,10 +523,21 @@ static void emit_pfc(struct rdc_out *o, const struct rdc_dcb *d, const struct rd
 	rdc_out_obj_close(o);
 }
 
+/* What a netdev trusts, as show says it: MLNX_OFED's file, else upstream mlx5's APP rule. */
+static const char *pfc_trust(const struct rdc_ofed_qos *q, const struct rdc_dcb *d)
+{
+	if (q->trust[0])
+		return q->trust;
+	return rdc_dcb_dscp_count(d) ? "dscp" : "pcp";
+}
+
 static void emit_trust_map(struct rdc_out *o, const struct rdc_ofed_qos *q, const struct rdc_dcb *d)
 {
 	const char *ofed = q->trust;
-	size_t n = rdc_dcb_dscp_count(d);
+	struct dcb_app sorted[RDC_DCB_MAX_APPS];
+	struct rdc_tline l;
+	char ranges[3072];
+	size_t n;
 
 	/* MLNX_OFED has its own sysfs; upstream mlx5 trusts DSCP iff DSCP APP entries exist. */
 	if (!ofed[0] && !d->supported) {
@@ -432,48 +546,45 @@ static void emit_trust_map(struct rdc_out *o, const struct rdc_ofed_qos *q, cons
 		return;
 	}
 	rdc_out_obj_open(o, "trust");
-	if (ofed[0]) {
-		rdc_out_str(o, RDC_OUT_ANY, "value", "  trust     %s", ofed);
-		rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", "ofed-sysfs");
-	} else {
-		rdc_out_str(o, RDC_OUT_ANY, "value", "  trust     %s", n ? "dscp" : "pcp");
-		rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", "dcbnl-app");
-	}
+	rdc_out_str(o, RDC_OUT_ANY, "value", "  trust     %s", pfc_trust(q, d));
+	rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", ofed[0] ? "ofed-sysfs" : "dcbnl-app");
 	rdc_out_obj_close(o);
 	rdc_out_obj_open(o, "dscp_prio");
 	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl-app");
-	rdc_out_text(o, "  dscp-prio");
+	/* Text: ranges of DSCPs with one priority (a DSCP-trusting mlx5 often has all 64). */
+	rdc_dcb_dscp_ranges(d->apps, d->napps, ranges, sizeof(ranges));
+	map_begin(&l, o, "dscp-prio");
+	rdc_tline_words(&l, RDC_TL_SPACE, ranges[0] ? ranges : "none");
+	rdc_tline_end(&l);
+	n = rdc_dcb_dscp_sorted(d->apps, d->napps, sorted);
 	rdc_out_arr_open(o, "map");
-	for (size_t i = 0; i < d->napps; i++) {
-		if (d->apps[i].selector != IEEE_8021QAZ_APP_SEL_DSCP)
-			continue;
+	for (size_t i = 0; i < n; i++) {
 		rdc_out_obj_open(o, NULL);
-		rdc_out_u64(o, RDC_OUT_ANY, "dscp", " %" PRIu64, d->apps[i].protocol);
-		rdc_out_u64(o, RDC_OUT_ANY, "prio", ":%" PRIu64, d->apps[i].priority);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "dscp", NULL, sorted[i].protocol);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "prio", NULL, sorted[i].priority);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
-	if (!n)
-		rdc_out_text(o, " none");
-	rdc_out_nl(o);
 	rdc_out_obj_close(o);
 }
 
 static void emit_u8_list(struct rdc_out *o, const char *key, const char *label, const uint8_t *v,
 			 int n)
 {
-	rdc_out_text(o, "  %-9s", label);
+	struct rdc_tline l;
+
+	map_begin(&l, o, label);
 	rdc_out_arr_open(o, key);
-	for (int i = 0; i < n; i++) {
-		rdc_out_text(o, " %d:", i);
-		rdc_out_u64(o, RDC_OUT_ANY, NULL, "%" PRIu64, v[i]);
-	}
+	for (int i = 0; i < n; i++)
+		map_u64(&l, i, v[i]);
 	rdc_out_arr_close(o);
-	rdc_out_nl(o);
+	rdc_tline_end(&l);
 }
 
 static void emit_ets(struct rdc_out *o, const struct rdc_dcb *d)
 {
+	struct rdc_tline l;
+
 	if (!d->have_ets) {
 		emit_unknown(o, "ets", "ets", DCB_NONE);
 		return;
@@ -483,33 +594,34 @@ static void emit_ets(struct rdc_out *o, const struct rdc_dcb *d)
 	rdc_out_u64(o, RDC_OUT_MACHINE, "ets_cap", NULL, d->ets.ets_cap);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "willing", NULL, d->ets.willing);
 	emit_u8_list(o, "prio_tc", "prio-tc", d->ets.prio_tc, RDC_DCB_PRIOS);
-	rdc_out_text(o, "  %-9s", "tc-tsa");
+	map_begin(&l, o, "tc-tsa");
 	rdc_out_arr_open(o, "tc_tsa");
-	for (int t = 0; t < RDC_DCB_TCS; t++) {
-		rdc_out_text(o, " %d:", t);
-		rdc_out_str(o, RDC_OUT_ANY, NULL, "%s", rdc_dcb_tsa_name(d->ets.tc_tsa[t]));
-	}
+	for (int t = 0; t < RDC_DCB_TCS; t++)
+		map_str(&l, t, rdc_dcb_tsa_name(d->ets.tc_tsa[t]));
 	rdc_out_arr_close(o);
-	rdc_out_nl(o);
-	emit_u8_list(o, "tc_bw", "tc-bw", d->ets.tc_tx_bw, RDC_DCB_TCS);
+	rdc_tline_end(&l);
+	emit_u8_list(o, "tc_bw_pct", "tc-bw", d->ets.tc_tx_bw, RDC_DCB_TCS);
 	rdc_out_obj_close(o);
 }
 
 static void emit_maxrate_buffer(struct rdc_out *o, const struct rdc_dcb *d)
 {
+	struct rdc_tline l;
+	char total[48];
+
 	if (!d->have_maxrate) {
 		emit_unknown(o, "maxrate", "maxrate", DCB_NONE);
 	} else {
 		rdc_out_obj_open(o, "maxrate");
 		rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
-		rdc_out_text(o, "  maxrate  ");
+		map_begin(&l, o, "maxrate");
 		rdc_out_arr_open(o, "tc_maxrate_kbps");
-		for (int t = 0; t < RDC_DCB_TCS; t++) {
-			rdc_out_text(o, " %d:", t);
-			rdc_out_u64(o, RDC_OUT_ANY, NULL, "%" PRIu64, d->maxrate.tc_maxrate[t]);
-		}
+		for (int t = 0; t < RDC_DCB_TCS; t++)
+			map_u64(&l, t, d->maxrate.tc_maxrate[t]);
 		rdc_out_arr_close(o);
-		rdc_out_text(o, " (kbit/s, 0 = unlimited)\n");
+		rdc_tline_keep(&l, RDC_TL_SPACE, (int)strlen("(kbit/s, 0 = unlimited)"));
+		rdc_tline_words(&l, RDC_TL_SPACE, "(kbit/s, 0 = unlimited)");
+		rdc_tline_end(&l);
 		rdc_out_obj_close(o);
 	}
 	if (!d->have_buffer) {
@@ -519,21 +631,36 @@ static void emit_maxrate_buffer(struct rdc_out *o, const struct rdc_dcb *d)
 	rdc_out_obj_open(o, "buffer");
 	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
 	emit_u8_list(o, "prio_buffer", "prio-buf", d->buffer.prio2buffer, RDC_DCB_PRIOS);
-	rdc_out_text(o, "  buf-size ");
+	map_begin(&l, o, "buf-size");
 	rdc_out_arr_open(o, "buffer_size_bytes");
-	for (int b = 0; b < DCBX_MAX_BUFFERS; b++) {
-		rdc_out_text(o, " %d:", b);
-		rdc_out_u64(o, RDC_OUT_ANY, NULL, "%" PRIu64, d->buffer.buffer_size[b]);
-	}
+	for (int b = 0; b < DCBX_MAX_BUFFERS; b++)
+		map_u64(&l, b, d->buffer.buffer_size[b]);
 	rdc_out_arr_close(o);
-	rdc_out_u64(o, RDC_OUT_ANY, "total_size_bytes", " total %" PRIu64 " bytes\n",
-		    d->buffer.total_size);
+	snprintf(total, sizeof(total), "total %u bytes", d->buffer.total_size);
+	rdc_tline_keep(&l, RDC_TL_SPACE, (int)strlen(total));
+	rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "total");
+	rdc_tline_u64(&l, RDC_TL_SPACE, "total_size_bytes", "%" PRIu64, d->buffer.total_size);
+	rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "bytes");
+	rdc_tline_end(&l);
 	rdc_out_obj_close(o);
+}
+
+/* An ECN switch of MLNX_OFED's sysfs: on/off, or "-" (null) when unreadable. */
+static void ecn_switch(struct rdc_tline *l, const char *key, const char *sep, int v)
+{
+	if (v >= 0) {
+		rdc_out_bool(l->o, RDC_OUT_MACHINE, key, NULL, v);
+		rdc_tline_text(l, RDC_TL_JOIN, RDC_COLOR_NONE, "%s%s", sep, v ? "on" : "off");
+	} else {
+		rdc_tline_null(l, RDC_TL_JOIN, key, *sep ? "/-" : "-");
+	}
 }
 
 /* ECN and CNP live only in MLNX_OFED's sysfs (upstream has debugfs parameters only). */
 static void emit_ecn(struct rdc_out *o, const struct rdc_ofed_qos *q)
 {
+	struct rdc_tline l;
+
 	if (!q->have_ecn) {
 		emit_unknown(o, "ecn", "ecn", "no MLNX_OFED ecn sysfs on this driver");
 		emit_unknown(o, "cnp", "cnp", "no MLNX_OFED ecn sysfs on this driver");
@@ -541,23 +668,19 @@ static void emit_ecn(struct rdc_out *o, const struct rdc_ofed_qos *q)
 	}
 	rdc_out_obj_open(o, "ecn");
 	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "ofed-sysfs");
-	rdc_out_text(o, "  ecn       prio:np/rp");
+	map_begin(&l, o, "ecn");
+	rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "prio:np/rp");
 	rdc_out_arr_open(o, "prios");
 	for (int p = 0; p < RDC_DCB_PRIOS; p++) {
 		rdc_out_obj_open(o, NULL);
-		rdc_out_u64(o, RDC_OUT_ANY, "prio", " %" PRIu64 ":", (uint64_t)p);
-		if (q->ecn_np[p] >= 0)
-			rdc_out_bool(o, RDC_OUT_ANY, "np", "%s", q->ecn_np[p]);
-		else
-			rdc_out_null(o, "np", "-");
-		if (q->ecn_rp[p] >= 0)
-			rdc_out_bool(o, RDC_OUT_ANY, "rp", "/%s", q->ecn_rp[p]);
-		else
-			rdc_out_null(o, "rp", "/-");
+		rdc_tline_keep(&l, RDC_TL_SPACE, (int)strlen("0:off/off"));
+		rdc_tline_u64(&l, RDC_TL_SPACE, "prio", "%" PRIu64 ":", (uint64_t)p);
+		ecn_switch(&l, "np", "", q->ecn_np[p]);
+		ecn_switch(&l, "rp", "/", q->ecn_rp[p]);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
-	rdc_out_nl(o);
+	rdc_tline_end(&l);
 	rdc_out_obj_close(o);
 	rdc_out_obj_open(o, "cnp");
 	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "ofed-sysfs");
@@ -580,31 +703,171 @@ static void emit_roce(struct rdc_out *o, const struct rdc_dcb_target *t)
 	rdc_out_arr_open(o, "roce");
 	for (size_t i = 0; i < t->nports; i++) {
 		struct rdc_rdma_cm_port cm;
+		struct rdc_tline l;
 
 		rdc_rdma_cm_read(t->ports[i].device, t->ports[i].port, &cm);
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_ANY, "device", "  roce      %s", t->ports[i].device);
-		rdc_out_u64(o, RDC_OUT_ANY, "port", "/%" PRIu64, t->ports[i].port);
-		rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)",
-			    cm.have_mode || cm.have_tos ? "configfs" : "unknown");
+		map_begin(&l, o, "roce");
+		rdc_tline_str(&l, RDC_TL_SPACE, "device", "%s", t->ports[i].device, RDC_COLOR_NONE);
+		rdc_tline_u64(&l, RDC_TL_JOIN, "port", "/%" PRIu64, t->ports[i].port);
+		rdc_tline_str(&l, RDC_TL_SPACE, "source", "(%s)",
+			      cm.have_mode || cm.have_tos ? "configfs" : "unknown", RDC_COLOR_NONE);
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "mode");
 		if (cm.have_mode)
-			rdc_out_str(o, RDC_OUT_ANY, "default_roce_mode", " mode %s", cm.mode);
+			rdc_tline_str(&l, RDC_TL_SPACE, "default_roce_mode", "%s", cm.mode,
+				      RDC_COLOR_NONE);
 		else
-			rdc_out_null(o, "default_roce_mode", " mode -");
+			rdc_tline_null(&l, RDC_TL_SPACE, "default_roce_mode", "-");
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "tos");
 		if (cm.have_tos)
-			rdc_out_i64(o, RDC_OUT_ANY, "default_roce_tos", " tos %" PRId64, cm.tos);
+			rdc_tline_i64(&l, RDC_TL_SPACE, "default_roce_tos", "%" PRId64, cm.tos);
 		else
-			rdc_out_null(o, "default_roce_tos", " tos -");
+			rdc_tline_null(&l, RDC_TL_SPACE, "default_roce_tos", "-");
 		if (!cm.have_mode && !cm.have_tos)
-			rdc_out_text(o, " (rdma_cm configfs not set up for this device)");
-		rdc_out_nl(o);
+			rdc_tline_words(&l, RDC_TL_SPACE,
+					"(rdma_cm configfs not set up for this device)");
+		rdc_tline_end(&l);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
 }
 
+/* A verdict value in text: on/off, a number, a word, "none" for no value. */
+static void vval_text(const struct rdc_vval *v, char *buf, size_t size)
+{
+	switch (v->type) {
+	case RDC_VVAL_BOOL:
+		snprintf(buf, size, "%s", v->b ? "on" : "off");
+		break;
+	case RDC_VVAL_UINT:
+		snprintf(buf, size, "%" PRIu64, v->u);
+		break;
+	case RDC_VVAL_STR:
+		snprintf(buf, size, "%s", v->s);
+		break;
+	case RDC_VVAL_NULL:
+		snprintf(buf, size, "none");
+		break;
+	}
+}
+
+static void vval_out(struct rdc_out *o, const char *key, const struct rdc_vval *v)
+{
+	switch (v->type) {
+	case RDC_VVAL_BOOL:
+		rdc_out_bool(o, RDC_OUT_MACHINE, key, NULL, v->b);
+		break;
+	case RDC_VVAL_UINT:
+		rdc_out_u64(o, RDC_OUT_MACHINE, key, NULL, v->u);
+		break;
+	case RDC_VVAL_STR:
+		rdc_out_str(o, RDC_OUT_MACHINE, key, NULL, v->s);
+		break;
+	case RDC_VVAL_NULL:
+		rdc_out_null(o, key, NULL);
+		break;
+	}
+}
+
+#define VERDICT_INDENT "              "
+
+/*
+ * The differences in text, one line per keyword in pfc set's grammar, what
+ * is there and what the profile wants: "prio-pfc 4:on 6:on (want 4:off
+ * 6:off)", "trust pcp (want dscp)"; a line that would pass the terminal's
+ * width goes on in the next.
+ */
+static void emit_verdict_lines(struct rdc_out *o, const struct rdc_dcb_verdict *v)
+{
+	char have[256] = "", want[256] = "";
+	size_t width = (size_t)rdc_term_width(), start = 0;
+
+	for (size_t i = 0; i < v->ndiffs; i++) {
+		const struct rdc_dcb_difference *d = &v->diffs[i];
+		char hv[48], wv[48], h[128], w[128];
+
+		vval_text(&d->have, hv, sizeof(hv));
+		vval_text(&d->want, wv, sizeof(wv));
+		snprintf(h, sizeof(h), "%s%s%s", d->key, d->key[0] ? ":" : "", hv);
+		snprintf(w, sizeof(w), "%s%s%s", d->key, d->key[0] ? ":" : "", wv);
+		if (i > start && (strcmp(d->keyword, v->diffs[start].keyword) ||
+				  sizeof(VERDICT_INDENT) + strlen(d->keyword) + strlen(have) +
+						  strlen(want) + strlen(h) + strlen(w) + 10 >
+					  width)) {
+			rdc_out_text(o, VERDICT_INDENT "%s %s (want %s)\n", v->diffs[start].keyword,
+				     have, want);
+			have[0] = want[0] = '\0';
+			start = i;
+		}
+		snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s%s",
+			 have[0] ? " " : "", h);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
+			 want[0] ? " " : "", w);
+	}
+	if (v->ndiffs)
+		rdc_out_text(o, VERDICT_INDENT "%s %s (want %s)\n", v->diffs[start].keyword, have,
+			     want);
+}
+
+/* The verdict word of brief lines and the text's first verdict line. */
+static const char *verdict_word(const struct rdc_dcb_verdict *v)
+{
+	switch (v->result) {
+	case RDC_VERDICT_MATCHES:
+		return "matches";
+	case RDC_VERDICT_DIFFERS:
+		return "differs";
+	case RDC_VERDICT_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+static void emit_verdict(struct rdc_out *o, const struct rdc_dcb_verdict *v)
+{
+	const struct rdc_dcb_profile *p = &v->profile;
+
+	rdc_out_obj_open(o, "verdict");
+	rdc_out_str(o, RDC_OUT_MACHINE, "profile", NULL, p->name);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "prio", NULL, p->prio);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "dscp", NULL, p->dscp);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "cnp_dscp", NULL, p->cnp_dscp);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "cnp_prio", NULL, p->cnp_prio);
+	switch (v->result) {
+	case RDC_VERDICT_UNKNOWN:
+		rdc_out_null(o, "matches", NULL);
+		rdc_out_str(o, RDC_OUT_MACHINE, "reason", NULL, v->reason);
+		rdc_out_text(o, "  verdict   unknown (%s)\n", v->reason);
+		break;
+	case RDC_VERDICT_MATCHES:
+		rdc_out_bool(o, RDC_OUT_MACHINE, "matches", NULL, true);
+		rdc_out_text(o, "  verdict   matches %s (prio %u, dscp %u)\n", p->name, p->prio,
+			     p->dscp);
+		break;
+	case RDC_VERDICT_DIFFERS:
+		rdc_out_bool(o, RDC_OUT_MACHINE, "matches", NULL, false);
+		rdc_out_text(o, "  verdict   differs from %s (prio %u, dscp %u):\n", p->name,
+			     p->prio, p->dscp);
+		emit_verdict_lines(o, v);
+		break;
+	}
+	rdc_out_arr_open(o, "differences");
+	for (size_t i = 0; i < v->ndiffs; i++) {
+		char what[96];
+
+		rdc_dcb_difference_what(&v->diffs[i], what, sizeof(what));
+		rdc_out_obj_open(o, NULL);
+		rdc_out_str(o, RDC_OUT_MACHINE, "what", NULL, what);
+		vval_out(o, "have", &v->diffs[i].have);
+		vval_out(o, "want", &v->diffs[i].want);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+	rdc_out_obj_close(o);
+}
+
 static void pfc_emit_state(struct rdc_out *o, const struct rdc_dcb_target *t,
-			   const struct rdc_dcb *dcb)
+			   const struct rdc_dcb *dcb, const struct rdc_dcb_verdict *v)
 {
 	struct rdc_counter_set stats = {0};
 	bool have_stats = !rdc_netdev_driver_stats(t->netdev, &stats, NULL);
@@ -618,7 +881,72 @@ static void pfc_emit_state(struct rdc_out *o, const struct rdc_dcb_target *t,
 	emit_maxrate_buffer(o, dcb);
 	emit_ecn(o, &ofed);
 	emit_roce(o, t);
+	emit_verdict(o, v);
 	rdc_counters_free(&stats);
+}
+
+/*
+ * -b: one text line per netdev, columns as wide as their widest value:
+ * NETDEV, the PFC priorities, trust, the DSCP map in ranges, the verdict.
+ *
+ *   ens1f0np0  pfc 3,4,6  trust dscp  dscp-prio 24:3 48:6  differs
+ *   bond0      pfc -      trust -     dscp-prio -          unknown
+ */
+struct brief_line {
+	char pfc[32], trust[32], map[3100];
+};
+
+static void brief_fill(const struct rdc_dcb_target *t, const struct rdc_dcb *d,
+		       struct brief_line *b)
+{
+	struct rdc_ofed_qos q;
+	char ranges[3072];
+	size_t len;
+
+	rdc_ofed_qos_read(t->netdev, &q);
+	len = (size_t)snprintf(b->pfc, sizeof(b->pfc), "pfc %s",
+			       d->have_pfc ? (d->pfc.pfc_en ? "" : "none") : "-");
+	for (int p = 0; d->have_pfc && p < RDC_DCB_PRIOS; p++)
+		if (d->pfc.pfc_en & (1U << p))
+			len += (size_t)snprintf(b->pfc + len, sizeof(b->pfc) - len, "%s%d",
+						d->pfc.pfc_en & ((1U << p) - 1) ? "," : "", p);
+	snprintf(b->trust, sizeof(b->trust), "trust %s",
+		 q.trust[0] || d->supported ? pfc_trust(&q, d) : "-");
+	if (!d->supported)
+		snprintf(ranges, sizeof(ranges), "-");
+	else if (!rdc_dcb_dscp_ranges(d->apps, d->napps, ranges, sizeof(ranges)))
+		snprintf(ranges, sizeof(ranges), "none");
+	snprintf(b->map, sizeof(b->map), "dscp-prio %s", ranges);
+}
+
+static int pfc_show_brief(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
+			  const struct rdc_dcb *dcbs, const struct rdc_dcb_verdict *v, size_t n)
+{
+	struct brief_line *lines = calloc(n + 1, sizeof(*lines));
+	struct rdc_table table;
+
+	if (!lines)
+		return rdc_oom(ctx);
+	rdc_table_init(&table, 5);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const char *cells[] = {t[i].netdev, lines[i].pfc, lines[i].trust,
+					       lines[i].map, verdict_word(&v[i])};
+			const enum rdc_color colors[] = {
+				RDC_COLOR_NONE, RDC_COLOR_NONE, RDC_COLOR_NONE, RDC_COLOR_NONE,
+				v[i].result == RDC_VERDICT_MATCHES   ? RDC_COLOR_GREEN
+				: v[i].result == RDC_VERDICT_DIFFERS ? RDC_COLOR_RED
+								     : RDC_COLOR_YELLOW};
+
+			if (pass == 0) {
+				brief_fill(&t[i], &dcbs[i], &lines[i]);
+				rdc_table_fit(&table, cells);
+			} else {
+				rdc_table_row(&table, ctx->out, cells, colors);
+			}
+		}
+	free(lines);
+	return 0;
 }
 
 /*
@@ -657,10 +985,12 @@ static int pfc_all_netdevs(char (**names)[IF_NAMESIZE], size_t *n, struct rdc_er
 int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		 void *opts)
 {
+	const struct pfc_show_opts *so = opts;
 	const char *dev = rdc_arg_value(act, args, "dev");
 	char(*names)[IF_NAMESIZE] = NULL;
 	struct rdc_err err = {0};
 	struct rdc_dcb_target *targets;
+	struct rdc_dcb_verdict *verdicts;
 	struct rdc_dcb *dcbs;
 	const char *name = dev ? dev : args->object;
 	size_t n = 1;
@@ -668,14 +998,18 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 
 	if (dev && args->object)
 		return rdc_usage_error(ctx, "show: give 'dev NETDEV' or DEV[/PORT], not both");
+	if (rdc_dcb_profile_check(&so->profile, &err))
+		return rdc_arg_error(ctx, args, -1, "show: %s", err.msg);
 	if (!name && pfc_all_netdevs(&names, &n, &err))
 		return rdc_fail(ctx, &err);
 	targets = calloc(n + 1, sizeof(*targets));
 	dcbs = calloc(n + 1, sizeof(*dcbs));
-	if (!targets || !dcbs) {
+	verdicts = calloc(n + 1, sizeof(*verdicts));
+	if (!targets || !dcbs || !verdicts) {
 		free(names);
 		free(targets);
 		free(dcbs);
+		free(verdicts);
 		return rdc_oom(ctx);
 	}
 	/* Read everything first: a failure prints no half document. */
@@ -685,19 +1019,36 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 		if (!rc && rdc_dcb_read(targets[i].netdev, &dcbs[i], &err) &&
 		    err.code != EOPNOTSUPP)
 			rc = rdc_fail(ctx, &err);
+		/* A verdict is information: whatever it says, show exits 0. */
+		if (!rc)
+			rdc_dcb_verdict_of(&so->profile, &targets[i], &dcbs[i], &verdicts[i]);
 	}
-	if (!rc) {
-		rdc_out_begin(ctx->out);
-		rdc_out_arr_open(ctx->out, "devices");
+	if (!rc && ctx->brief && rdc_out_is_text(ctx->out)) {
+		rdc_out_begin(ctx->out, "pfc-show");
+		rc = pfc_show_brief(ctx, targets, dcbs, verdicts, n);
+		rdc_out_end(ctx->out);
+	} else if (!rc) {
+		rdc_out_begin(ctx->out, "pfc-show");
+		rdc_out_arr_open(ctx->out, "netdevs");
 		for (size_t i = 0; i < n; i++) {
 			rdc_out_obj_open(ctx->out, NULL);
 			rdc_out_str(ctx->out, RDC_OUT_ANY, "netdev", "%s:\n", targets[i].netdev);
-			pfc_emit_state(ctx->out, &targets[i], &dcbs[i]);
+			pfc_emit_state(ctx->out, &targets[i], &dcbs[i], &verdicts[i]);
 			rdc_out_obj_close(ctx->out);
 		}
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);
 	}
+	/* What the reply held that no driver can: shown without it, said, exit 1. */
+	for (size_t i = 0; i < n && !rc; i++)
+		if (dcbs[i].napps_invalid) {
+			rdc_err_set_plain(
+				&err, EINVAL,
+				"%s: %zu APP entries out of range (DSCP past 63 or priority "
+				"past 7) in the dcbnl reply were left out",
+				targets[i].netdev, dcbs[i].napps_invalid);
+			rc = rdc_fail(ctx, &err);
+		}
 	/* An empty list is a document, but nothing to show is worth saying (and exit 1). */
 	if (!rc && !n) {
 		rdc_err_set(&err, 0, "no netdev carries an RDMA port: nothing to show");
@@ -706,5 +1057,6 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 	free(names);
 	free(targets);
 	free(dcbs);
+	free(verdicts);
 	return rc;
 }

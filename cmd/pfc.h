@@ -13,6 +13,11 @@ struct pfc_set_opts {
 	struct rdc_dcb_want want;
 };
 
+/* What `pfc show` keywords fill: the profile the verdict judges by. */
+struct pfc_show_opts {
+	struct rdc_dcb_profile profile; /* roce-lossless unless given */
+};
+
 /* What `pfc apply` keywords (and a profile device of a YAML file) fill. */
 struct pfc_apply_opts {
 	const char *dev;

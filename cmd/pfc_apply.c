@@ -227,10 +227,10 @@ int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	if (!rc) {
 		for (size_t i = 0; i < njobs; i++)
 			changed |= !rdc_dcb_plan_empty(jobs[i].plan);
-		rdc_out_begin(ctx->out);
+		rdc_out_begin(ctx->out, "pfc-change");
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
-		rdc_out_arr_open(ctx->out, "devices");
+		rdc_out_arr_open(ctx->out, "netdevs");
 		for (size_t i = 0; i < njobs; i++)
 			pfc_report(ctx, &jobs[i].t, jobs[i].plan);
 		rdc_out_arr_close(ctx->out);

@@ -9,8 +9,10 @@
 #include <strings.h>
 
 #include "base/util.h"
+#include "dcb/verdict.h"
 #include "pfc.h"
 #include "signals.h"
+#include "term.h"
 
 int pfc_set_check(struct rdc_ctx *ctx, const struct rdc_args *args, const struct pfc_set_opts *so)
 {
@@ -29,31 +31,24 @@ static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb
 			const struct rdc_dcb_plan *plan, bool after)
 {
 	rdc_out_obj_open(o, key);
-	/* Keys stay the same whatever the driver reports: null for what it did not. */
-	if (!d->have_pfc) {
-		rdc_out_null(o, "pfc_enabled_prios", NULL);
-		rdc_out_null(o, "pfc_delay", NULL);
-	}
-	if (!d->have_ets) {
-		rdc_out_null(o, "prio_tc", NULL);
-		rdc_out_null(o, "tc_tsa", NULL);
-		rdc_out_null(o, "tc_bw", NULL);
-	}
-	if (!d->have_maxrate)
-		rdc_out_null(o, "tc_maxrate_kbps", NULL);
-	if (!d->have_buffer) {
-		rdc_out_null(o, "prio_buffer", NULL);
-		rdc_out_null(o, "buffer_size_bytes", NULL);
-	}
+	/*
+	 * The objects and keys of `pfc show` (without its counters and sources);
+	 * an object the driver does not report is null, so the keys never vary.
+	 */
 	if (d->have_pfc) {
-		rdc_out_arr_open(o, "pfc_enabled_prios");
+		rdc_out_obj_open(o, "pfc");
+		rdc_out_arr_open(o, "enabled_prios");
 		for (int p = 0; p < RDC_DCB_PRIOS; p++)
 			if (d->pfc.pfc_en & (1U << p))
 				rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, (uint64_t)p);
 		rdc_out_arr_close(o);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "pfc_delay", NULL, d->pfc.delay);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "delay_bits", NULL, d->pfc.delay);
+		rdc_out_obj_close(o);
+	} else {
+		rdc_out_null(o, "pfc", NULL);
 	}
 	if (d->have_ets) {
+		rdc_out_obj_open(o, "ets");
 		rdc_out_arr_open(o, "prio_tc");
 		for (int p = 0; p < RDC_DCB_PRIOS; p++)
 			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->ets.prio_tc[p]);
@@ -63,18 +58,26 @@ static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb
 			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL,
 				    rdc_dcb_tsa_name(d->ets.tc_tsa[t]));
 		rdc_out_arr_close(o);
-		rdc_out_arr_open(o, "tc_bw");
+		rdc_out_arr_open(o, "tc_bw_pct");
 		for (int t = 0; t < RDC_DCB_TCS; t++)
 			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->ets.tc_tx_bw[t]);
 		rdc_out_arr_close(o);
+		rdc_out_obj_close(o);
+	} else {
+		rdc_out_null(o, "ets", NULL);
 	}
 	if (d->have_maxrate) {
+		rdc_out_obj_open(o, "maxrate");
 		rdc_out_arr_open(o, "tc_maxrate_kbps");
 		for (int t = 0; t < RDC_DCB_TCS; t++)
 			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->maxrate.tc_maxrate[t]);
 		rdc_out_arr_close(o);
+		rdc_out_obj_close(o);
+	} else {
+		rdc_out_null(o, "maxrate", NULL);
 	}
 	if (d->have_buffer) {
+		rdc_out_obj_open(o, "buffer");
 		rdc_out_arr_open(o, "prio_buffer");
 		for (int p = 0; p < RDC_DCB_PRIOS; p++)
 			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->buffer.prio2buffer[p]);
@@ -83,9 +86,15 @@ static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb
 		for (int b = 0; b < DCBX_MAX_BUFFERS; b++)
 			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->buffer.buffer_size[b]);
 		rdc_out_arr_close(o);
+		rdc_out_obj_close(o);
+	} else {
+		rdc_out_null(o, "buffer", NULL);
 	}
-	rdc_out_str(o, RDC_OUT_MACHINE, "trust", NULL, rdc_dcb_dscp_count(d) ? "dscp" : "pcp");
-	rdc_out_arr_open(o, "dscp_prio");
+	rdc_out_obj_open(o, "trust");
+	rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL, rdc_dcb_dscp_count(d) ? "dscp" : "pcp");
+	rdc_out_obj_close(o);
+	rdc_out_obj_open(o, "dscp_prio");
+	rdc_out_arr_open(o, "map");
 	for (unsigned int dscp = 0; dscp < RDC_DSCP_COUNT; dscp++) {
 		int prio = rdc_dcb_dscp_prio(d, dscp);
 
@@ -97,6 +106,7 @@ static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
+	rdc_out_obj_close(o);
 	rdc_out_arr_open(o, "files");
 	for (size_t i = 0; i < plan->nfiles; i++) {
 		rdc_out_obj_open(o, NULL);
@@ -111,40 +121,158 @@ static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb
 	rdc_out_obj_close(o);
 }
 
-/* One text line per change, like a diff. */
-static void emit_changes(struct rdc_out *o, const struct rdc_dcb_plan *p)
+/* How a value of a mapping keyword is written, as pfc set takes it. */
+enum chg_fmt { CHG_NUM, CHG_ONOFF, CHG_TSA, CHG_RATE };
+
+static void chg_value(enum chg_fmt f, uint64_t v, char *buf, size_t size)
+{
+	switch (f) {
+	case CHG_ONOFF:
+		snprintf(buf, size, "%s", v ? "on" : "off");
+		return;
+	case CHG_TSA:
+		snprintf(buf, size, "%s", rdc_dcb_tsa_name((uint8_t)v));
+		return;
+	case CHG_RATE:
+		/* kbit/s, in the largest unit that keeps it whole (tc-maxrate's units). */
+		if (v && v % 1000000000 == 0)
+			snprintf(buf, size, "%" PRIu64 "Tbit", v / 1000000000);
+		else if (v && v % 1000000 == 0)
+			snprintf(buf, size, "%" PRIu64 "Gbit", v / 1000000);
+		else if (v && v % 1000 == 0)
+			snprintf(buf, size, "%" PRIu64 "Mbit", v / 1000);
+		else if (v)
+			snprintf(buf, size, "%" PRIu64 "kbit", v);
+		else
+			snprintf(buf, size, "0");
+		return;
+	case CHG_NUM:
+		break;
+	}
+	snprintf(buf, size, "%" PRIu64, v);
+}
+
+/*
+ * One line for a mapping keyword in dcb's grammar, old -> new, naming only
+ * the entries that differ (and that @show allows): "  ets prio-tc 0:1 2:2
+ * -> 0:0 2:0".  Nothing when no entry differs.
+ */
+static void emit_map_change(struct rdc_out *o, const char *obj, const char *kw, const uint64_t *b,
+			    const uint64_t *a, const bool *show, int n, enum chg_fmt f)
+{
+	char from[256] = "", to[256] = "", vb[32], va[32];
+	size_t prefix = strlen(obj) + strlen(kw) + 8; /* "  OBJ KW " and " -> " */
+	size_t width = (size_t)rdc_term_width();
+
+	for (int i = 0; i < n; i++) {
+		if (a[i] == b[i] || (show && !show[i]))
+			continue;
+		chg_value(f, b[i], vb, sizeof(vb));
+		chg_value(f, a[i], va, sizeof(va));
+		/* A line that would pass the terminal's width goes on in the next one. */
+		if (from[0] &&
+		    prefix + strlen(from) + strlen(to) + strlen(vb) + strlen(va) + 6 > width) {
+			rdc_out_text(o, "  %s %s %s -> %s\n", obj, kw, from, to);
+			from[0] = to[0] = '\0';
+		}
+		snprintf(from + strlen(from), sizeof(from) - strlen(from), "%s%d:%s",
+			 from[0] ? " " : "", i, vb);
+		snprintf(to + strlen(to), sizeof(to) - strlen(to), "%s%d:%s", to[0] ? " " : "", i,
+			 va);
+	}
+	if (from[0])
+		rdc_out_text(o, "  %s %s %s -> %s\n", obj, kw, from, to);
+}
+
+#define U64S(dst, src, n)                                                                          \
+	do {                                                                                       \
+		for (int i_ = 0; i_ < (n); i_++)                                                   \
+			(dst)[i_] = (src)[i_];                                                     \
+	} while (0)
+
+static void emit_pfc_ets_changes(struct rdc_out *o, const struct rdc_dcb_plan *p)
 {
 	const struct rdc_dcb *b = &p->before, *a = &p->after;
+	uint64_t vb[DCBX_MAX_BUFFERS], va[DCBX_MAX_BUFFERS];
+	bool ets_tc[RDC_DCB_TCS];
 
-	if (p->pfc)
-		rdc_out_text(o, "  pfc       enabled 0x%02x -> 0x%02x, delay %u -> %u\n",
-			     b->pfc.pfc_en, a->pfc.pfc_en, b->pfc.delay, a->pfc.delay);
-	if (p->ets) {
-		rdc_out_text(o, "  ets      ");
-		for (int i = 0; i < 8; i++)
-			if (a->ets.prio_tc[i] != b->ets.prio_tc[i])
-				rdc_out_text(o, " prio %d->tc %u", i, a->ets.prio_tc[i]);
-		for (int t = 0; t < 8; t++)
-			if (a->ets.tc_tsa[t] != b->ets.tc_tsa[t] ||
-			    a->ets.tc_tx_bw[t] != b->ets.tc_tx_bw[t])
-				rdc_out_text(o, " tc %d:%s/%u%%", t,
-					     rdc_dcb_tsa_name(a->ets.tc_tsa[t]),
-					     a->ets.tc_tx_bw[t]);
-		rdc_out_nl(o);
+	if (p->pfc) {
+		for (int i = 0; i < RDC_DCB_PRIOS; i++) {
+			vb[i] = !!(b->pfc.pfc_en & (1U << i));
+			va[i] = !!(a->pfc.pfc_en & (1U << i));
+		}
+		emit_map_change(o, "pfc", "prio-pfc", vb, va, NULL, RDC_DCB_PRIOS, CHG_ONOFF);
+		if (a->pfc.delay != b->pfc.delay)
+			rdc_out_text(o, "  pfc delay %u -> %u\n", b->pfc.delay, a->pfc.delay);
 	}
-	if (p->maxrate)
-		rdc_out_text(o, "  maxrate   changed\n");
-	if (p->buffer)
-		rdc_out_text(o, "  buffer    changed\n");
-	for (size_t i = 0; i < p->nadd; i++)
-		rdc_out_text(o, "  app       add dscp %u -> prio %u\n", p->add[i].protocol,
-			     p->add[i].priority);
-	for (size_t i = 0; i < p->ndel; i++)
-		rdc_out_text(o, "  app       del dscp %u -> prio %u\n", p->del[i].protocol,
-			     p->del[i].priority);
+	if (p->ets) {
+		U64S(vb, b->ets.prio_tc, RDC_DCB_PRIOS);
+		U64S(va, a->ets.prio_tc, RDC_DCB_PRIOS);
+		emit_map_change(o, "ets", "prio-tc", vb, va, NULL, RDC_DCB_PRIOS, CHG_NUM);
+		U64S(vb, b->ets.tc_tsa, RDC_DCB_TCS);
+		U64S(va, a->ets.tc_tsa, RDC_DCB_TCS);
+		emit_map_change(o, "ets", "tc-tsa", vb, va, NULL, RDC_DCB_TCS, CHG_TSA);
+		/* Only ETS TCs have a share; what mlx5 reports for the others is not sent back. */
+		for (int t = 0; t < RDC_DCB_TCS; t++)
+			ets_tc[t] = a->ets.tc_tsa[t] == IEEE_8021QAZ_TSA_ETS;
+		U64S(vb, b->ets.tc_tx_bw, RDC_DCB_TCS);
+		U64S(va, a->ets.tc_tx_bw, RDC_DCB_TCS);
+		emit_map_change(o, "ets", "tc-bw", vb, va, ets_tc, RDC_DCB_TCS, CHG_NUM);
+	}
+	if (p->maxrate) {
+		U64S(vb, b->maxrate.tc_maxrate, RDC_DCB_TCS);
+		U64S(va, a->maxrate.tc_maxrate, RDC_DCB_TCS);
+		emit_map_change(o, "maxrate", "tc-maxrate", vb, va, NULL, RDC_DCB_TCS, CHG_RATE);
+	}
+	if (p->buffer) {
+		U64S(vb, b->buffer.prio2buffer, RDC_DCB_PRIOS);
+		U64S(va, a->buffer.prio2buffer, RDC_DCB_PRIOS);
+		emit_map_change(o, "buffer", "prio-buffer", vb, va, NULL, RDC_DCB_PRIOS, CHG_NUM);
+		U64S(vb, b->buffer.buffer_size, DCBX_MAX_BUFFERS);
+		U64S(va, a->buffer.buffer_size, DCBX_MAX_BUFFERS);
+		emit_map_change(o, "buffer", "buffer-size", vb, va, NULL, DCBX_MAX_BUFFERS,
+				CHG_NUM);
+	}
+}
+
+/* "  app add dscp-prio 26:3 48:6", as dcb app would say it; a long map goes on under itself. */
+static void emit_app_change(struct rdc_out *o, const char *verb, const struct dcb_app *apps,
+			    size_t n)
+{
+	char ranges[3072];
+	struct rdc_tline l;
+
+	if (!n || !rdc_dcb_dscp_ranges(apps, n, ranges, sizeof(ranges)))
+		return;
+	rdc_tline_begin(&l, o, 2, (int)strlen("  app add dscp-prio "));
+	rdc_tline_text(&l, RDC_TL_JOIN, RDC_COLOR_NONE, "app %s dscp-prio", verb);
+	rdc_tline_words(&l, RDC_TL_SPACE, ranges);
+	rdc_tline_end(&l);
+}
+
+/*
+ * One text line per changed attribute, in dcb's grammar, old -> new for
+ * what differs only; the APP entries as dcb app would add or delete them,
+ * DSCP ranges collapsed; trust spelled out where the APP change flips it.
+ */
+static void emit_changes(struct rdc_out *o, const struct rdc_dcb_plan *p)
+{
+	bool trust_before = rdc_dcb_dscp_count(&p->before) > 0;
+	bool trust_after = rdc_dcb_dscp_count(&p->after) > 0;
+
+	emit_pfc_ets_changes(o, p);
+	/* mlx5's rule: the first DSCP entry switches to DSCP trust, removing the last to PCP. */
+	if (!trust_before && trust_after)
+		rdc_out_text(
+			o, "  trust pcp -> dscp (mlx5 trusts DSCP while DSCP APP entries exist)\n");
+	else if (trust_before && !trust_after)
+		rdc_out_text(o, "  trust dscp -> pcp (no DSCP APP entry left: mlx5 trusts PCP)\n");
+	emit_app_change(o, "del", p->del, p->ndel);
+	emit_app_change(o, "add", p->add, p->nadd);
 	for (size_t i = 0; i < p->nfiles; i++)
-		rdc_out_text(o, "  file      %s: '%s' -> '%s'\n", p->files[i].path,
-			     p->files[i].before, p->files[i].after);
+		rdc_out_text(o, "  file %s %s -> %s\n", p->files[i].path,
+			     p->files[i].before[0] ? p->files[i].before : "(none)",
+			     p->files[i].after);
 }
 
 int pfc_prepare(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
@@ -245,10 +373,10 @@ int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct 
 			return rc;
 		}
 	}
-	rdc_out_begin(ctx->out);
+	rdc_out_begin(ctx->out, "pfc-change");
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
-	rdc_out_arr_open(ctx->out, "devices");
+	rdc_out_arr_open(ctx->out, "netdevs");
 	pfc_report(ctx, &t, plan);
 	rdc_out_arr_close(ctx->out);
 	rdc_out_end(ctx->out);

@@ -2,6 +2,7 @@
 /* port.c - `rdmactl port`: the descriptor and `port show` */
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "host/ibdev.h"
 #include "cmd.h"
 #include "port.h"
+#include "term.h"
 
 /*
  * Bounds: 10 ms is about what reading a port's counters from sysfs takes, so
@@ -21,6 +23,8 @@
 static const struct rdc_val_seconds stats_interval = {.min_s = 0.01};
 static const struct rdc_val_uint stats_count = {
 	.min = 1, .max = 1000000, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
+
+static const int stats_errors = PORT_STATS_ERRORS, stats_nonzero = PORT_STATS_NONZERO;
 
 static const struct rdc_param port_stats_params[] = {
 	{.name = "interval",
@@ -35,8 +39,32 @@ static const struct rdc_param port_stats_params[] = {
 	 .parse = rdc_val_uint,
 	 .dest = offsetof(struct port_stats_opts, count),
 	 .spec = &stats_count},
+	{.name = "errors",
+	 .help = "only counters of faults: errors, drops, discards, retries, timeouts, link downs",
+	 .excludes = "nonzero",
+	 .parse = rdc_val_flag,
+	 .dest = offsetof(struct port_stats_opts, filter),
+	 .spec = &stats_errors},
+	{.name = "nonzero",
+	 .help = "only counters that are not 0 (with interval: that moved)",
+	 .excludes = "errors",
+	 .parse = rdc_val_flag,
+	 .dest = offsetof(struct port_stats_opts, filter),
+	 .spec = &stats_nonzero},
 	{.name = NULL},
 };
+
+const char *port_stats_filter_name(int filter)
+{
+	switch (filter) {
+	case PORT_STATS_ERRORS:
+		return "errors";
+	case PORT_STATS_NONZERO:
+		return "nonzero";
+	default:
+		return "all";
+	}
+}
 
 static const char *const mtu_suggest[] = {"1500", "4200", "9000", NULL};
 
@@ -213,150 +241,302 @@ static enum rdc_color state_color(const char *state)
 	return RDC_COLOR_RED;
 }
 
-static void show_netdev(struct rdc_out *o, const struct rdc_port *p)
+/* A string that may be absent (null, nothing in text) or unreadable ("?" in text). */
+static void show_str(struct rdc_tline *l, enum rdc_tl_sep sep, const char *key, const char *fmt,
+		     const char *v, bool bad)
+{
+	if (!bad)
+		rdc_tline_str(l, sep, key, fmt, v && *v ? v : NULL, RDC_COLOR_NONE);
+	else if (l->text)
+		rdc_tline_str(l, sep, key, fmt, "?", RDC_COLOR_NONE);
+	else
+		rdc_out_null(l->o, key, NULL);
+}
+
+static void show_netdev(struct rdc_tline *l, const struct rdc_port *p)
 {
 	const struct rdc_netdev *nd = &p->netdev;
 
-	rdc_out_text(o, "\n    ");
 	if (!p->has_netdev) {
-		rdc_out_null(o, "netdev", "netdev -");
-		rdc_out_null(o, "netdev_operstate", NULL);
-		rdc_out_null(o, "netdev_mtu", NULL);
-		rdc_out_null(o, "active_mtu", NULL);
-		rdc_out_null(o, "active_mtu_limited", NULL);
-		rdc_out_null(o, "bond", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "netdev", "netdev -");
+		rdc_tline_null(l, RDC_TL_GAP, "operstate", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "mtu_bytes", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_bytes", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_limited", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "bond_mode", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "members", NULL);
 		return;
 	}
-	rdc_out_str(o, RDC_OUT_ANY, "netdev", "netdev %s", nd->name);
+	rdc_tline_keep(l, RDC_TL_GAP,
+		       (int)strlen("netdev ") + rdc_term_cols(nd->name) + 1 +
+			       (nd->operstate[0] ? rdc_term_cols(nd->operstate) : 1));
+	rdc_tline_str(l, RDC_TL_GAP, "netdev", "netdev %s", nd->name, RDC_COLOR_NONE);
 	if (nd->operstate[0])
-		rdc_out_str_color(o, RDC_OUT_ANY, "netdev_operstate", " %s", nd->operstate,
-				  state_color(nd->operstate));
+		rdc_tline_str(l, RDC_TL_SPACE, "operstate", "%s", nd->operstate,
+			      state_color(nd->operstate));
 	else
-		rdc_out_null(o, "netdev_operstate", " ?");
+		rdc_tline_null(l, RDC_TL_SPACE, "operstate", "?");
 	if (nd->mtu >= 0)
-		rdc_out_i64(o, RDC_OUT_ANY, "netdev_mtu", "  mtu %" PRId64, nd->mtu);
+		rdc_tline_i64(l, RDC_TL_GAP, "mtu_bytes", "mtu %" PRId64, nd->mtu);
 	else
-		rdc_out_null(o, "netdev_mtu", "  mtu ?");
+		rdc_tline_null(l, RDC_TL_GAP, "mtu_bytes", "mtu ?");
 	if (p->active_mtu) {
-		rdc_out_u64(o, RDC_OUT_ANY, "active_mtu", "  active_mtu %" PRIu64,
-			    (uint64_t)p->active_mtu);
-		rdc_out_bool(o, RDC_OUT_MACHINE, "active_mtu_limited", NULL, p->active_mtu_limited);
+		rdc_tline_u64(l, RDC_TL_GAP, "active_mtu_bytes", "active_mtu %" PRIu64,
+			      (uint64_t)p->active_mtu);
+		rdc_out_bool(l->o, RDC_OUT_MACHINE, "active_mtu_limited", NULL,
+			     p->active_mtu_limited);
 		if (p->active_mtu_limited)
-			rdc_out_text_color(o, RDC_COLOR_YELLOW,
-					   " (netdev MTU %" PRId64
-					   " limits RDMA MTU; %d gives 4096)",
-					   nd->mtu, p->mtu_for_4096);
+			rdc_tline_text(l, RDC_TL_GAP, RDC_COLOR_YELLOW,
+				       "(netdev MTU %" PRId64 " limits RDMA MTU; %d gives 4096)",
+				       nd->mtu, p->mtu_for_4096);
 	} else {
-		rdc_out_null(o, "active_mtu", NULL);
-		rdc_out_null(o, "active_mtu_limited", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_bytes", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_limited", NULL);
 	}
+	/* The glossary's "bond" is a bond's name: here the netdev is the bond. */
 	if (nd->is_bond) {
-		rdc_out_obj_open(o, "bond");
-		port_out_opt_str(o, "mode", "  bond %s", nd->bond_mode);
-		rdc_out_arr_open(o, "slaves");
+		/* On a line of its own: "bond 802.3ad  members ens1f0np0,ens1f1np1". */
+		rdc_tline_end(l);
+		rdc_tline_begin(l, l->o, 4, 6);
+		show_str(l, RDC_TL_GAP, "bond_mode", "bond %s", nd->bond_mode, false);
+		rdc_out_arr_open(l->o, "members");
 		for (unsigned int i = 0; i < nd->nslaves; i++)
-			rdc_out_str(o, RDC_OUT_ANY, NULL, i ? ",%s" : " slaves %s", nd->slaves[i]);
-		rdc_out_arr_close(o);
-		rdc_out_obj_close(o);
+			rdc_tline_str(l, i ? RDC_TL_JOIN : RDC_TL_GAP, NULL,
+				      i ? ",%s" : "members %s", nd->slaves[i], RDC_COLOR_NONE);
+		rdc_out_arr_close(l->o);
 	} else {
-		rdc_out_null(o, "bond", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "bond_mode", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "members", NULL);
 	}
 }
 
-static void show_pci(struct rdc_out *o, const struct rdc_port *p)
+static void show_pci(struct rdc_tline *l, const struct rdc_port *p)
 {
 	const struct rdc_pci *pci = &p->pci;
+	char group[128];
 
-	rdc_out_text(o, "\n    ");
-	port_out_opt_str(o, "driver", "driver %s", p->driver);
+	show_str(l, RDC_TL_GAP, "driver", "driver %s", p->driver, false);
 	if (!p->has_pci) {
-		rdc_out_null(o, "pci", NULL);
-		rdc_out_null(o, "numa_node", NULL);
-		rdc_out_null(o, "pcie", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "pci", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "numa_node", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "pcie", NULL);
 		return;
 	}
-	rdc_out_str(o, RDC_OUT_ANY, "pci", "  pci %s", pci->address);
+	rdc_tline_str(l, RDC_TL_GAP, "pci", "pci %s", pci->address, RDC_COLOR_NONE);
 	/* The kernel reads -1 when the platform does not say: that is unknown, not a node. */
 	if (pci->numa_node >= 0)
-		rdc_out_i64(o, RDC_OUT_ANY, "numa_node", "  numa %" PRId64, pci->numa_node);
+		rdc_tline_i64(l, RDC_TL_GAP, "numa_node", "numa %" PRId64, pci->numa_node);
 	else
-		rdc_out_null(o, "numa_node", "  numa -");
+		rdc_tline_null(l, RDC_TL_GAP, "numa_node", "numa -");
 	if (!pci->has_link) {
-		rdc_out_null(o, "pcie", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "pcie", NULL);
 		return;
 	}
-	rdc_out_obj_open(o, "pcie");
+	/*
+	 * "pcie 8.0 GT/s x8 (max 16.0 GT/s x16) DEGRADED" is read as one: on a
+	 * line of its own, and kept together.
+	 */
+	rdc_tline_end(l);
+	rdc_tline_begin(l, l->o, 4, 6);
+	snprintf(group, sizeof(group), "pcie %.1f GT/s x%" PRId64 " (max %.1f GT/s x%" PRId64 ")%s",
+		 pci->cur_speed_gts, pci->cur_width, pci->max_speed_gts, pci->max_width,
+		 pci->degraded ? " DEGRADED" : "");
+	rdc_tline_keep(l, RDC_TL_GAP, rdc_term_cols(group));
+	rdc_out_obj_open(l->o, "pcie");
 	/* Unknown speed ("Unknown", unreadable) and width are null, never 0 or -1. */
 	if (pci->cur_speed_gts > 0)
-		rdc_out_f64(o, RDC_OUT_ANY, "current_speed_gts", "  pcie %.1f GT/s",
-			    pci->cur_speed_gts);
+		rdc_tline_f64(l, RDC_TL_GAP, "current_speed_gts", "pcie %.1f GT/s",
+			      pci->cur_speed_gts);
 	else
-		rdc_out_null(o, "current_speed_gts", "  pcie ? GT/s");
+		rdc_tline_null(l, RDC_TL_GAP, "current_speed_gts", "pcie ? GT/s");
 	if (pci->cur_width >= 0)
-		rdc_out_i64(o, RDC_OUT_ANY, "current_width", " x%" PRId64, pci->cur_width);
+		rdc_tline_i64(l, RDC_TL_SPACE, "current_width", "x%" PRId64, pci->cur_width);
 	else
-		rdc_out_null(o, "current_width", " x?");
+		rdc_tline_null(l, RDC_TL_SPACE, "current_width", "x?");
 	if (pci->max_speed_gts > 0)
-		rdc_out_f64(o, RDC_OUT_ANY, "max_speed_gts", " (max %.1f GT/s", pci->max_speed_gts);
+		rdc_tline_f64(l, RDC_TL_SPACE, "max_speed_gts", "(max %.1f GT/s",
+			      pci->max_speed_gts);
 	else
-		rdc_out_null(o, "max_speed_gts", " (max ? GT/s");
+		rdc_tline_null(l, RDC_TL_SPACE, "max_speed_gts", "(max ? GT/s");
 	if (pci->max_width >= 0)
-		rdc_out_i64(o, RDC_OUT_ANY, "max_width", " x%" PRId64 ")", pci->max_width);
+		rdc_tline_i64(l, RDC_TL_JOIN, "max_width", " x%" PRId64 ")", pci->max_width);
 	else
-		rdc_out_null(o, "max_width", " x?)");
-	rdc_out_bool(o, RDC_OUT_MACHINE, "degraded", NULL, pci->degraded);
+		rdc_tline_null(l, RDC_TL_JOIN, "max_width", " x?)");
+	rdc_out_bool(l->o, RDC_OUT_MACHINE, "degraded", NULL, pci->degraded);
 	if (pci->degraded)
-		rdc_out_text_color(o, RDC_COLOR_RED, " DEGRADED");
-	rdc_out_obj_close(o);
+		rdc_tline_text(l, RDC_TL_SPACE, RDC_COLOR_RED, "DEGRADED");
+	rdc_out_obj_close(l->o);
 }
 
 /* A port state: its name, or null (absent) / "?" (unreadable) when unknown. */
-static void show_state(struct rdc_out *o, const char *key, const char *fmt, int state,
+static void show_state(struct rdc_tline *l, enum rdc_tl_sep sep, const char *key, int state,
 		       const char *name, bool bad)
 {
 	if (state >= 0)
-		rdc_out_str_color(o, RDC_OUT_ANY, key, fmt, name, state_color(name));
+		rdc_tline_str(l, sep, key, "%s", name, state_color(name));
 	else
-		port_out_str_or_bad(o, key, fmt, "", bad);
+		show_str(l, sep, key, "%s", "", bad);
 }
 
+/*
+ * Five lines a port (six on a bond), each wrapped at the width with
+ * continuations indented further:
+ *   mlx5_0/1  Ethernet  ACTIVE LINK_UP  100 Gb/s (2X HDR)
+ *       netdev ens1f0np0 up  mtu 9000  active_mtu 4096
+ *       CA  fw 22.39.1002  board MT_0000000359  hca MT4125  guid 0c42:a103:0065:8a10
+ *       driver mlx5_core  pci 0000:3b:00.0  numa 0
+ *       pcie 16.0 GT/s x16 (max 16.0 GT/s x16)
+ */
 static void show_port(struct rdc_out *o, const struct rdc_port *p)
 {
+	struct rdc_tline l;
+	char rate[64];
+
 	rdc_out_obj_open(o, NULL);
-	rdc_out_str(o, RDC_OUT_ANY, "device", "%s", p->device);
-	rdc_out_u64(o, RDC_OUT_ANY, "port", "/%" PRIu64, p->port);
-	port_out_str_or_bad(o, "link_layer", "  %s", p->link_layer,
-			    p->bad & RDC_PORT_BAD_LINK_LAYER);
-	show_state(o, "state", "  %s", p->state, p->state_name, p->bad & RDC_PORT_BAD_STATE);
-	show_state(o, "phys_state", " %s", p->phys_state, p->phys_state_name,
+	rdc_tline_begin(&l, o, 0, 4);
+	rdc_tline_str(&l, RDC_TL_GAP, "device", "%s", p->device, RDC_COLOR_NONE);
+	rdc_tline_u64(&l, RDC_TL_JOIN, "port", "/%" PRIu64, p->port);
+	show_str(&l, RDC_TL_GAP, "link_layer", "%s", p->link_layer,
+		 p->bad & RDC_PORT_BAD_LINK_LAYER);
+	/* "ACTIVE LINK_UP" and "100 Gb/s (2X HDR)" are each read as one: kept together. */
+	rdc_tline_keep(&l, RDC_TL_GAP,
+		       rdc_term_cols(p->state_name) + 1 + rdc_term_cols(p->phys_state_name));
+	show_state(&l, RDC_TL_GAP, "state", p->state, p->state_name, p->bad & RDC_PORT_BAD_STATE);
+	show_state(&l, RDC_TL_SPACE, "phys_state", p->phys_state, p->phys_state_name,
 		   p->bad & RDC_PORT_BAD_PHYS_STATE);
+	snprintf(rate, sizeof(rate), "%g Gb/s (%s)", p->rate_gbps, p->rate_lanes);
+	rdc_tline_keep(&l, RDC_TL_GAP, rdc_term_cols(rate));
 	if (p->rate_gbps > 0)
-		rdc_out_f64(o, RDC_OUT_ANY, "rate_gbps", "  %g Gb/s", p->rate_gbps);
+		rdc_tline_f64(&l, RDC_TL_GAP, "rate_gbps", "%g Gb/s", p->rate_gbps);
 	else
-		rdc_out_null(o, "rate_gbps", p->bad & RDC_PORT_BAD_RATE ? "  ? Gb/s" : NULL);
-	port_out_opt_str(o, "rate_lanes", " (%s)", p->rate_lanes);
+		rdc_tline_null(&l, RDC_TL_GAP, "rate_gbps",
+			       p->bad & RDC_PORT_BAD_RATE ? "? Gb/s" : NULL);
+	show_str(&l, RDC_TL_SPACE, "rate_lanes", "(%s)", p->rate_lanes, false);
 	if (p->lid >= 0)
-		rdc_out_i64(o, RDC_OUT_ANY, "lid", "  lid %" PRId64, p->lid);
+		rdc_tline_i64(&l, RDC_TL_GAP, "lid", "lid %" PRId64, p->lid);
 	else
-		rdc_out_null(o, "lid", p->bad & RDC_PORT_BAD_LID ? "  lid ?" : NULL);
+		rdc_tline_null(&l, RDC_TL_GAP, "lid", p->bad & RDC_PORT_BAD_LID ? "lid ?" : NULL);
 	if (p->sm_lid >= 0)
-		rdc_out_i64(o, RDC_OUT_ANY, "sm_lid", " sm_lid %" PRId64, p->sm_lid);
+		rdc_tline_i64(&l, RDC_TL_SPACE, "sm_lid", "sm_lid %" PRId64, p->sm_lid);
 	else
-		rdc_out_null(o, "sm_lid", p->bad & RDC_PORT_BAD_SM_LID ? " sm_lid ?" : NULL);
-	show_netdev(o, p);
-	rdc_out_text(o, "\n    ");
-	port_out_str_or_bad(o, "node_type", "%s", p->node_type, p->bad & RDC_PORT_BAD_NODE_TYPE);
-	port_out_str_or_bad(o, "fw_ver", "  fw %s", p->fw_ver, p->bad & RDC_PORT_BAD_FW_VER);
-	port_out_str_or_bad(o, "board_id", "  board %s", p->board_id,
-			    p->bad & RDC_PORT_BAD_BOARD_ID);
-	port_out_str_or_bad(o, "hca_type", "  hca %s", p->hca_type, p->bad & RDC_PORT_BAD_HCA_TYPE);
-	port_out_str_or_bad(o, "node_guid", "  guid %s", p->node_guid,
-			    p->bad & RDC_PORT_BAD_NODE_GUID);
-	port_out_str_or_bad(o, "sys_image_guid", NULL, p->sys_image_guid,
-			    p->bad & RDC_PORT_BAD_SYS_IMAGE_GUID);
-	show_pci(o, p);
-	rdc_out_nl(o);
+		rdc_tline_null(&l, RDC_TL_SPACE, "sm_lid",
+			       p->bad & RDC_PORT_BAD_SM_LID ? "sm_lid ?" : NULL);
+	rdc_tline_end(&l);
+
+	rdc_tline_begin(&l, o, 4, 6);
+	show_netdev(&l, p);
+	rdc_tline_end(&l);
+
+	rdc_tline_begin(&l, o, 4, 6);
+	show_str(&l, RDC_TL_GAP, "node_type", "%s", p->node_type, p->bad & RDC_PORT_BAD_NODE_TYPE);
+	show_str(&l, RDC_TL_GAP, "fw_ver", "fw %s", p->fw_ver, p->bad & RDC_PORT_BAD_FW_VER);
+	show_str(&l, RDC_TL_GAP, "board_id", "board %s", p->board_id,
+		 p->bad & RDC_PORT_BAD_BOARD_ID);
+	show_str(&l, RDC_TL_GAP, "hca_type", "hca %s", p->hca_type, p->bad & RDC_PORT_BAD_HCA_TYPE);
+	show_str(&l, RDC_TL_GAP, "node_guid", "guid %s", p->node_guid,
+		 p->bad & RDC_PORT_BAD_NODE_GUID);
+	show_str(&l, RDC_TL_GAP, "sys_image_guid", NULL, p->sys_image_guid,
+		 p->bad & RDC_PORT_BAD_SYS_IMAGE_GUID);
+	rdc_tline_end(&l);
+
+	rdc_tline_begin(&l, o, 4, 6);
+	show_pci(&l, p);
+	rdc_tline_end(&l);
 	rdc_out_obj_close(o);
+}
+
+/*
+ * --brief: one line a port, columns as wide as their data (32 ports on one
+ * screen); unknown values are "?", absent ones "-".
+ *   PORT      STATE   PHYS      RATE      NETDEV     OPER  MTU   RDMA_MTU
+ *   mlx5_0/1  ACTIVE  LINK_UP   100 Gb/s  ens1f0np0  up    9000  4096
+ */
+enum {
+	BRIEF_PORT,
+	BRIEF_STATE,
+	BRIEF_PHYS,
+	BRIEF_RATE,
+	BRIEF_NETDEV,
+	BRIEF_OPER,
+	BRIEF_MTU,
+	BRIEF_RDMA_MTU,
+	BRIEF_COLS
+};
+
+struct brief_row {
+	char port[RDC_IBDEV_NAME + 16];
+	char rate[32];
+	char mtu[24];
+	char rdma_mtu[24];
+	const char *cells[BRIEF_COLS];
+	enum rdc_color colors[BRIEF_COLS];
+};
+
+static const char *brief_state(int state, const char *name, bool bad)
+{
+	return state >= 0 ? name : bad ? "?" : "-";
+}
+
+static void brief_fill(struct brief_row *r, const struct rdc_port *p)
+{
+	const struct rdc_netdev *nd = &p->netdev;
+
+	memset(r->colors, 0, sizeof(r->colors));
+	snprintf(r->port, sizeof(r->port), "%s/%u", p->device, p->port);
+	r->cells[BRIEF_PORT] = r->port;
+	r->cells[BRIEF_STATE] = brief_state(p->state, p->state_name, p->bad & RDC_PORT_BAD_STATE);
+	r->cells[BRIEF_PHYS] =
+		brief_state(p->phys_state, p->phys_state_name, p->bad & RDC_PORT_BAD_PHYS_STATE);
+	if (p->state >= 0)
+		r->colors[BRIEF_STATE] = state_color(p->state_name);
+	if (p->phys_state >= 0)
+		r->colors[BRIEF_PHYS] = state_color(p->phys_state_name);
+	if (p->rate_gbps > 0)
+		snprintf(r->rate, sizeof(r->rate), "%g Gb/s", p->rate_gbps);
+	else
+		snprintf(r->rate, sizeof(r->rate), "%s", p->bad & RDC_PORT_BAD_RATE ? "?" : "-");
+	r->cells[BRIEF_RATE] = r->rate;
+	r->cells[BRIEF_NETDEV] = p->has_netdev ? nd->name : "-";
+	r->cells[BRIEF_OPER] = !p->has_netdev ? "-" : nd->operstate[0] ? nd->operstate : "?";
+	if (p->has_netdev && nd->operstate[0])
+		r->colors[BRIEF_OPER] = state_color(nd->operstate);
+	if (p->has_netdev && nd->mtu >= 0)
+		snprintf(r->mtu, sizeof(r->mtu), "%" PRId64, nd->mtu);
+	else
+		snprintf(r->mtu, sizeof(r->mtu), "%s", p->has_netdev ? "?" : "-");
+	r->cells[BRIEF_MTU] = r->mtu;
+	/* "1024!": the netdev MTU keeps the RDMA MTU below 4096 (the full view says by how much). */
+	if (p->has_netdev && p->active_mtu)
+		snprintf(r->rdma_mtu, sizeof(r->rdma_mtu), "%d%s", p->active_mtu,
+			 p->active_mtu_limited ? "!" : "");
+	else
+		snprintf(r->rdma_mtu, sizeof(r->rdma_mtu), "-");
+	r->cells[BRIEF_RDMA_MTU] = r->rdma_mtu;
+	if (p->active_mtu_limited)
+		r->colors[BRIEF_RDMA_MTU] = RDC_COLOR_YELLOW;
+}
+
+static int show_brief(struct rdc_ctx *ctx, const struct rdc_port_list *ports)
+{
+	static const char *const head[BRIEF_COLS] = {"PORT",   "STATE", "PHYS", "RATE",
+						     "NETDEV", "OPER",	"MTU",	"RDMA_MTU"};
+	struct brief_row *rows = calloc(ports->count + 1, sizeof(*rows));
+	struct rdc_table t;
+
+	if (!rows)
+		return rdc_oom(ctx);
+	rdc_table_init(&t, BRIEF_COLS);
+	rdc_table_fit(&t, head);
+	for (size_t i = 0; i < ports->count; i++) {
+		brief_fill(&rows[i], &ports->ports[i]);
+		rdc_table_fit(&t, rows[i].cells);
+	}
+	if (ports->count)
+		rdc_table_row(&t, ctx->out, head, NULL);
+	for (size_t i = 0; i < ports->count; i++)
+		rdc_table_row(&t, ctx->out, rows[i].cells, rows[i].colors);
+	free(rows);
+	return 0;
 }
 
 int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
@@ -369,12 +549,21 @@ int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	rc = port_select(ctx, args->object, &ports, NULL);
 	if (rc)
 		return rc;
-	rdc_out_begin(ctx->out);
-	rdc_out_arr_open(ctx->out, "ports");
-	for (size_t i = 0; i < ports.count; i++)
-		show_port(ctx->out, &ports.ports[i]);
-	rdc_out_arr_close(ctx->out);
-	rdc_out_end(ctx->out);
+	/* --brief changes only text: JSON and YAML are the same document either way. */
+	if (ctx->brief && rdc_out_is_text(ctx->out)) {
+		rc = show_brief(ctx, &ports);
+		if (rc) {
+			rdc_ports_free(&ports);
+			return rc;
+		}
+	} else {
+		rdc_out_begin(ctx->out, "port-show");
+		rdc_out_arr_open(ctx->out, "ports");
+		for (size_t i = 0; i < ports.count; i++)
+			show_port(ctx->out, &ports.ports[i]);
+		rdc_out_arr_close(ctx->out);
+		rdc_out_end(ctx->out);
+	}
 	/* ls's convention: print everything that could be read, then say what could not. */
 	issues = port_report_issues(ctx, &ports.issues);
 	for (size_t i = 0; i < ports.count; i++)

@@ -20,10 +20,20 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 		 void *opts);
 
 /* `port stats` keywords, converted by its table. */
+/* Which counters `port stats` prints. */
+enum port_stats_filter {
+	PORT_STATS_ALL,
+	PORT_STATS_ERRORS, /* faults only: errors, drops, discards, retries (rdc_counter_is_fault) */
+	PORT_STATS_NONZERO, /* value not 0, or with an interval: moved */
+};
+
 struct port_stats_opts {
 	double interval_s; /* 0: one sample */
 	uint32_t count;	   /* 0: until interrupted */
+	int filter;	   /* enum port_stats_filter */
 };
+
+const char *port_stats_filter_name(int filter);
 
 /* `port set` keywords, converted by its table. */
 struct port_set_opts {

@@ -5,50 +5,86 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 
 #include "base/log.h"
+#include "base/util.h"
 #include "host/gid.h"
 #include "port.h"
+#include "term.h"
 
+/*
+ * Text is a table, columns as wide as their data:
+ *   PORT      INDEX  GID                       TYPE     NETDEV
+ *   mlx5_0/1  3      ::ffff:192.168.10.11      RoCE v2  ens1f0np0  *
+ * The GID is written as inet_ntop(3) writes an IPv6 address (`ip` and
+ * `rdma` users read it so), which also says its IP: JSON's "ip" column has
+ * no text column of its own.
+ */
+enum { GIDS_PORT, GIDS_INDEX, GIDS_GID, GIDS_TYPE, GIDS_NETDEV, GIDS_MARK, GIDS_COLS };
+
+struct gids_row {
+	char port[RDC_IBDEV_NAME + 16];
+	char index[16];
+	char gid[INET6_ADDRSTRLEN];
+	const char *cells[GIDS_COLS];
+};
+
+static void gids_fill(struct gids_row *r, const struct rdc_port *p, const struct rdc_gid *g)
+{
+	snprintf(r->port, sizeof(r->port), "%s/%u", p->device, p->port);
+	snprintf(r->index, sizeof(r->index), "%u", g->index);
+	r->cells[GIDS_PORT] = r->port;
+	r->cells[GIDS_INDEX] = r->index;
+	if (g->unreadable) {
+		/* The slot exists but says nothing we can trust: every field unknown. */
+		r->cells[GIDS_GID] = r->cells[GIDS_TYPE] = r->cells[GIDS_NETDEV] = "?";
+		r->cells[GIDS_MARK] = "";
+		return;
+	}
+	if (!inet_ntop(AF_INET6, g->raw, r->gid, sizeof(r->gid)))
+		rdc_strlcpy(r->gid, g->text, sizeof(r->gid));
+	r->cells[GIDS_GID] = r->gid;
+	r->cells[GIDS_TYPE] = g->type_unreadable ? "?" : rdc_gid_type_name(g->type);
+	r->cells[GIDS_NETDEV] = g->netdev[0] ? g->netdev : "-";
+	r->cells[GIDS_MARK] = g->recommended ? "*" : "";
+}
+
+/* JSON and YAML: every field under its key (text has the table row instead). */
 static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct rdc_gid *g)
 {
 	rdc_out_obj_open(o, NULL);
-	rdc_out_str(o, RDC_OUT_ANY, "device", "%-12s", p->device);
-	rdc_out_u64(o, RDC_OUT_ANY, "port", " %-4" PRIu64, p->port);
-	rdc_out_u64(o, RDC_OUT_ANY, "index", " %-5" PRIu64, g->index);
+	rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, p->device);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, p->port);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "index", NULL, g->index);
 	if (g->unreadable) {
-		/* The slot exists but says nothing we can trust: every field unknown. */
-		rdc_out_null(o, "gid", " ?                                      ");
-		rdc_out_null(o, "ip", " ?                        ");
+		rdc_out_null(o, "gid", NULL);
+		rdc_out_null(o, "ip", NULL);
 		rdc_out_null(o, "ip_family", NULL);
-		rdc_out_null(o, "type", " ?       ");
-		rdc_out_null(o, "netdev", " ?");
+		rdc_out_null(o, "type", NULL);
+		rdc_out_null(o, "netdev", NULL);
 		rdc_out_null(o, "link_local", NULL);
 		rdc_out_null(o, "recommended", NULL);
-		rdc_out_nl(o);
 		rdc_out_obj_close(o);
 		return;
 	}
-	rdc_out_str(o, RDC_OUT_ANY, "gid", " %-39s", g->text);
+	rdc_out_str(o, RDC_OUT_MACHINE, "gid", NULL, g->text);
 	if (g->family) {
-		rdc_out_str(o, RDC_OUT_ANY, "ip", " %-25s", g->ip);
+		rdc_out_str(o, RDC_OUT_MACHINE, "ip", NULL, g->ip);
 		rdc_out_str(o, RDC_OUT_MACHINE, "ip_family", NULL,
 			    g->family == AF_INET ? "ipv4" : "ipv6");
 	} else {
-		rdc_out_null(o, "ip", " -                        ");
+		rdc_out_null(o, "ip", NULL);
 		rdc_out_null(o, "ip_family", NULL);
 	}
 	if (g->type_unreadable)
-		rdc_out_null(o, "type", " ?       ");
+		rdc_out_null(o, "type", NULL);
 	else
-		rdc_out_str(o, RDC_OUT_ANY, "type", " %-8s", rdc_gid_type_name(g->type));
-	port_out_opt_str(o, "netdev", " %s", g->netdev);
+		rdc_out_str(o, RDC_OUT_MACHINE, "type", NULL, rdc_gid_type_name(g->type));
+	port_out_opt_str(o, "netdev", NULL, g->netdev);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "link_local", NULL, g->link_local);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "recommended", NULL, g->recommended);
-	if (g->recommended)
-		rdc_out_text_color(o, RDC_COLOR_GREEN, " *");
-	rdc_out_nl(o);
 	rdc_out_obj_close(o);
 }
 
@@ -109,7 +145,12 @@ int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	struct rdc_gid **tables;
 	size_t *counts, total = 0, recommended = 0;
 	unsigned int bad;
-	bool by_addr;
+	static const char *const gids_head[GIDS_COLS] = {"PORT", "INDEX",  "GID",
+							 "TYPE", "NETDEV", ""};
+	static const enum rdc_color mark_color[GIDS_COLS] = {[GIDS_MARK] = RDC_COLOR_GREEN};
+	struct rdc_table t;
+	struct rdc_tline l;
+	bool by_addr, text;
 	int rc;
 
 	rc = port_select(ctx, args->object, &ports, &q);
@@ -141,32 +182,49 @@ int port_gids_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 			counts[i] = gids_keep(&q, tables[i], counts[i]);
 		total += counts[i];
 	}
-	rdc_out_begin(ctx->out);
-	rdc_out_text(ctx->out, "%-12s %-4s %-5s %-39s %-25s %-8s %s\n", "DEV", "PORT", "INDEX",
-		     "GID", "IP", "TYPE", "NETDEV");
+	rdc_out_begin(ctx->out, "port-gids");
+	text = rdc_out_is_text(ctx->out);
+	rdc_table_init(&t, GIDS_COLS);
+	rdc_table_fit(&t, gids_head);
 	rdc_out_arr_open(ctx->out, "gids");
 	/*
 	 * For an address, the GID to use comes first (what ib_write_bw -x
 	 * wants), then the others that carry it, RoCE v2 before v1; otherwise
-	 * table order.
+	 * table order.  Text walks the rows twice: widths, then the table.
 	 */
-	for (int pass = 0; pass < (by_addr ? 3 : 1); pass++) {
-		for (size_t i = 0; i < ports.count; i++) {
-			for (size_t k = 0; k < counts[i]; k++) {
-				const struct rdc_gid *g = &tables[i][k];
+	for (int walk = text ? 0 : 1; walk < 2; walk++) {
+		if (walk && text && total)
+			rdc_table_row(&t, ctx->out, gids_head, NULL);
+		for (int pass = 0; pass < (by_addr ? 3 : 1); pass++) {
+			for (size_t i = 0; i < ports.count; i++) {
+				for (size_t k = 0; k < counts[i]; k++) {
+					const struct rdc_gid *g = &tables[i][k];
+					struct gids_row row = {0};
 
-				if (by_addr && gids_rank(g) != pass)
-					continue;
-				gids_emit(ctx->out, &ports.ports[i], g);
-				recommended += g->recommended;
+					if (by_addr && gids_rank(g) != pass)
+						continue;
+					if (!text) {
+						gids_emit(ctx->out, &ports.ports[i], g);
+					} else {
+						gids_fill(&row, &ports.ports[i], g);
+						if (walk)
+							rdc_table_row(&t, ctx->out, row.cells,
+								      mark_color);
+						else
+							rdc_table_fit(&t, row.cells);
+					}
+					recommended += walk && g->recommended;
+				}
 			}
 		}
 	}
 	rdc_out_arr_close(ctx->out);
-	rdc_out_text(ctx->out, "n_gids_found=%zu", total);
+	rdc_tline_begin(&l, ctx->out, 0, 2);
+	rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE, "n_gids_found=%zu", total);
 	if (recommended)
-		rdc_out_text(ctx->out, "  (* the GID a RoCEv2 application should use for that IP)");
-	rdc_out_nl(ctx->out);
+		rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE,
+			       "(* the GID a RoCEv2 application should use for that IP)");
+	rdc_tline_end(&l);
 	rdc_out_end(ctx->out);
 	bad = port_report_issues(ctx, &issues);
 	rc = bad ? RDC_EXIT_FAIL : RDC_EXIT_OK;

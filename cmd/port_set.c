@@ -49,9 +49,10 @@ static int set_resolve_netdev(struct rdc_ctx *ctx, const char *object, char *ifn
 static void set_emit_state(struct rdc_out *o, const char *key, const struct rdc_link *l)
 {
 	rdc_out_obj_open(o, key);
-	rdc_out_u64(o, RDC_OUT_MACHINE, "mtu", NULL, l->mtu);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "mtu_bytes", NULL, l->mtu);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "admin_up", NULL, l->admin_up);
-	rdc_out_str(o, RDC_OUT_MACHINE, "operstate", NULL, l->operstate);
+	/* "" is an operstate no one can know yet (a planned "up" waits for carrier). */
+	rdc_out_str(o, RDC_OUT_MACHINE, "operstate", NULL, l->operstate[0] ? l->operstate : NULL);
 	rdc_out_obj_close(o);
 }
 
@@ -60,7 +61,7 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 {
 	struct rdc_out *o = ctx->out;
 
-	rdc_out_begin(o);
+	rdc_out_begin(o, "port-change");
 	rdc_out_str(o, RDC_OUT_ANY, "netdev", "%s:", before->name);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "changed", NULL, changed);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);

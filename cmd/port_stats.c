@@ -101,36 +101,6 @@ static int stats_targets(struct rdc_ctx *ctx, const char *object, struct stats_t
 	return 0;
 }
 
-/* "eth-mac" -> "eth_mac": JSON keys are snake_case. */
-static void group_key(const char *group, char *key, size_t size)
-{
-	size_t i;
-
-	for (i = 0; group[i] && i + 1 < size; i++)
-		key[i] = group[i] == '-' ? '_' : group[i];
-	key[i] = '\0';
-}
-
-/*
- * Counters arrive grouped by source; open a JSON object per group:
- * "counters": {"ib": {...}, "eth_mac": {...}}.  Close the last with
- * group_enter(o, &group, NULL).
- */
-static void group_enter(struct rdc_out *o, const char **group, const char *next)
-{
-	char key[16];
-
-	if (*group && next && !strcmp(*group, next))
-		return;
-	if (*group)
-		rdc_out_obj_close(o);
-	*group = next;
-	if (next) {
-		group_key(next, key, sizeof(key));
-		rdc_out_obj_open(o, key);
-	}
-}
-
 static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
 {
 	if (t->device[0]) {
@@ -143,60 +113,6 @@ static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
 	port_out_opt_str(o, "netdev", "%s", t->netdev);
 	port_out_opt_str(o, "netdev_stats_error", NULL, t->netdev_error);
 	rdc_out_nl(o);
-}
-
-/*
- * The counters of @group that could not be read: null (value, or the rates
- * object), "?" in text.  Called when a group ends, and at the end for groups
- * that had nothing readable at all (@group NULL: those not yet emitted).
- */
-static void stats_emit_unread(struct rdc_out *o, struct stats_target *t, const char **open,
-			      const char *group, bool rates)
-{
-	for (size_t k = 0; k < t->unread.names.count; k++) {
-		struct rdc_counter *c = &t->unread.names.items[k];
-
-		/* value marks what this document already has (unread_reset() clears it). */
-		if (c->value || (group && strcmp(c->group, group)))
-			continue;
-		c->value = 1;
-		if (!group)
-			group_enter(o, open, c->group);
-		rdc_out_null(o, c->name, NULL);
-		rdc_out_text(o, "%s%-8s %-40s %s\n", rates ? "    " : "  ", c->group, c->name,
-			     rates ? "               ? /s" : "?");
-	}
-}
-
-/* Before a document: none of the unreadable counters is in it yet. */
-static void unread_reset(struct stats_target *t)
-{
-	for (size_t k = 0; k < t->unread.names.count; k++)
-		t->unread.names.items[k].value = 0;
-}
-
-/* Counters grouped by source: "counters": {"ib": {...}, "hw": {...}, ...}. */
-static void stats_emit_totals(struct rdc_out *o, struct stats_target *t)
-{
-	const char *group = NULL;
-
-	unread_reset(t);
-	rdc_out_obj_open(o, "counters");
-	for (size_t i = 0; i < t->now.count; i++) {
-		const struct rdc_counter *c = &t->now.items[i];
-
-		if (group && strcmp(group, c->group))
-			stats_emit_unread(o, t, &group, group, false);
-		group_enter(o, &group, c->group);
-		rdc_out_text(o, "  %-8s", c->group);
-		rdc_out_u64(o, RDC_OUT_ANY, c->name, NULL, c->value);
-		rdc_out_text(o, " %-40s %" PRIu64 "\n", c->name, c->value);
-	}
-	if (group)
-		stats_emit_unread(o, t, &group, group, false);
-	stats_emit_unread(o, t, &group, NULL, false);
-	group_enter(o, &group, NULL);
-	rdc_out_obj_close(o);
 }
 
 static uint64_t counter_delta(const struct rdc_counter_set *prev, const struct rdc_counter *c)
@@ -245,39 +161,92 @@ static void stats_emit_headline(struct rdc_out *o, const struct stats_target *t,
 	rdc_out_null(o, "rates", NULL);
 }
 
-/* Per counter: raw value, delta and rate; text shows only what moved (like mlnx_perf). */
-static void stats_emit_rates(struct rdc_out *o, struct stats_target *t, double secs)
+/* Whether @c passes the filter (@d: its delta, with an interval). */
+static bool stats_keep(enum port_stats_filter filter, const struct rdc_counter *c, bool rates,
+		       uint64_t d)
 {
-	const char *group = NULL;
+	switch (filter) {
+	case PORT_STATS_ERRORS:
+		return rdc_counter_is_fault(c->group, c->name);
+	case PORT_STATS_NONZERO:
+		return rates ? d != 0 : c->value != 0;
+	case PORT_STATS_ALL:
+		break;
+	}
+	return true;
+}
 
-	unread_reset(t);
-	stats_emit_headline(o, t, secs);
-	rdc_out_obj_open(o, "counters");
+/*
+ * One counter: {"group", "name", "value", "delta", "per_s"}.  The kernel's
+ * names are not snake_case, so they are values, never keys; delta and per_s
+ * are null without an interval, so both documents have the same shape.
+ * @value NULL: the counter exists but could not be read.
+ */
+static void stats_emit_counter(struct rdc_out *o, const struct rdc_counter *c,
+			       const uint64_t *value, bool rates, uint64_t d, double secs)
+{
+	rdc_out_obj_open(o, NULL);
+	rdc_out_str(o, RDC_OUT_MACHINE, "group", NULL, c->group);
+	rdc_out_str(o, RDC_OUT_MACHINE, "name", NULL, c->name);
+	if (value)
+		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, *value);
+	else
+		rdc_out_null(o, "value", NULL);
+	if (rates && value) {
+		rdc_out_u64(o, RDC_OUT_MACHINE, "delta", NULL, d);
+		rdc_out_f64(o, RDC_OUT_MACHINE, "per_s", NULL, (double)d / secs);
+	} else {
+		rdc_out_null(o, "delta", NULL);
+		rdc_out_null(o, "per_s", NULL);
+	}
+	rdc_out_obj_close(o);
+}
+
+/*
+ * The counters of one target.  Text: every counter's value, or with an
+ * interval (@rates) only what moved, as a rate (like mlnx_perf); an
+ * unreadable counter is "?" in text and null in JSON.
+ */
+static void stats_emit_counters(struct rdc_out *o, const struct stats_target *t,
+				enum port_stats_filter filter, bool rates, double secs)
+{
+	const char *indent = rates ? "    " : "  ";
+
+	if (rates)
+		stats_emit_headline(o, t, secs);
+	else
+		rdc_out_null(o, "rates", NULL);
+	rdc_out_arr_open(o, "counters");
 	for (size_t i = 0; i < t->now.count; i++) {
 		const struct rdc_counter *c = &t->now.items[i];
-		uint64_t d = counter_delta(&t->prev, c);
-		double rate = (double)d / secs;
+		uint64_t d = rates ? counter_delta(&t->prev, c) : 0;
+		double rate = rates ? (double)d / secs : 0;
 
-		if (group && strcmp(group, c->group))
-			stats_emit_unread(o, t, &group, group, true);
-		group_enter(o, &group, c->group);
-		rdc_out_obj_open(o, c->name);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, c->value);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "delta", NULL, d);
-		rdc_out_f64(o, RDC_OUT_MACHINE, "per_second", NULL, rate);
-		rdc_out_obj_close(o);
+		if (!stats_keep(filter, c, rates, d))
+			continue;
+		stats_emit_counter(o, c, &c->value, rates, d, secs);
+		if (!rates) {
+			rdc_out_text(o, "%s%-8s %-40s %" PRIu64 "\n", indent, c->group, c->name,
+				     c->value);
+			continue;
+		}
 		if (d == 0)
 			continue;
-		rdc_out_text(o, "    %-8s %-40s %16.0f /s", c->group, c->name, rate);
+		rdc_out_text(o, "%s%-8s %-40s %16.0f /s", indent, c->group, c->name, rate);
 		if (strstr(c->name, "bytes") || strstr(c->name, "Octets"))
 			rdc_out_text(o, "  (%.3f Gb/s)", rate * 8 / 1e9);
 		rdc_out_nl(o);
 	}
-	if (group)
-		stats_emit_unread(o, t, &group, group, true);
-	stats_emit_unread(o, t, &group, NULL, true);
-	group_enter(o, &group, NULL);
-	rdc_out_obj_close(o);
+	for (size_t k = 0; k < t->unread.names.count; k++) {
+		const struct rdc_counter *c = &t->unread.names.items[k];
+
+		if (filter == PORT_STATS_ERRORS && !rdc_counter_is_fault(c->group, c->name))
+			continue;
+		stats_emit_counter(o, c, NULL, rates, 0, secs);
+		rdc_out_text(o, "%s%-8s %-40s %s\n", indent, c->group, c->name,
+			     rates ? "               ? /s" : "?");
+	}
+	rdc_out_arr_close(o);
 }
 
 /* Print what could not be read in this sample (each file once per run); how many. */
@@ -335,12 +304,16 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 			log_info("port: %s: no ethtool statistics (%s)", targets[i].netdev,
 				 targets[i].netdev_error);
 	if (!interval || !n) {
-		rdc_out_begin(ctx->out);
+		rdc_out_begin(ctx->out, "port-stats");
+		rdc_out_null(ctx->out, "sample", NULL);
+		rdc_out_null(ctx->out, "interval_s", NULL);
+		rdc_out_str(ctx->out, RDC_OUT_MACHINE, "filter", NULL,
+			    port_stats_filter_name(so->filter));
 		rdc_out_arr_open(ctx->out, "stats");
 		for (size_t i = 0; i < n; i++) {
 			rdc_out_obj_open(ctx->out, NULL);
 			stats_emit_ident(ctx->out, &targets[i]);
-			stats_emit_totals(ctx->out, &targets[i]);
+			stats_emit_counters(ctx->out, &targets[i], so->filter, false, 0);
 			rdc_out_obj_close(ctx->out);
 		}
 		rdc_out_arr_close(ctx->out);
@@ -362,14 +335,16 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 			rc = rdc_fail(ctx, &err);
 			goto out;
 		}
-		rdc_out_begin(ctx->out);
+		rdc_out_begin(ctx->out, "port-stats");
 		rdc_out_u64(ctx->out, RDC_OUT_ANY, "sample", "sample %" PRIu64, sample);
 		rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", " over %.3f s\n", t1 - t0);
+		rdc_out_str(ctx->out, RDC_OUT_MACHINE, "filter", NULL,
+			    port_stats_filter_name(so->filter));
 		rdc_out_arr_open(ctx->out, "stats");
 		for (size_t i = 0; i < n; i++) {
 			rdc_out_obj_open(ctx->out, NULL);
 			stats_emit_ident(ctx->out, &targets[i]);
-			stats_emit_rates(ctx->out, &targets[i], t1 - t0);
+			stats_emit_counters(ctx->out, &targets[i], so->filter, true, t1 - t0);
 			rdc_out_obj_close(ctx->out);
 		}
 		rdc_out_arr_close(ctx->out);

@@ -42,3 +42,11 @@ need_netns() {
 		skip "needs root or user namespaces (unshare -rnm)"
 	fi
 }
+
+# jq definitions for `port stats` documents, whose counters are a list of
+# {group, name, value, delta, per_s}: `cmap` gives {GROUP: {NAME: value}},
+# `cmap_rates` {GROUP: {NAME: {value, delta, per_s}}} (for lookups in tests).
+# shellcheck disable=SC2034 # used inside jq programs of the tests
+JQ_CMAP='def cmap: .counters | reduce .[] as $c ({}; .[$c.group][$c.name] = $c.value);
+def cmap_rates: .counters | reduce .[] as $c ({}; .[$c.group][$c.name] = ($c | {value, delta, per_s}));
+'

@@ -1,43 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* err.c - error records */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/err.h"
 
-int rdc_err_set(struct rdc_err *err, int code, const char *fmt, ...)
+/* Fill @err with a fresh record (no detail); the three setters differ in the flags only. */
+static int err_vset(struct rdc_err *err, int code, int plain, int usage, const char *fmt,
+		    va_list ap)
 {
-	va_list ap;
-
 	if (code < 0)
 		code = -code;
 	if (err) {
 		err->code = code;
-		err->plain = 0;
+		err->plain = plain;
+		err->usage = usage;
 		err->detail[0] = '\0';
-		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
 	}
 	return -code;
+}
+
+int rdc_err_set(struct rdc_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = err_vset(err, code, 0, 0, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int rdc_err_set_plain(struct rdc_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
+	int rc;
 
-	if (code < 0)
-		code = -code;
-	if (err) {
-		err->code = code;
-		err->plain = 1;
-		err->detail[0] = '\0';
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-		va_end(ap);
-	}
-	return -code;
+	va_start(ap, fmt);
+	rc = err_vset(err, code, 1, 0, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int rdc_err_set_usage(struct rdc_err *err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = err_vset(err, EINVAL, 1, 1, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int rdc_err_restate(struct rdc_err *err, int code, const char *fmt, ...)

@@ -15,12 +15,16 @@ struct rdc_err {
 	char detail[256]; /* kernel extack text or a hint, may be empty */
 	/* The message says all there is: no strerror(code) after it ("has no port 2"). */
 	int plain;
+	/* The caller's input is malformed (a name that cannot be one): a usage error, exit 2. */
+	int usage;
 };
 
 #define RDC_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 /* Fill @err (if not NULL) and return -@code, so callers can `return rdc_err_set(...)`. */
 int rdc_err_set(struct rdc_err *err, int code, const char *fmt, ...) RDC_PRINTF(3, 4);
+/* A malformed argument: EINVAL, plain, marked as the caller's usage error. */
+int rdc_err_set_usage(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
 /* rdc_err_set for a message the errno text would only repeat; the code stays for callers. */
 int rdc_err_set_plain(struct rdc_err *err, int code, const char *fmt, ...) RDC_PRINTF(3, 4);
 /* Say again what failed in the caller's words, keeping the detail (the kernel's extack). */

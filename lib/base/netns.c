@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* netns.c - enter a network namespace and see its sysfs */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "base/names.h"
 #include "base/netns.h"
 
 /* Where `ip netns add NAME` bind-mounts the namespace. */
@@ -54,5 +57,42 @@ int rdc_netns_enter(const char *name, struct rdc_err *err)
 	if (mount(name, "/sys", "sysfs", flags, NULL))
 		return rdc_err_set(err, errno, "cannot mount the sysfs of network namespace '%s'",
 				   name);
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rdc_netns_names(struct rdc_names *names, struct rdc_err *err)
+{
+	struct dirent *de;
+	DIR *dir;
+
+	names->names = NULL;
+	names->count = 0;
+	/* `ip netns add` makes the directory: without it there are no named namespaces. */
+	dir = opendir(NETNS_RUN_DIR);
+	if (!dir)
+		return errno == ENOENT ? 0 : rdc_err_set(err, errno, "cannot list " NETNS_RUN_DIR);
+	while ((de = readdir(dir))) {
+		char **grown;
+
+		if (de->d_name[0] == '.')
+			continue;
+		grown = realloc(names->names, (names->count + 1) * sizeof(*grown));
+		if (!grown || !(grown[names->count] = strdup(de->d_name))) {
+			if (grown)
+				names->names = grown;
+			closedir(dir);
+			rdc_names_free(names);
+			return rdc_err_set(err, ENOMEM, "cannot list " NETNS_RUN_DIR);
+		}
+		names->names = grown;
+		names->count++;
+	}
+	closedir(dir);
+	qsort(names->names, names->count, sizeof(*names->names), name_cmp);
 	return 0;
 }

@@ -11,3 +11,7 @@
  * netdevs.  Needs CAP_SYS_ADMIN.  0 or -errno with @err filled.
  */
 int rdc_netns_enter(const char *name, struct rdc_err *err);
+
+struct rdc_names;
+/* The named network namespaces (entries of /run/netns, sorted); none is an empty list. */
+int rdc_netns_names(struct rdc_names *names, struct rdc_err *err);

@@ -80,6 +80,12 @@ int rdc_link_plan_make(const char *ifname, int64_t mtu, int admin_up, struct rdc
 	if (admin_up >= 0 && (bool)admin_up != plan->before.admin_up) {
 		plan->after.admin_up = admin_up;
 		plan->change.admin_up = admin_up;
+		/*
+		 * The operstate the plan leads to: a link taken down is "down"; one
+		 * brought up depends on its carrier, which no plan knows ("": unknown).
+		 */
+		rdc_strlcpy(plan->after.operstate, admin_up ? "" : "down",
+			    sizeof(plan->after.operstate));
 	}
 	plan->changed = plan->change.mtu >= 0 || plan->change.admin_up >= 0;
 	return 0;

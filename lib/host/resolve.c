@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* resolve.c - which RDMA port a name means: device, port, netdev, upper netdev or IP address */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,16 +273,69 @@ static int resolve_address(struct rdc_port_list *list, const char *name, bool *k
 	/* No GID for it (a port down, a bundle without GIDs): the netdev that holds it. */
 	addr_owner(q, owner, sizeof(owner));
 	if (!owner[0] || !rdc_netdev_exists(owner))
-		return rdc_err_set(err, ENXIO, "no RDMA port has address %s", name);
+		return rdc_err_set_plain(err, ENXIO, "no RDMA port has address %s", name);
 	rc = mark_netdev(list, owner, keep, q, err);
 	q->kind = RDC_NAMED_ADDRESS;
 	rdc_strlcpy(q->netdev, owner, sizeof(q->netdev));
 	if (rc < 0)
 		return rc;
 	if (!rc)
-		return rdc_err_set(err, ENXIO, "address %s is on '%s', which has no RDMA port",
-				   name, owner);
+		return rdc_err_set_plain(
+			err, ENXIO, "address %s is on '%s', which has no RDMA port", name, owner);
 	return 0;
+}
+
+/* The kernel refuses interface names with blanks (dev_valid_name()); device names have none. */
+static bool name_has_blank(const char *name)
+{
+	for (; *name; name++)
+		if (isspace((unsigned char)*name))
+			return true;
+	return false;
+}
+
+/*
+ * "no RDMA device or network interface 'mlx5_9'", with the closest known
+ * device, DEV/PORT or netdev name when one is a typo away.
+ */
+static int unknown_name(const struct rdc_port_list *list, const char *name, struct rdc_err *err)
+{
+	struct rdc_names netdevs = {0};
+	struct rdc_err ignored = {0};
+	const char **cands;
+	char(*devport)[RDC_IBDEV_NAME + 8] = calloc(list->count + 1, sizeof(*devport));
+	const char *hint = NULL;
+	size_t n = 0;
+	int rc;
+
+	/* Every interface is a candidate (set and pfc take any); unreadable: none of them. */
+	if (rdc_netdev_names(&netdevs, &ignored))
+		netdevs.count = 0;
+	cands = calloc(3 * list->count + netdevs.count + 1, sizeof(*cands));
+	if (cands && devport) {
+		for (size_t i = 0; i < netdevs.count; i++)
+			cands[n++] = netdevs.names[i];
+		for (size_t i = 0; i < list->count; i++) {
+			const struct rdc_port *p = &list->ports[i];
+
+			snprintf(devport[i], sizeof(devport[i]), "%s/%u", p->device, p->port);
+			cands[n++] = p->device;
+			cands[n++] = devport[i];
+		}
+		hint = rdc_closest(name, cands, n);
+	}
+	if (hint)
+		rc = rdc_err_set_plain(
+			err, ENODEV,
+			"no RDMA device or network interface '%s' (did you mean '%s'?)", name,
+			hint);
+	else
+		rc = rdc_err_set_plain(err, ENODEV, "no RDMA device or network interface '%s'",
+				       name);
+	free(cands);
+	free(devport);
+	rdc_names_free(&netdevs);
+	return rc;
 }
 
 int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_port_query *q,
@@ -310,11 +364,12 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 		free(keep);
 		return rc;
 	}
-	if (rdc_devport_parse(name, dev, sizeof(dev), &port)) {
+	/* Neither a device (up to 63 characters), DEV/PORT, nor a netdev (no blanks). */
+	if (rdc_devport_parse(name, dev, sizeof(dev), &port) || name_has_blank(name)) {
 		free(keep);
-		return rdc_err_set(err, EINVAL,
-				   "'%s' is not DEV, DEV/PORT or a netdev name (nor an IP address)",
-				   name);
+		return rdc_err_set_usage(
+			err, "'%s' is not DEV, DEV/PORT or a netdev name (nor an IP address)",
+			name);
 	}
 	for (size_t i = 0; i < list->count; i++)
 		if (!strcmp(list->ports[i].device, dev))
@@ -334,9 +389,9 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 	}
 	if (strchr(name, '/') || !rdc_netdev_exists(name)) {
 		free(keep);
+		rc = unknown_name(list, name, err);
 		list->count = 0;
-		return rdc_err_set_plain(err, ENODEV, "no RDMA device or network interface '%s'",
-					 name);
+		return rc;
 	}
 	rdc_strlcpy(q->netdev, name, sizeof(q->netdev));
 	rc = mark_netdev(list, name, keep, q, err);

@@ -62,7 +62,14 @@ static void dcb_parse_apps(const struct nlattr *table, struct rdc_dcb *dcb)
 		if ((type != DCB_ATTR_IEEE_APP && type != RDC_DCB_ATTR_DCB_APP) ||
 		    dcb->napps >= RDC_DCB_MAX_APPS)
 			continue;
-		if (dcb_copy(a, &dcb->apps[dcb->napps], sizeof(dcb->apps[0])))
+		if (!dcb_copy(a, &dcb->apps[dcb->napps], sizeof(dcb->apps[0])))
+			continue;
+		/* The kernel refuses such entries on SET; a reply holding one is corrupt. */
+		if (dcb->apps[dcb->napps].priority > 7 ||
+		    (dcb->apps[dcb->napps].selector == IEEE_8021QAZ_APP_SEL_DSCP &&
+		     dcb->apps[dcb->napps].protocol > 63))
+			dcb->napps_invalid++;
+		else
 			dcb->napps++;
 	}
 }

@@ -23,6 +23,8 @@ struct rdc_dcb {
 	uint8_t dcbx;		     /* DCB_CAP_DCBX_* bits */
 	size_t napps;
 	struct dcb_app apps[RDC_DCB_MAX_APPS];
+	/* APP entries no driver can hold (DSCP past 63, priority past 7): left out, counted. */
+	size_t napps_invalid;
 };
 
 /*

@@ -128,9 +128,9 @@ static const struct {
 	const char *const *names;
 	size_t count;
 } std_groups[] = {
-	[ETHTOOL_STATS_ETH_PHY] = {"eth-phy", std_phy_names, RDC_ARRAY_SIZE(std_phy_names)},
-	[ETHTOOL_STATS_ETH_MAC] = {"eth-mac", std_mac_names, RDC_ARRAY_SIZE(std_mac_names)},
-	[ETHTOOL_STATS_ETH_CTRL] = {"eth-ctrl", std_ctrl_names, RDC_ARRAY_SIZE(std_ctrl_names)},
+	[ETHTOOL_STATS_ETH_PHY] = {"eth_phy", std_phy_names, RDC_ARRAY_SIZE(std_phy_names)},
+	[ETHTOOL_STATS_ETH_MAC] = {"eth_mac", std_mac_names, RDC_ARRAY_SIZE(std_mac_names)},
+	[ETHTOOL_STATS_ETH_CTRL] = {"eth_ctrl", std_ctrl_names, RDC_ARRAY_SIZE(std_ctrl_names)},
 	[ETHTOOL_STATS_RMON] = {"rmon", std_rmon_names, RDC_ARRAY_SIZE(std_rmon_names)},
 };
 

@@ -16,7 +16,7 @@ int rdc_ethtool_driver_stats(const char *ifname, struct rdc_counter_set *set, st
 
 /*
  * IEEE 802.3 / RMON standard statistics over ethtool netlink (groups
- * "eth-phy", "eth-mac", "eth-ctrl", "rmon") and the pause frame counters
+ * "eth_phy", "eth_mac", "eth_ctrl", "rmon"; ethtool spells them with "-") and the pause frame counters
  * (group "pause": tx_frames, rx_frames).  Drivers that implement none give
  * an empty set.
  */

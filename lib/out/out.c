@@ -122,14 +122,18 @@ static char *out_text_value(const char *v, char **owned)
 	return *owned;
 }
 
-void rdc_out_begin(struct rdc_out *o)
+void rdc_out_begin(struct rdc_out *o, const char *kind)
 {
 	if (!o->backend)
 		return;
 	o->backend->doc_begin(o->state);
 	o->backend->obj_open(o->state, NULL);
-	/* The JSON stability promise: schema 1 keys are only ever added to. */
+	/*
+	 * The JSON stability promise: within one schema version keys are only
+	 * ever added to; a rename or reshape bumps it (docs/json.md).
+	 */
 	o->backend->scalar(o->state, "schema", OUT_NUMBER, RDC_OUT_SCHEMA_TEXT);
+	o->backend->scalar(o->state, "kind", OUT_STRING, kind);
 }
 
 void rdc_out_end(struct rdc_out *o)

@@ -13,7 +13,8 @@
  * active format decides what is written.  The same call sequence yields text,
  * JSON or YAML, so the three can never disagree about what a command reports.
  *
- *   rdc_out_begin(o);                       top-level object, "schema": 1
+ *   rdc_out_begin(o, "port-show");          top-level object, "schema": 2,
+ *                                           "kind": "port-show" (names its JSON Schema)
  *   rdc_out_arr_open(o, "ports");
  *     rdc_out_obj_open(o, NULL);
  *       rdc_out_str(o, RDC_OUT_ANY, "device", "%s", "mlx5_0");
@@ -35,7 +36,7 @@ enum rdc_out_sink {
 
 enum rdc_color { RDC_COLOR_NONE, RDC_COLOR_GREEN, RDC_COLOR_YELLOW, RDC_COLOR_RED, RDC_COLOR_BOLD };
 
-#define RDC_OUT_SCHEMA_TEXT "1" /* "schema" of every document */
+#define RDC_OUT_SCHEMA_TEXT "2" /* "schema" of every document: the vocabulary's version */
 
 struct rdc_out;
 
@@ -45,7 +46,11 @@ int rdc_out_free(struct rdc_out *o);
 
 bool rdc_out_is_text(const struct rdc_out *o);
 
-void rdc_out_begin(struct rdc_out *o);
+/*
+ * @kind names the document and its JSON Schema (schemas/KIND.schema.json):
+ * "port-show", "pfc-apply", ...; a reader picks the schema by it.
+ */
+void rdc_out_begin(struct rdc_out *o, const char *kind);
 void rdc_out_end(struct rdc_out *o);
 
 void rdc_out_obj_open(struct rdc_out *o, const char *key);

@@ -415,7 +415,7 @@ usage_error() {
 		n=$((n + 1))
 		json_valid <<<"$line" || fail "not one JSON document: $line"
 		jq -e --argjson n "$n" --arg e "client: $NO_PORTS" '
-			.schema == 1 and .run == $n and .status == "failed" and .error == $e
+			.schema == 2 and .run == $n and .status == "failed" and .error == $e
 			and (.client | test("^127\\.0\\.0\\.1:[0-9]+$"))
 			and (.time | test("^" + $ts + "$"))' --arg ts "$TS" <<<"$line" >/dev/null ||
 			fail "unexpected document $n: $line"

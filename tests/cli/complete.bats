@@ -14,7 +14,7 @@ verbs() {
 keywords() {
 	"$RDMACTL" help "$1" | awk -v act="  rdmactl $1 $2" '
 		/^  [^ ]/ { sel = $0 == act || index($0, act " ") == 1; skip = 1; next }
-		skip { skip = 0; next }
+		skip { if (/^      [^ ]/) skip = 0; next }
 		sel && /^      [^ ]/ { print $1 }'
 }
 
@@ -159,7 +159,9 @@ make_stub() {
 	run "$RDMACTL" __complete --root "$EMPTY" port set ens1f0np0 mtu 9000 ""
 	assert_equal "$(sort <<<"$output")" "$(lines up down --dry-run)"
 	run "$RDMACTL" __complete --root "$EMPTY" port stats ""
-	assert_equal "$(sort <<<"$output")" "$(lines interval count)"
+	assert_equal "$(sort <<<"$output")" "$(lines count errors interval nonzero)"
+	run "$RDMACTL" __complete --root "$EMPTY" port stats errors ""
+	assert_equal "$(sort <<<"$output")" "$(lines count interval)"
 	run "$RDMACTL" __complete --root "$EMPTY" port show ""
 	assert_output ""
 }

@@ -60,16 +60,36 @@ load ../helpers
 	run rd cx6dx port mlx5_9
 	assert_failure 1
 	# No errno text where it says nothing more ("No such device").
-	assert_output "rdmactl: port: no RDMA device or network interface 'mlx5_9'"
+	assert_output "rdmactl: port: no RDMA device or network interface 'mlx5_9' (did you mean 'mlx5_0'?)"
+	run rd cx6dx port nosuchdev
+	assert_failure 1
+	assert_output "rdmactl: port: no RDMA device or network interface 'nosuchdev'"
 	run rd cx6dx port mlx5_0/2
 	assert_failure 1
 	assert_output "rdmactl: port: RDMA device 'mlx5_0' has no port 2"
 	run rd cx6dx port gids lo
 	assert_failure 1
 	assert_output "rdmactl: port: network interface 'lo' has no RDMA port"
-	run rd cx6dx port 'mlx5_0/x'
+}
+
+@test "a name that cannot be one is a usage error (exit 2), as the man page says; typos get a did-you-mean" {
+	local name
+	for name in 'mlx5_0/x' 'mlx5_0/0' 'mlx5_0/1/2' 'a b' "$(printf 'x%.0s' {1..80})"; do
+		run --separate-stderr rd cx6dx port show "$name"
+		assert_equal "$status" 2
+		[[ $stderr == *"'$name' is not DEV, DEV/PORT or a netdev name (nor an IP address)"* ]] ||
+			fail "$name: $stderr"
+		[[ $stderr == *"see 'rdmactl help port'"* ]] || fail "$stderr"
+		[[ $stderr != *"Invalid argument"* ]] || fail "errno text: $stderr"
+	done
+	run --separate-stderr rd cx6dx port stats ens1f1np
 	assert_failure 1
-	assert_output --partial "is not DEV, DEV/PORT or a netdev name"
+	assert_equal "$stderr" "rdmactl: port: no RDMA device or network interface 'ens1f1np' (did you mean 'ens1f1np1'?)"
+	run --separate-stderr rd cx6dx port gids mlx5_1/l
+	assert_equal "$status" 2
+	run --separate-stderr rd cx6dx port mlx6_0/1
+	assert_failure 1
+	[[ $stderr == *"(did you mean 'mlx5_0/1'?)" ]] || fail "$stderr"
 }
 
 @test "missing or unusable --root: exit 1 with the path" {
@@ -92,7 +112,7 @@ load ../helpers
 @test "an empty root has no RDMA devices: an empty list, said on stderr, exit 1" {
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -j port
 	assert_failure 1
-	[ "$output" = '{"schema":1,"ports":[]}' ]
+	[ "$output" = '{"schema":2,"kind":"port-show","ports":[]}' ]
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 }
 

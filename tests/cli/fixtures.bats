@@ -145,15 +145,17 @@ val() {
 @test "fixtures: cx6dx is lossless RoCE as pfc apply profile roce-lossless leaves it" {
 	run --separate-stderr rd cx6dx -j pfc show
 	assert_success
-	[ "$(echo "$output" | jq -c '[.devices[].netdev]')" = '["ens1f0np0","ens1f1np1"]' ]
+	[ "$(echo "$output" | jq -c '[.netdevs[].netdev]')" = '["ens1f0np0","ens1f1np1"]' ]
 	for i in 0 1; do
-		d=$(echo "$output" | jq -c ".devices[$i]")
+		d=$(echo "$output" | jq -c ".netdevs[$i]")
 		[ "$(echo "$d" | jq -c '[.dcbx.host, .dcbx.cee, .dcbx.ieee, .dcbx.lld_managed]')" = '[true,true,true,false]' ]
-		[ "$(echo "$d" | jq -c '[.pfc.source, .pfc.pfc_cap, .pfc.delay, .pfc.enabled_prios]')" = '["dcbnl",8,7,[3]]' ]
+		[ "$(echo "$d" | jq -c '[.pfc.source, .pfc.pfc_cap, .pfc.delay_bits, .pfc.enabled_prios]')" = '["dcbnl",8,7,[3]]' ]
 		[ "$(echo "$d" | jq -c '[.pfc.prios[] | select(.enabled) | .prio]')" = '[3]' ]
 		[ "$(echo "$d" | jq -c '[.trust.value, .trust.source]')" = '["dscp","dcbnl-app"]' ]
-		[ "$(echo "$d" | jq -c '.dscp_prio.map')" = '[{"dscp":48,"prio":6},{"dscp":26,"prio":3}]' ]
-		[ "$(echo "$d" | jq -c '.ets | [.ets_cap, .willing, .prio_tc, .tc_tsa, .tc_bw]')" = \
+		# The map is ordered by DSCP (the kernel lists mlx5's newest first).
+		[ "$(echo "$d" | jq -c '.dscp_prio.map')" = '[{"dscp":26,"prio":3},{"dscp":48,"prio":6}]' ]
+		[ "$(echo "$d" | jq -c '.verdict | [.profile, .prio, .dscp, .matches, .differences]')" = '["roce-lossless",3,26,true,[]]' ]
+		[ "$(echo "$d" | jq -c '.ets | [.ets_cap, .willing, .prio_tc, .tc_tsa, .tc_bw_pct]')" = \
 		  '[8,false,[0,0,0,3,0,0,6,0],["ets","strict","strict","ets","strict","strict","strict","strict"],[50,100,100,50,100,100,100,100]]' ]
 		[ "$(echo "$d" | jq -c '.maxrate.tc_maxrate_kbps')" = '[0,0,0,0,0,0,0,0]' ]
 		[ "$(echo "$d" | jq -c '.buffer | [.prio_buffer, .buffer_size_bytes[0], .total_size_bytes]')" = \
@@ -161,25 +163,28 @@ val() {
 		[ "$(echo "$d" | jq -c '.roce[0] | [.source, .default_roce_mode, .default_roce_tos]')" = '["configfs","RoCE v2",106]' ]
 	done
 	# dcbnl's PFC frame counts are the driver's per-priority pause counters
-	pfc=$(echo "$output" | jq -c '.devices[0].pfc.prios[3] | [.requests, .indications]')
+	pfc=$(echo "$output" | jq -c '.netdevs[0].pfc.prios[3] | [.tx_pfc_frames, .rx_pfc_frames]')
 	run --separate-stderr rd cx6dx -j port stats mlx5_0
-	[ "$(echo "$output" | jq -c '.stats[0].counters.driver | [.tx_prio3_pause, .rx_prio3_pause]')" = "$pfc" ]
+	[ "$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap).driver | [.tx_prio3_pause, .rx_prio3_pause]')" = "$pfc" ]
 	[ "$pfc" != '[0,0]' ]
 }
 
 @test "fixtures: cx6dx-lag has DCB on the slaves, none on bond0" {
 	run --separate-stderr rd cx6dx-lag -j pfc show
 	assert_success
-	d=$(echo "$output" | jq -c '.devices[0]')
+	d=$(echo "$output" | jq -c '.netdevs[0]')
 	[ "$(echo "$d" | jq -r .netdev)" = bond0 ]
 	[ "$(echo "$d" | jq -c '[.pfc.source, .ets.source, .trust.source, .dcbx.source]')" = '["unknown","unknown","unknown","unknown"]' ]
 	[ "$(echo "$d" | jq -r .pfc.reason)" = "the driver implements no dcbnl operations" ]
+	# No DCB: the verdict is unknown (null), not a failure.
+	[ "$(echo "$d" | jq -c '.verdict | [.matches, .differences]')" = '[null,[]]' ]
+	[[ $(echo "$d" | jq -r .verdict.reason) == "no DCB support"* ]]
 	[ "$(echo "$d" | jq -c '.roce[0] | [.device, .default_roce_tos]')" = '["mlx5_bond_0",106]' ]
 	for s in ens1f0np0 ens1f1np1; do
 		run --separate-stderr rd cx6dx-lag -j pfc show dev "$s"
 		assert_success
-		[ "$(echo "$output" | jq -c '.devices[0] | [.pfc.enabled_prios, .trust.value, .dscp_prio.map, .ets.prio_tc]')" = \
-		  '[[3],"dscp",[{"dscp":48,"prio":6},{"dscp":26,"prio":3}],[0,0,0,3,0,0,6,0]]' ]
+		[ "$(echo "$output" | jq -c '.netdevs[0] | [.pfc.enabled_prios, .trust.value, .dscp_prio.map, .ets.prio_tc]')" = \
+		  '[[3],"dscp",[{"dscp":26,"prio":3},{"dscp":48,"prio":6}],[0,0,0,3,0,0,6,0]]' ]
 	done
 }
 
@@ -187,17 +192,20 @@ val() {
 	run --separate-stderr rd degraded -j pfc show
 	assert_success
 	for i in 0 1; do
-		d=$(echo "$output" | jq -c ".devices[$i]")
+		d=$(echo "$output" | jq -c ".netdevs[$i]")
 		[ "$(echo "$d" | jq -c '[.pfc.source, .pfc.enabled_prios, .trust.value, .dscp_prio.map]')" = '["dcbnl",[],"pcp",[]]' ]
-		[ "$(echo "$d" | jq -c '.ets | [.prio_tc, .tc_tsa, .tc_bw]')" = \
+		[ "$(echo "$d" | jq -c '.ets | [.prio_tc, .tc_tsa, .tc_bw_pct]')" = \
 		  '[[1,0,2,3,4,5,6,7],["vendor","vendor","vendor","vendor","vendor","vendor","vendor","vendor"],[100,100,100,100,100,100,100,100]]' ]
 		[ "$(echo "$d" | jq -c '[.dcbx.host, .roce[0].source]')" = '[true,"unknown"]' ]
+		[ "$(echo "$d" | jq -c '.verdict.matches')" = false ]
+		[ "$(echo "$d" | jq -c '[.verdict.differences[] | select(.what == "prio-pfc 3" or .what == "trust")]')" = \
+		  '[{"what":"prio-pfc 3","have":false,"want":true},{"what":"trust","have":"pcp","want":"dscp"}]' ]
 	done
 	# 802.3x PAUSE frames: counted on priority 0 by dcbnl, "global" by ethtool
-	pfc=$(echo "$output" | jq -c '.devices[1].pfc.prios[0] | [.requests, .indications]')
-	[ "$(echo "$output" | jq -c '[.devices[1].pfc.prios[1:][] | .requests + .indications] | add')" = 0 ]
+	pfc=$(echo "$output" | jq -c '.netdevs[1].pfc.prios[0] | [.tx_pfc_frames, .rx_pfc_frames]')
+	[ "$(echo "$output" | jq -c '[.netdevs[1].pfc.prios[1:][] | .tx_pfc_frames + .rx_pfc_frames] | add')" = 0 ]
 	run --separate-stderr rd degraded -j port stats mlx5_1
-	c=$(echo "$output" | jq -c '.stats[0].counters')
+	c=$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap)')
 	[ "$(echo "$c" | jq -c '[.driver.tx_global_pause, .driver.rx_global_pause]')" = "$pfc" ]
 	[ "$(echo "$c" | jq -c '[.driver.tx_pause_ctrl_phy, .driver.rx_pause_ctrl_phy]')" = "$pfc" ]
 	[ "$(echo "$c" | jq -c '[.pause.tx_frames, .pause.rx_frames]')" = "$pfc" ]
@@ -208,13 +216,14 @@ val() {
 @test "fixtures: seed-gateway trusts DSCP with mlnx_qos's 64 entries, PFC on 3" {
 	run --separate-stderr rd seed-gateway -j pfc show
 	assert_success
-	[ "$(echo "$output" | jq -c '[.devices[].netdev]')" = '["ens1f0np0","ens1f1np1"]' ]
+	[ "$(echo "$output" | jq -c '[.netdevs[].netdev]')" = '["ens1f0np0","ens1f1np1"]' ]
 	for i in 0 1; do
-		d=$(echo "$output" | jq -c ".devices[$i]")
+		d=$(echo "$output" | jq -c ".netdevs[$i]")
 		[ "$(echo "$d" | jq -c '[.pfc.enabled_prios, .trust.value, (.dscp_prio.map | length)]')" = '[[3],"dscp",64]' ]
 		[ "$(echo "$d" | jq '[.dscp_prio.map[] | select(.prio != (.dscp / 8 | floor))] | length')" = 0 ]
-		[ "$(echo "$d" | jq -c '[.dscp_prio.map[] | select(.dscp == 26 or .dscp == 48)] | map([.dscp, .prio])')" = '[[48,6],[26,3]]' ]
-		[ "$(echo "$d" | jq -c '.ets | [.prio_tc, .tc_tsa[0], .tc_tsa[3], .tc_bw[0], .tc_bw[3]]')" = '[[0,0,0,3,0,0,6,0],"ets","ets",50,50]' ]
+		[ "$(echo "$d" | jq -c '[.dscp_prio.map[] | select(.dscp == 26 or .dscp == 48)] | map([.dscp, .prio])')" = '[[26,3],[48,6]]' ]
+		[ "$(echo "$d" | jq -c '.verdict.matches')" = true ]
+		[ "$(echo "$d" | jq -c '.ets | [.prio_tc, .tc_tsa[0], .tc_tsa[3], .tc_bw_pct[0], .tc_bw_pct[3]]')" = '[[0,0,0,3,0,0,6,0],"ets","ets",50,50]' ]
 		[ "$(echo "$d" | jq -c '.roce[0] | [.default_roce_mode, .default_roce_tos]')" = '["RoCE v2",106]' ]
 	done
 }
@@ -362,7 +371,7 @@ sys.exit(0 if s(sys.argv[1]) & s(sys.argv[2]) else 1)' "$aff" "$local_cpus" || r
 	# port stats reads a baseline, then reports each sample with its delta
 	run --separate-stderr rd seed-gateway -j port stats mlx5_1 interval 0.05 count 1
 	assert_success
-	[ "$(echo "$output" | jq -c '.stats[0].counters.driver.rx_crc_errors_phy | [.value, .delta]')" = '[30299,1843]' ]
+	[ "$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap_rates).driver.rx_crc_errors_phy | [.value, .delta]')" = '[30299,1843]' ]
 }
 
 @test "fixtures: clean-2port has no error anywhere and balanced links" {

@@ -37,6 +37,12 @@ links_in() {
 		[ "$(readlink "$dest/usr/sbin/rdmactl-$v")" = rdmactl ]
 		[ "$(readlink "$dest/usr/share/bash-completion/completions/rdmactl-$v")" = rdmactl ]
 	done
+	# The JSON Schemas, every one of the checkout's, as they are.
+	local s
+	for s in "$TOP"/schemas/*.schema.json; do
+		cmp "$s" "$dest/usr/share/rdmactl/schemas/${s##*/}"
+	done
+	assert_equal "$(ls "$dest/usr/share/rdmactl/schemas")" "$(ls "$TOP/schemas")"
 	run "$dest/usr/sbin/rdmactl-port" --root "$HOSTS/cx6dx" -j gids mlx5_1
 	assert_success
 	# As rdmactl-bench, the verb is implied: its help, its usage errors.

@@ -30,7 +30,7 @@ add_upper() {
 	[ "$(echo "$output" | jq -r '.gids[0].gid')" = "0000:0000:0000:0000:0000:ffff:c0a8:0a0b" ]
 	run rd cx6dx port gids 192.168.10.11
 	assert_success
-	assert_line --index 1 --regexp '^mlx5_0 +1 +3 +0000:0000:0000:0000:0000:ffff:c0a8:0a0b 192\.168\.10\.11 +RoCE v2 +ens1f0np0 \*$'
+	assert_line --index 1 --regexp '^mlx5_0/1 +3 +::ffff:192\.168\.10\.11 +RoCE v2 +ens1f0np0 +\*$'
 	assert_line --partial 'n_gids_found=2'
 }
 
@@ -149,4 +149,19 @@ add_upper() {
 	run --separate-stderr rd cx6dx diag run 10.9.9.9 interval 0
 	assert_failure 1
 	[[ "$stderr" == *"no RDMA port has address 10.9.9.9"* ]] || fail "$stderr"
+}
+
+@test "lookup: pfc takes an address or a VLAN and shows (or plans) the DCB of the port's netdev" {
+	local name
+	for name in 192.168.10.11 ens1f0np0.100 192.168.100.11 mlx5_0/1; do
+		run --separate-stderr rd cx6dx -j pfc show dev "$name"
+		assert_success
+		[ "$(echo "$output" | jq -c '[.netdevs[].netdev]')" = '["ens1f0np0"]' ] || fail "$name: $output"
+		run --separate-stderr rd cx6dx -j --dry-run pfc set dev "$name" prio-pfc 4:on
+		assert_success
+		[ "$(echo "$output" | jq -c '[.netdevs[].netdev]')" = '["ens1f0np0"]' ] || fail "$name: $output"
+	done
+	run --separate-stderr rd cx6dx pfc show dev 10.9.9.9
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: pfc: no RDMA port has address 10.9.9.9"
 }

@@ -66,7 +66,7 @@ actions() {
 keywords() {
 	"$RDMACTL" help "$1" | awk -v act="${2:+  rdmactl $1 $2}" '
 		/^  [^ ]/ { sel = act == "" || $0 == act || index($0, act " ") == 1; skip = 1; next }
-		skip { skip = 0; next }
+		skip { if (/^      [^ ]/) skip = 0; next }
 		sel && /^      [^ ]/ { print $1 }' | sort -u
 }
 
@@ -83,9 +83,7 @@ assert_bold() {
 # "counters" not descended into (its keys are the kernel's counter names).
 # Every key counts, also those whose value is false or null.
 json_paths() {
-	jq -r '[paths | map(select(type == "string"))
-		| if index("counters") then .[:index("counters") + 1] else . end
-		| join(".")] | unique[]' | sort -u
+	jq -r '[paths | map(select(type == "string")) | join(".")] | unique[]' | sort -u
 }
 
 @test "every page renders with scdoc, without warnings" {
@@ -130,7 +128,12 @@ json_paths() {
 @test "every verb page's NAME line is the verb's summary in --help" {
 	local v summary
 	for v in $(verbs); do
-		summary=$("$RDMACTL" --help | sed -nE "s/^  $v +(.*)/\\1/p")
+		# The summary, its continuation lines (wrapped to 80 columns) joined.
+		summary=$("$RDMACTL" --help | awk -v v="$v" '
+			/^  [a-z]/ && $1 == v { sub(/^  [a-z]+ +/, ""); s = $0; on = 1; next }
+			on && /^           [^ ]/ { sub(/^ +/, ""); s = s " " $0; next }
+			{ on = 0 }
+			END { print s }')
 		[ -n "$summary" ]
 		grep -qxF "rdmactl-$v - $summary" "$MAN/rdmactl-$v.8.scd" ||
 			fail "rdmactl-$v.8.scd NAME is not 'rdmactl-$v - $summary'"
@@ -200,13 +203,9 @@ json_paths() {
 		for a in show gids stats; do
 			"$RDMACTL" --root "$host" -j port "$a" | json_paths >>"$BATS_TEST_TMPDIR/keys"
 		done
-		# Interval mode: sample, interval_s, rates and per-counter objects.
-		{
-			"$RDMACTL" --root "$host" -j port stats interval 0.01 count 2 | json_paths
-			"$RDMACTL" --root "$host" -j port stats interval 0.01 count 1 |
-				jq -r '.stats[].counters[][] | keys[]'
-			"$RDMACTL" --root "$host" -j port stats | jq -r '.stats[].counters | keys[]'
-		} >>"$BATS_TEST_TMPDIR/keys"
+		# Interval mode: sample, interval_s, rates, and the same counter objects.
+		"$RDMACTL" --root "$host" -j port stats interval 0.01 count 2 | json_paths \
+			>>"$BATS_TEST_TMPDIR/keys"
 	done
 	[ "$n" -gt 0 ] || fail "no fixture hosts in testdata/hosts"
 	sort -u "$BATS_TEST_TMPDIR/keys" -o "$BATS_TEST_TMPDIR/keys"
@@ -214,7 +213,7 @@ json_paths() {
 	# under the array ("ports", "gids", "stats").
 	while read -r key; do
 		case $key in
-		*.*) key=${key#ports.} key=${key#gids.} key=${key#stats.} ;;
+		*.*) key=${key#ports.} key=${key#gids.} key=${key#stats.} key=${key#counters.} ;;
 		esac
 		assert_bold "$MAN/rdmactl-port.8.scd" "$key"
 	done <"$BATS_TEST_TMPDIR/keys"
@@ -223,9 +222,10 @@ json_paths() {
 @test "the port set JSON keys are documented" {
 	# set is refused under --root, so its keys are listed here from port_set.c.
 	assert_bold "$MAN/rdmactl-port.8.scd" netdev changed dry_run before after \
-		before.mtu after.mtu before.admin_up after.admin_up before.operstate after.operstate
+		before.mtu_bytes after.mtu_bytes before.admin_up after.admin_up before.operstate \
+		after.operstate
 	local key
-	for key in netdev changed dry_run before after mtu admin_up operstate; do
+	for key in netdev changed dry_run before after mtu_bytes admin_up operstate; do
 		grep -qF "\"$key\"" "$TOP/cmd/port_set.c" || fail "port_set.c no longer emits '$key'"
 	done
 }
@@ -294,7 +294,7 @@ BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth duration_s iters war
 BENCH_ENDPOINT_KEYS="device port netdev gid_index gid ip"
 BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local links.remote
 	links.path_mtu_bytes links.status links.bytes links.msgs links.window_s links.gbps
-	links.mmsgps links.min_interval_gbps links.max_interval_gbps links.port_share_percent
+	links.mmsgs_per_s links.min_interval_gbps links.max_interval_gbps links.port_share_pct
 	links.port_rate_gbps links.intervals_gbps links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
 	links.latency_us.max links.latency_us.mean links.latency_us.stdev links.cpu_s
@@ -302,8 +302,8 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.silent_to_end links.silent_from_s links.failed_completions links.error
 	links.carrier_lost links.carrier_losses links.carrier_lost_at_s links.carrier_back_at_s
 	links.outage_s links.counters links.peer links.peer.bytes links.peer.msgs
-	links.peer.failed_completions total total.gbps total.mmsgps total.imbalance total.bytes
-	total.msgs total.window_s total.host_cpu_percent error"
+	links.peer.failed_completions total total.gbps total.mmsgs_per_s total.imbalance total.bytes
+	total.msgs total.window_s total.host_cpu_pct error"
 BENCH_SERVER_KEYS="run client status error links links.client_bytes links.received_bytes
 	links.failed_completions links.error links.remote.gid_index links.remote.gid
 	links.remote.ip client_gbps"
@@ -313,14 +313,14 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	# Every key is still emitted by cmd/bench.c (its last path component).
 	# shellcheck disable=SC2086
 	for key in schema $BENCH_PARAM_KEYS $BENCH_ENDPOINT_KEYS $BENCH_CLIENT_KEYS $BENCH_SERVER_KEYS \
-		pause_; do
+		group name value meaning; do
 		k=${key##*.}
 		[ "$k" = schema ] && continue
 		grep -qF "\"$k\"" "$TOP/cmd/bench.c" || fail "cmd/bench.c no longer emits '$k'"
 	done
 	# shellcheck disable=SC2086
-	assert_bold "$page" schema $BENCH_PARAM_KEYS $BENCH_CLIENT_KEYS $BENCH_SERVER_KEYS \
-		pause_tx_frames pause_rx_frames
+	assert_bold "$page" schema kind $BENCH_PARAM_KEYS $BENCH_CLIENT_KEYS $BENCH_SERVER_KEYS \
+		group name value meaning tx_frames rx_frames
 	for k in $BENCH_ENDPOINT_KEYS; do
 		assert_bold "$page" "links.local.$k" "links.remote.$k"
 	done
@@ -411,6 +411,13 @@ PFC_SECTIONS="dcbx pfc trust dscp_prio ets maxrate buffer ecn cnp roce"
 	for key in files path value; do
 		grep -qF "\"$key\"" "$TOP/cmd/pfc_set.c" || fail "cmd/pfc_set.c no longer emits '$key'"
 	done
+	# The verdict of a netdev without DCB (the double serves only its own NICs).
+	for key in verdict profile matches differences what have want cnp_dscp cnp_prio; do
+		grep -qF "\"$key\"" "$TOP/cmd/pfc.c" || fail "cmd/pfc.c no longer emits '$key'"
+	done
+	assert_bold "$MAN/rdmactl-pfc.8.scd" verdict.reason verdict.matches verdict.differences
+	"$RDMACTL" -j pfc show dev lo | jq -e '.netdevs[0].verdict | has("reason") and .matches == null' >/dev/null ||
+		fail "pfc show dev lo has no verdict.reason"
 	assert_bold "$MAN/rdmactl-pfc.8.scd" trust.value trust.source ecn.source ecn.prios \
 		ecn.prios.prio ecn.prios.np ecn.prios.rp cnp.source cnp.dscp cnp.prio roce \
 		roce.device roce.port roce.source roce.default_roce_mode roce.default_roce_tos \
@@ -418,13 +425,13 @@ PFC_SECTIONS="dcbx pfc trust dscp_prio ets maxrate buffer ecn cnp roce"
 		pfc.pause_duration_source before.files after.files path value
 }
 
-# A key path of pfc's JSON is documented as *path* after the "devices." of
+# A key path of pfc's JSON is documented as *path* after the "netdevs." of
 # its array; inside before/after, as *before.KEY* and the element keys of
 # KEY's objects (dscp_prio, files) by their own name.
 assert_pfc_keys() {
 	local key k
 	while read -r key; do
-		k=${key#devices.}
+		k=${key#netdevs.}
 		case $k in
 		*.reason) assert_bold "$MAN/rdmactl-pfc.8.scd" reason ;;	# of any unknown section
 		before.*.* | after.*.*)
@@ -446,8 +453,8 @@ assert_pfc_keys() {
 		dd -j pfc apply dev "$d" profile roce-lossless | json_paths
 		dd -j pfc show dev "$d" | json_paths
 	} | sort -u >"$BATS_TEST_TMPDIR/keys"
-	grep -qx devices.pfc.prios.requests "$BATS_TEST_TMPDIR/keys"
-	grep -qx devices.after.dscp_prio.dscp "$BATS_TEST_TMPDIR/keys"
+	grep -qx netdevs.pfc.prios.tx_pfc_frames "$BATS_TEST_TMPDIR/keys"
+	grep -qx netdevs.after.dscp_prio.map.dscp "$BATS_TEST_TMPDIR/keys"
 	grep -qx dry_run "$BATS_TEST_TMPDIR/keys"
 	assert_pfc_keys <"$BATS_TEST_TMPDIR/keys"
 	# And every "source" it gives is one of the documented ones.
@@ -569,10 +576,10 @@ run_page_examples() {
 	STATE=$BATS_TEST_TMPDIR/a run dd -j pfc set dev ens1f0np0 $words --dry-run
 	assert_success
 	local set_after apply_after
-	set_after=$(jq -c '.devices[0].after' <<<"$output")
+	set_after=$(jq -c '.netdevs[0].after' <<<"$output")
 	STATE=$BATS_TEST_TMPDIR/b run dd -j pfc apply dev ens1f0np0 profile roce-lossless --dry-run
 	assert_success
-	apply_after=$(jq -c '.devices[0].after' <<<"$output")
+	apply_after=$(jq -c '.netdevs[0].after' <<<"$output")
 	assert_equal "$set_after" "$apply_after"
 	# The defaults the page states are lib/dcb/profile.c's.
 	grep -qE '\.prio = 3, \.dscp = 26, \.cnp_dscp = 48, \.cnp_prio = 6' "$TOP/lib/dcb/profile.c" ||
@@ -604,7 +611,7 @@ run_page_examples() {
 	# an error to set.
 	run "$RDMACTL" -j pfc show dev lo
 	assert_success
-	assert_equal "$(jq -r '.devices[0].pfc | "\(.source): \(.reason)"' <<<"$output")" \
+	assert_equal "$(jq -r '.netdevs[0].pfc | "\(.source): \(.reason)"' <<<"$output")" \
 		"unknown: the driver implements no dcbnl operations"
 	# The reasons are quoted in the list of sources (the page wraps lines).
 	local flat reason

@@ -38,9 +38,9 @@ sets() {
 	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
 	assert_success
 	echo "$output" | json_valid
-	[ "$(echo "$output" | jq -c '.devices[0] | [.netdev, .dcbx.source, .pfc.source, .pfc.pfc_cap, .trust.value, .trust.source, .ets.source, .maxrate.source, .buffer.source, .ecn.source, .cnp.source]')" = \
+	[ "$(echo "$output" | jq -c '.netdevs[0] | [.netdev, .dcbx.source, .pfc.source, .pfc.pfc_cap, .trust.value, .trust.source, .ets.source, .maxrate.source, .buffer.source, .ecn.source, .cnp.source]')" = \
 	  '["eth9","dcbnl","dcbnl",8,"pcp","dcbnl-app","dcbnl","dcbnl","dcbnl","unknown","unknown"]' ]
-	[ "$(echo "$output" | jq '.devices[0].pfc.prios | length')" = 8 ]
+	[ "$(echo "$output" | jq '.netdevs[0].pfc.prios | length')" = 8 ]
 	[ "$(echo "$output" | jq -S .)" = "$("$RDMACTL" --yaml pfc show dev eth9 | yaml_to_json | jq -S .)" ]
 	run "$RDMACTL" pfc show dev eth9
 	assert_output --partial "trust     pcp (dcbnl-app)"
@@ -50,9 +50,9 @@ sets() {
 @test "pfc apply roce-lossless: PFC on 3 only, DSCP trust, 26->3 and 48->6; dcb agrees" {
 	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless
 	assert_success
-	[ "$(echo "$output" | jq -c '[.changed, .devices[0].changed, .devices[0].before.trust, .devices[0].after.trust]')" = '[true,true,"pcp","dscp"]' ]
+	[ "$(echo "$output" | jq -c '[.changed, .netdevs[0].changed, .netdevs[0].before.trust.value, .netdevs[0].after.trust.value]')" = '[true,true,"pcp","dscp"]' ]
 	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
-	[ "$(echo "$output" | jq -c '.devices[0] | [.pfc.enabled_prios, .trust.value, ([.dscp_prio.map[] | [.dscp, .prio]] | sort), .ets.prio_tc, .ets.tc_tsa[0,3,6]]')" = \
+	[ "$(echo "$output" | jq -c '.netdevs[0] | [.pfc.enabled_prios, .trust.value, ([.dscp_prio.map[] | [.dscp, .prio]] | sort), .ets.prio_tc, .ets.tc_tsa[0,3,6]]')" = \
 	  '[[3],"dscp",[[26,3],[48,6]],[0,0,0,3,0,0,6,0],"ets","ets","strict"]' ]
 	# iproute2's dcb reads the same double.
 	run dcb pfc show dev eth9
@@ -70,7 +70,7 @@ sets() {
 	: >"$DCB_DOUBLE_LOG"
 	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless
 	assert_success
-	[ "$(echo "$output" | jq -c '[.changed, .devices[0].changed]')" = '[false,false]' ]
+	[ "$(echo "$output" | jq -c '[.changed, .netdevs[0].changed]')" = '[false,false]' ]
 	[ "$(sets)" = 0 ]
 	run "$RDMACTL" pfc apply dev eth9 profile roce-lossless
 	assert_output --partial "nothing to change (nothing sent)"
@@ -79,19 +79,19 @@ sets() {
 @test "pfc apply --dry-run prints the difference and sends nothing" {
 	run --separate-stderr "$RDMACTL" -j --dry-run pfc apply dev eth9 profile roce-lossless
 	assert_success
-	[ "$(echo "$output" | jq -c '[.changed, .dry_run, .devices[0].after.pfc_enabled_prios]')" = '[true,true,[3]]' ]
+	[ "$(echo "$output" | jq -c '[.changed, .dry_run, .netdevs[0].after.pfc.enabled_prios]')" = '[true,true,[3]]' ]
 	[ "$(sets)" = 0 ]
 	run "$RDMACTL" pfc apply --dry-run dev eth9 profile roce-lossless
 	assert_output --partial "would change (dry run: nothing sent)"
-	assert_output --partial "app       add dscp 26 -> prio 3"
-	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -r '.devices[0].trust.value')" = pcp ]
+	assert_output --partial "  app add dscp-prio 26:3 48:6"
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -r '.netdevs[0].trust.value')" = pcp ]
 }
 
 @test "pfc apply with other priorities and DSCPs" {
 	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless prio 4 dscp 34 cnp-dscp 46 cnp-prio 7
 	assert_success
 	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
-	[ "$(echo "$output" | jq -c '.devices[0] | [.pfc.enabled_prios, ([.dscp_prio.map[] | [.dscp, .prio]] | sort), .ets.tc_bw[0,4]]')" = '[[4],[[34,4],[46,7]],50,50]' ]
+	[ "$(echo "$output" | jq -c '.netdevs[0] | [.pfc.enabled_prios, ([.dscp_prio.map[] | [.dscp, .prio]] | sort), .ets.tc_bw_pct[0,4]]')" = '[[4],[[34,4],[46,7]],50,50]' ]
 }
 
 @test "pfc set: every keyword, read back by rdmactl and by dcb" {
@@ -107,25 +107,25 @@ sets() {
 	assert_output --partial "3:60"
 	run "$RDMACTL" pfc set dev eth9 tc-maxrate all:0 6:10gbit
 	assert_success
-	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0].maxrate.tc_maxrate_kbps[6]')" = 10000000 ]
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.netdevs[0].maxrate.tc_maxrate_kbps[6]')" = 10000000 ]
 	run "$RDMACTL" pfc set dev eth9 prio-buffer all:0 3:1 buffer-size 0:64K 1:128K
 	assert_success
-	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0].buffer | [.prio_buffer[3], .buffer_size_bytes[0], .buffer_size_bytes[1]]')" = '[1,65536,131072]' ]
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.netdevs[0].buffer | [.prio_buffer[3], .buffer_size_bytes[0], .buffer_size_bytes[1]]')" = '[1,65536,131072]' ]
 	run "$RDMACTL" pfc set dev eth9 dscp-prio 26:3 48:6
 	assert_success
-	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -r '.devices[0].trust.value')" = dscp ]
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -r '.netdevs[0].trust.value')" = dscp ]
 	# Moving 26 to priority 5 replaces the entry: the old one deleted first (mlx5 needs that).
 	: >"$DCB_DOUBLE_LOG"
 	run "$RDMACTL" pfc set dev eth9 dscp-prio 26:5
 	assert_success
 	[ "$(grep -oE '^(SET|DEL)' "$DCB_DOUBLE_LOG" | tr '\n' ' ')" = "DEL SET " ]
-	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '[.devices[0].dscp_prio.map[] | select(.dscp == 26) | .prio]')" = '[5]' ]
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '[.netdevs[0].dscp_prio.map[] | select(.dscp == 26) | .prio]')" = '[5]' ]
 	run "$RDMACTL" pfc set dev eth9 trust pcp
 	assert_success
-	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0] | [.trust.value, (.dscp_prio.map | length)]')" = '["pcp",0]' ]
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.netdevs[0] | [.trust.value, (.dscp_prio.map | length)]')" = '["pcp",0]' ]
 	run "$RDMACTL" pfc set dev eth9 trust dscp
 	assert_success
-	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.devices[0] | [.trust.value, (.dscp_prio.map | length)]')" = '["dscp",64]' ]
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '.netdevs[0] | [.trust.value, (.dscp_prio.map | length)]')" = '["dscp",64]' ]
 }
 
 @test "pfc set: the same change sends the same bytes as iproute2's dcb" {
@@ -174,8 +174,8 @@ sets() {
 	YAML
 	run --separate-stderr "$RDMACTL" -j pfc apply -f "$BATS_TEST_TMPDIR/p.yaml"
 	assert_success
-	[ "$(echo "$output" | jq -c '[.changed, [.devices[] | [.netdev, .changed]]]')" = '[true,[["eth9",true],["eth8",true]]]' ]
-	[ "$("$RDMACTL" -j pfc show dev eth8 | jq -c '.devices[0].pfc.enabled_prios')" = '[4]' ]
+	[ "$(echo "$output" | jq -c '[.changed, [.netdevs[] | [.netdev, .changed]]]')" = '[true,[["eth9",true],["eth8",true]]]' ]
+	[ "$("$RDMACTL" -j pfc show dev eth8 | jq -c '.netdevs[0].pfc.enabled_prios')" = '[4]' ]
 	run --separate-stderr "$RDMACTL" -j pfc apply -f "$BATS_TEST_TMPDIR/p.yaml"
 	[ "$(echo "$output" | jq '.changed')" = false ]
 	# A failure on the second device puts the first one back too.
@@ -282,7 +282,7 @@ signal_mid_write() {
 @test "pfc: a netdev the double does not serve gets the kernel's answer" {
 	run --separate-stderr "$RDMACTL" -j pfc show dev lo
 	assert_success
-	[ "$(echo "$output" | jq -c '.devices[0] | [.pfc.source, .pfc.reason]')" = '["unknown","the driver implements no dcbnl operations"]' ]
+	[ "$(echo "$output" | jq -c '.netdevs[0] | [.pfc.source, .pfc.reason]')" = '["unknown","the driver implements no dcbnl operations"]' ]
 	run "$RDMACTL" pfc set dev lo prio-pfc 3:on
 	assert_failure 1
 	assert_output --partial "cannot read DCB of 'lo': Operation not supported (its driver implements no dcbnl operations"
@@ -303,7 +303,7 @@ teardown() {
 	# The other user cannot reach the checkout (it may be in a 0700 home): the
 	# binary, the double and its state go to a directory of their own, open to it.
 	SHARED=$(mktemp -d /tmp/rdmactl-pfc-XXXXXX)
-	cp "$RDMACTL" "$SHARED/rdmactl"
+	cp "${RDMACTL_REAL:-$RDMACTL}" "$SHARED/rdmactl"
 	cp "$DOUBLE/libdcbdouble.so" "$SHARED/libdcbdouble.so"
 	chmod 755 "$SHARED/rdmactl" "$SHARED/libdcbdouble.so"
 	# Preloaded from there for these commands only: the directory goes in teardown.
@@ -330,16 +330,16 @@ teardown() {
 @test "pfc --dry-run under --root plans against the captured host; a real write is refused" {
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" -j --dry-run pfc apply dev ens1f0np0 profile roce-lossless
 	assert_success
-	jq -e '.changed and .dry_run and .devices[0].netdev == "ens1f0np0" and
-		.devices[0].before.pfc_enabled_prios == [] and .devices[0].after.pfc_enabled_prios == [3] and
-		.devices[0].after.trust == "dscp"' <<<"$output" || fail "$output"
+	jq -e '.changed and .dry_run and .netdevs[0].netdev == "ens1f0np0" and
+		.netdevs[0].before.pfc.enabled_prios == [] and .netdevs[0].after.pfc.enabled_prios == [3] and
+		.netdevs[0].after.trust.value == "dscp"' <<<"$output" || fail "$output"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" --dry-run pfc set dev ens1f0np0 prio-pfc 3:on
 	assert_success
 	[[ $output == *"ens1f0np0: would change (dry run: nothing sent)"* ]] || fail "$output"
 	printf 'devices:\n  - dev: ens1f0np0\n    prio-pfc: 4:on\n' >"$BATS_TEST_TMPDIR/f.yaml"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" -j --dry-run pfc apply -f "$BATS_TEST_TMPDIR/f.yaml"
 	assert_success
-	jq -e '.devices[0].after.pfc_enabled_prios == [4]' <<<"$output" || fail "$output"
+	jq -e '.netdevs[0].after.pfc.enabled_prios == [4]' <<<"$output" || fail "$output"
 	# Without --dry-run, nothing is read: refused first.
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" pfc apply dev ens1f0np0 profile roce-lossless
 	assert_failure 1
@@ -350,9 +350,9 @@ teardown() {
 	mkdir "$BATS_TEST_TMPDIR/empty"
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j pfc show
 	assert_failure 1
-	assert_equal "$output" '{"schema":1,"devices":[]}'
+	assert_equal "$output" '{"schema":2,"kind":"pfc-show","netdevs":[]}'
 	assert_equal "$stderr" "rdmactl: pfc: no netdev carries an RDMA port: nothing to show"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j pfc show
 	assert_success
-	jq -e '[.devices[].netdev] == ["ens1f0np0", "ens1f1np1"]' <<<"$output" || fail "$output"
+	jq -e '[.netdevs[].netdev] == ["ens1f0np0", "ens1f1np1"]' <<<"$output" || fail "$output"
 }

@@ -33,8 +33,8 @@ load ../helpers
 @test "port gids: text looks like show_gids with a count and a marker" {
 	run rd cx6dx port gids ens1f1np1
 	assert_success
-	assert_line --index 0 --regexp '^DEV +PORT +INDEX +GID +IP +TYPE +NETDEV'
-	assert_line --regexp '^mlx5_1 +1 +3 +0000:0000:0000:0000:0000:ffff:c0a8:140b 192\.168\.20\.11 +RoCE v2 +ens1f1np1 \*$'
+	assert_line --index 0 --regexp '^PORT +INDEX +GID +TYPE +NETDEV$'
+	assert_line --regexp '^mlx5_1/1 +3 +::ffff:192\.168\.20\.11 +RoCE v2 +ens1f1np1 +\*$'
 	assert_line --partial 'n_gids_found=4'
 }
 
@@ -59,6 +59,6 @@ load ../helpers
 	mkdir "$BATS_TEST_TMPDIR/empty"
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port gids
 	assert_failure 1
-	[ "$output" = '{"schema":1,"gids":[]}' ]
+	[ "$output" = '{"schema":2,"kind":"port-gids","gids":[]}' ]
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 }

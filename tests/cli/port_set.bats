@@ -9,8 +9,10 @@ load ../helpers
 	[ -z "$stderr" ]
 	run --separate-stderr rd cx6dx --dry-run -j port set mlx5_1 mtu 4200 down
 	assert_success
-	[ "$(echo "$output" | jq -c '[.netdev, .changed, .dry_run, .before.mtu, .before.admin_up, .after.mtu, .after.admin_up]')" = \
+	[ "$(echo "$output" | jq -c '[.netdev, .changed, .dry_run, .before.mtu_bytes, .before.admin_up, .after.mtu_bytes, .after.admin_up]')" = \
 	  '["ens1f1np1",true,true,9000,true,4200,false]' ] || fail "$output"
+	# The planned state is the state the plan leads to: a link taken down is down.
+	[ "$(echo "$output" | jq -c '[.before.operstate, .after.operstate]')" = '["up","down"]' ] || fail "$output"
 	# Nothing to change: said so, nothing sent.
 	run --separate-stderr rd cx6dx --dry-run port set ens1f0np0 mtu 9000 up
 	assert_success
@@ -20,7 +22,7 @@ load ../helpers
 @test "port set --dry-run under --root takes a VLAN (itself) or an address (the netdev holding it)" {
 	run --separate-stderr rd cx6dx --dry-run -j port set ens1f0np0.100 mtu 4200
 	assert_success
-	[ "$(echo "$output" | jq -c '[.netdev, .before.mtu]')" = '["ens1f0np0.100",9000]' ]
+	[ "$(echo "$output" | jq -c '[.netdev, .before.mtu_bytes]')" = '["ens1f0np0.100",9000]' ]
 	run --separate-stderr rd cx6dx --dry-run -j port set 192.168.100.11 mtu 4200
 	assert_success
 	[ "$(echo "$output" | jq -r .netdev)" = ens1f0np0.100 ]
@@ -56,7 +58,7 @@ load ../helpers
 	printf '# rdmactl kernel recording v1\n' >"$BATS_TEST_TMPDIR/empty.rec"
 	run --separate-stderr "$RDMACTL" --replay "$BATS_TEST_TMPDIR/empty.rec" --dry-run -j port set lo mtu 65535
 	assert_success
-	[ "$(echo "$output" | jq -c '[.netdev, .dry_run, .after.mtu]')" = '["lo",true,65535]' ] || fail "$output $stderr"
+	[ "$(echo "$output" | jq -c '[.netdev, .dry_run, .after.mtu_bytes]')" = '["lo",true,65535]' ] || fail "$output $stderr"
 	run --separate-stderr "$RDMACTL" --replay "$BATS_TEST_TMPDIR/empty.rec" port set lo mtu 65535
 	assert_failure 1
 	[[ "$stderr" == *"writes are refused"* ]]

@@ -14,7 +14,7 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 		assert_success
 		yaml=$(echo "$output" | yaml_to_json | jq -S .)
 		[ "$json" = "$yaml" ] || { echo "JSON and YAML differ for $h"; false; }
-		[ "$(echo "$json" | jq .schema)" = 1 ]
+		[ "$(echo "$json" | jq .schema)" = 2 ]
 	done
 }
 
@@ -22,8 +22,8 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 	for h in $HOSTNAMES; do
 		run --separate-stderr rd "$h" -j port
 		assert_success
-		for key in device port link_layer state phys_state rate_gbps netdev netdev_mtu \
-			active_mtu fw_ver pci numa_node; do
+		for key in device port link_layer state phys_state rate_gbps netdev mtu_bytes \
+			active_mtu_bytes fw_ver pci numa_node; do
 			n=$(echo "$output" | jq "[.ports[] | has(\"$key\")] | all")
 			[ "$n" = true ] || { echo "$h: key $key missing"; false; }
 		done
@@ -33,7 +33,7 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 @test "port show: cx6dx has two ACTIVE 100G RoCE ports with their netdevs" {
 	run --separate-stderr rd cx6dx -j port
 	assert_success
-	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .port, .state, .phys_state, .rate_gbps, .netdev, .netdev_mtu, .active_mtu]]')" = \
+	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .port, .state, .phys_state, .rate_gbps, .netdev, .mtu_bytes, .active_mtu_bytes]]')" = \
 	  '[["mlx5_0",1,"ACTIVE","LINK_UP",100,"ens1f0np0",9000,4096],["mlx5_1",1,"ACTIVE","LINK_UP",100,"ens1f1np1",9000,4096]]' ]
 	[ "$(echo "$output" | jq -r '.ports[0] | [.fw_ver, .pci, .numa_node, .driver, .link_layer, .rate_lanes] | @tsv')" = \
 	  "$(printf '22.39.1002\t0000:3b:00.0\t0\tmlx5_core\tEthernet\t2X HDR')" ]
@@ -45,14 +45,15 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 	assert_success
 	assert_line --partial "mlx5_0/1  Ethernet  ACTIVE LINK_UP  100 Gb/s (2X HDR)"
 	assert_line --partial "netdev ens1f0np0 up  mtu 9000  active_mtu 4096"
-	assert_line --partial "pci 0000:3b:00.1  numa 0  pcie 16.0 GT/s x16 (max 16.0 GT/s x16)"
+	assert_line --partial "pci 0000:3b:00.1  numa 0"
+	assert_line "    pcie 16.0 GT/s x16 (max 16.0 GT/s x16)"
 }
 
 @test "port show: RoCE LAG reports the bond master and its slaves" {
 	run --separate-stderr rd cx6dx-lag -j port
 	assert_success
 	[ "$(echo "$output" | jq -c '.ports | length')" = 1 ]
-	[ "$(echo "$output" | jq -c '.ports[0] | [.device, .netdev, .bond.mode, .bond.slaves]')" = \
+	[ "$(echo "$output" | jq -c '.ports[0] | [.device, .netdev, .bond_mode, .members]')" = \
 	  '["mlx5_bond_0","bond0","802.3ad",["ens1f0np0","ens1f1np1"]]' ]
 }
 
@@ -65,14 +66,14 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 @test "port show: InfiniBand port has lid, no derived active MTU, IPoIB netdev" {
 	run --separate-stderr rd ib-hdr -j port
 	assert_success
-	[ "$(echo "$output" | jq -c '.ports[0] | [.link_layer, .rate_gbps, .lid, .sm_lid, .active_mtu, .netdev, .numa_node]')" = \
+	[ "$(echo "$output" | jq -c '.ports[0] | [.link_layer, .rate_gbps, .lid, .sm_lid, .active_mtu_bytes, .netdev, .numa_node]')" = \
 	  '["InfiniBand",200,26,1,null,"ib0",1]' ]
 }
 
 @test "port show: rxe ports have no PCI device and use the rxe header size" {
 	run --separate-stderr rd rxe -j port
 	assert_success
-	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .driver, .pci, .numa_node, .netdev, .netdev_mtu, .active_mtu, .active_mtu_limited]]')" = \
+	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .driver, .pci, .numa_node, .netdev, .mtu_bytes, .active_mtu_bytes, .active_mtu_limited]]')" = \
 	  '[["rxe0","rdma_rxe",null,null,"eth0",1500,1024,true],["rxe1","rdma_rxe",null,null,"eth1",1500,1024,true]]' ]
 	run rd rxe port rxe0
 	assert_output --partial "4176 gives 4096"
@@ -81,7 +82,7 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 @test "port show: degraded host flags PCIe, the down port and the wasted MTU" {
 	run --separate-stderr rd degraded -j port
 	assert_success
-	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .state, .phys_state, .netdev_operstate, .netdev_mtu, .active_mtu, .active_mtu_limited, .pcie.degraded, .pcie.current_width, .pcie.max_width]]')" = \
+	[ "$(echo "$output" | jq -c '[.ports[] | [.device, .state, .phys_state, .operstate, .mtu_bytes, .active_mtu_bytes, .active_mtu_limited, .pcie.degraded, .pcie.current_width, .pcie.max_width]]')" = \
 	  '[["mlx5_0","ACTIVE","LINK_UP","up",1500,1024,true,true,8,16],["mlx5_1","DOWN","DISABLED","down",9000,4096,false,true,8,16]]' ]
 	run rd degraded port
 	assert_output --partial "DEGRADED"
@@ -126,7 +127,7 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 	mkdir "$BATS_TEST_TMPDIR/empty"
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port
 	assert_failure 1
-	[ "$output" = '{"schema":1,"ports":[]}' ]
+	[ "$output" = '{"schema":2,"kind":"port-show","ports":[]}' ]
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -q port show
 	assert_failure 1

@@ -67,7 +67,7 @@ setup() {
 @test "hand-built tree: port show reports every field" {
 	run --separate-stderr "$RDMACTL" --root "$root" -j port
 	assert_success
-	[ "$(echo "$output" | jq -c '.ports[0] | [.device, .port, .link_layer, .state, .phys_state, .rate_gbps, .rate_lanes, .netdev, .netdev_operstate, .netdev_mtu, .active_mtu, .active_mtu_limited, .fw_ver, .board_id, .node_guid, .driver, .pci, .numa_node, .pcie.current_speed_gts, .pcie.max_speed_gts, .pcie.degraded]')" = \
+	[ "$(echo "$output" | jq -c '.ports[0] | [.device, .port, .link_layer, .state, .phys_state, .rate_gbps, .rate_lanes, .netdev, .operstate, .mtu_bytes, .active_mtu_bytes, .active_mtu_limited, .fw_ver, .board_id, .node_guid, .driver, .pci, .numa_node, .pcie.current_speed_gts, .pcie.max_speed_gts, .pcie.degraded]')" = \
 	  '["bnxt_re0",1,"Ethernet","ACTIVE","LINK_UP",50,"1X HDR","enp129s0f0np0","up",2000,1024,true,"218.0.96.0","BCM957504","b226:28ff:fe3c:1a00","bnxt_en","0000:81:00.0",1,8,16,true]' ]
 }
 
@@ -81,13 +81,13 @@ setup() {
 @test "hand-built tree: counters report bytes, skip N/A and lifespan, order RoCE first" {
 	run --separate-stderr "$RDMACTL" --root "$root" -j port stats
 	assert_success
-	[ "$(echo "$output" | jq -c '.stats[0].counters.ib')" = '{"port_xmit_bytes":4936,"symbol_error":77}' ]
-	[ "$(echo "$output" | jq -c '.stats[0].counters.hw | keys_unsorted')" = '["out_of_sequence","rx_atomic_requests"]' ]
+	[ "$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap).ib')" = '{"port_xmit_bytes":4936,"symbol_error":77}' ]
+	[ "$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap).hw | keys_unsorted')" = '["out_of_sequence","rx_atomic_requests"]' ]
 }
 
 @test "hand-built tree: MTU changes are seen as the kernel would derive them" {
 	for pair in 1500:1024 4200:4096 9000:4096 4191:2048 1119:512; do
 		echo "${pair%%:*}" >"$root/sys/class/net/enp129s0f0np0/mtu"
-		[ "$("$RDMACTL" --root "$root" -j port | jq .ports[0].active_mtu)" = "${pair##*:}" ]
+		[ "$("$RDMACTL" --root "$root" -j port | jq .ports[0].active_mtu_bytes)" = "${pair##*:}" ]
 	done
 }

@@ -71,6 +71,8 @@ VERBS = [
     (["diag", "run", "interval", "0"], {0, 1, 3}, True),
     (["diag", "list"], {0, 1}, True),
     (["diag", "run", "interval", "0"], {0, 1, 3}, False),
+    # Prometheus text only (-j is refused): a broken file is left out, never a wrong number.
+    (["diag", "metrics"], {0, 1}, False),
 ]
 # Verbs whose 1 means "could not read or find": they must say why on stderr.
 SAYS_WHY = {"port", "pfc", "bond show"}

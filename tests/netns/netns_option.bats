@@ -40,7 +40,7 @@ in_named_netns() {
 		$rd port set rdv1 mtu 2000 -j --netns rdtest
 		$rd port set rdv1 --dry-run mtu 3000 -n /run/netns/rdtest'
 	assert_success
-	[ "$(jq -c '[.netdev, .after.mtu]' <<<"${lines[0]}")" = '["rdv1",2000]' ]
+	[ "$(jq -c '[.netdev, .after.mtu_bytes]' <<<"${lines[0]}")" = '["rdv1",2000]' ]
 	assert_line --index 1 --partial "rdv1: mtu 2000 -> 3000"
 }
 
@@ -62,4 +62,17 @@ in_named_netns() {
 		$rd -n nosuch port'
 	assert_failure 1
 	assert_output --partial "cannot open network namespace '/run/netns/nosuch': No such file or directory"
+}
+
+@test "netns option: completion offers the named namespaces after -n and --netns" {
+	run in_named_netns '
+		rd=$1
+		ip netns add rdother
+		echo "-n: $($rd __complete -n "" | tr "\n" " ")"
+		echo "--netns r: $($rd __complete --netns rdo | tr "\n" " ")"
+		echo "-jn: $($rd __complete -jn "" | tr "\n" " ")"'
+	assert_success
+	assert_line --index 0 "-n: rdother rdtest "
+	assert_line --index 1 "--netns r: rdother "
+	assert_line --index 2 "-jn: rdother rdtest "
 }

@@ -20,7 +20,7 @@ setup() {
 	assert_line --index 1 "rc=1"
 	assert_line --index 3 "rc=1"
 	# show answers: every DCB value unknown, with the reason, never a guess.
-	[ "$(echo "${lines[4]}" | jq -c '.devices[0] | [.pfc.source, .pfc.reason, .trust.source, .ets.source]')" = \
+	[ "$(echo "${lines[4]}" | jq -c '.netdevs[0] | [.pfc.source, .pfc.reason, .trust.source, .ets.source]')" = \
 	  '["unknown","the driver implements no dcbnl operations","unknown","unknown"]' ]
 }
 

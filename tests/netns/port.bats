@@ -25,7 +25,7 @@ in_netns() {
 	assert_success
 	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up"
 	assert_line --index 1 --regexp 'veth0@veth1: <.*UP.*> mtu 9000 '
-	[ "$(echo "${lines[2]}" | jq -c '[.changed, .before.mtu, .after.mtu, .after.admin_up]')" = '[false,9000,9000,true]' ]
+	[ "$(echo "${lines[2]}" | jq -c '[.changed, .before.mtu_bytes, .after.mtu_bytes, .after.admin_up]')" = '[false,9000,9000,true]' ]
 }
 
 @test "netns: port set down, then JSON reports before and after" {
@@ -35,8 +35,8 @@ in_netns() {
 		$rd -j port set veth0 down mtu 1500
 		ip -o link show veth0'
 	assert_success
-	[ "$(echo "${lines[0]}" | jq -c '[.schema, .netdev, .changed, .dry_run, .before.mtu, .before.admin_up, .after.mtu, .after.admin_up]')" = \
-	  '[1,"veth0",true,false,4000,true,1500,false]' ]
+	[ "$(echo "${lines[0]}" | jq -c '[.schema, .netdev, .changed, .dry_run, .before.mtu_bytes, .before.admin_up, .after.mtu_bytes, .after.admin_up]')" = \
+	  '[2,"veth0",true,false,4000,true,1500,false]' ]
 	refute_line --index 1 --regexp '<[^>]*\bUP\b'
 	assert_line --index 1 --partial "mtu 1500"
 }
@@ -63,7 +63,7 @@ in_netns() {
 		ip -o link show veth0'
 	assert_success
 	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up (dry run: nothing sent)"
-	[ "$(echo "${lines[1]}" | jq -c '[.changed, .dry_run, .after.mtu]')" = '[true,true,9000]' ]
+	[ "$(echo "${lines[1]}" | jq -c '[.changed, .dry_run, .after.mtu_bytes]')" = '[true,true,9000]' ]
 	assert_line --index 2 --partial "mtu 1500"
 }
 
@@ -95,7 +95,7 @@ in_netns() {
 		$rd --yaml port stats veth0 | python3 -c "import sys,yaml,json; print(json.dumps(yaml.safe_load(sys.stdin)))"
 		$rd port stats veth1'
 	assert_success
-	[ "$(echo "${lines[0]}" | jq -c '.stats[0] | [.device, .netdev, (.counters.driver | has("peer_ifindex")), (.counters.netdev | has("rx_bytes"))]')" = \
+	[ "$(echo "${lines[0]}" | jq -c "$JQ_CMAP"'.stats[0] | [.device, .netdev, (cmap.driver | has("peer_ifindex")), (cmap.netdev | has("rx_bytes"))]')" = \
 	  '[null,"veth0",true,true]' ]
 	[ "$(echo "${lines[0]}" | jq -S .)" = "$(echo "${lines[1]}" | jq -S .)" ]
 	assert_output --regexp "driver +peer_ifindex +[0-9]+"
@@ -128,7 +128,7 @@ in_netns() {
 	[ "$(echo "${lines[1]}" | jq '.sample')" = 2 ]
 	# Datagrams went out during the window: packets per second and the delta are positive.
 	[ "$(printf '%s\n' "${lines[@]}" | jq -s 'map(.stats[0].rates.tx_pps) | add > 0')" = true ]
-	[ "$(printf '%s\n' "${lines[@]}" | jq -s 'map(.stats[0].counters.netdev.tx_packets.delta) | add')" -gt 0 ]
+	[ "$(printf '%s\n' "${lines[@]}" | jq -s "$JQ_CMAP"'map((.stats[0] | cmap_rates).netdev.tx_packets.delta) | add')" -gt 0 ]
 }
 
 @test "netns: a recording replays to the same answer, and bundles refuse writes" {
@@ -136,8 +136,8 @@ in_netns() {
 		rd=$1 t=$2
 		$rd --record "$t/s.rec" -j port stats veth0 >"$t/live.json"
 		$rd --replay "$t/s.rec" -j port stats veth0 >"$t/replay.json"
-		jq -S .stats[0].counters.driver "$t/live.json" >"$t/a"
-		jq -S .stats[0].counters.driver "$t/replay.json" >"$t/b"
+		jq -S ".stats[0].counters | map(select(.group == \"driver\"))" "$t/live.json" >"$t/a"
+		jq -S ".stats[0].counters | map(select(.group == \"driver\"))" "$t/replay.json" >"$t/b"
 		cmp "$t/a" "$t/b" && echo same
 		grep -c "^> ioctl ethtool veth0" "$t/s.rec"'
 	assert_success

@@ -17,6 +17,8 @@
 #include "base/util.h"
 #include "dcb/profile.h"
 #include "host/system.h"
+#include "base/counters.h"
+#include "base/names.h"
 #include "cmd.h"
 #include "pfc.h"
 #include "port.h"
@@ -176,8 +178,9 @@ static void test_every_table(void **state)
 				if (p->excludes && rdc_param_find(a, p->excludes) < 0)
 					fail_msg("%s %s %s: excludes '%s', not a keyword",
 						 cmd->name, a->name, p->name, p->excludes);
-				if (p->parse && (p->parse == rdc_val_uint ||
-						 p->parse == rdc_val_enum || p->parse == rdc_val_map) &&
+				if (p->parse &&
+				    (p->parse == rdc_val_uint || p->parse == rdc_val_enum ||
+				     p->parse == rdc_val_map) &&
 				    !p->spec)
 					fail_msg("%s %s %s: converter without its spec", cmd->name,
 						 a->name, p->name);
@@ -235,10 +238,12 @@ static void test_pfc_set_table(void **state)
 	assert_int_equal(so.want.roce_mode, 2);
 	assert_int_equal(so.want.cnp_dscp, -1);
 	static const char *const bad[] = {
-		"dev eth9 prio-pfc 8:on", "dev eth9 prio-pfc 3:maybe", "dev eth9 dscp-prio all:3",
-		"dev eth9 dscp-prio 64:3", "dev eth9 tc-tsa 0:fast",   "dev eth9 tc-bw 0:101",
-		"dev eth9 delay 70000",	   "dev eth9 trust maybe",     "dev eth9 roce-tos 256",
-		"dev eth9 roce-mode v3",   "dev eth9 tc-maxrate 0:10", "dev eth9 buffer-size 0:12Q",
+		"dev eth9 prio-pfc 8:on",   "dev eth9 prio-pfc 3:maybe",
+		"dev eth9 dscp-prio all:3", "dev eth9 dscp-prio 64:3",
+		"dev eth9 tc-tsa 0:fast",   "dev eth9 tc-bw 0:101",
+		"dev eth9 delay 70000",	    "dev eth9 trust maybe",
+		"dev eth9 roce-tos 256",    "dev eth9 roce-mode v3",
+		"dev eth9 tc-maxrate 0:10", "dev eth9 buffer-size 0:12Q",
 	};
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(bad); i++)
 		if (convert(set, bad[i], &so) != RDC_EXIT_USAGE)
@@ -296,8 +301,8 @@ static void test_profile_ecn_and_rdma_cm(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sys/class/net/eth9/ecn %s/sys/kernel/config/rdma_cm",
-		 root, root);
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/sys/class/net/eth9/ecn %s/sys/kernel/config/rdma_cm", root, root);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(rdc_system_set_root(root, NULL), 0);
 	assert_int_equal(rdc_dcb_profile_init(&prof, "roce-lossless"), 0);
@@ -347,10 +352,12 @@ static void test_cfg_device_through_table(void **state)
 	assert_true(so.want.pfc_given[0]);
 	/* a keyword that is not one, and one given twice */
 	d.keys[1].key = k2;
-	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, NULL, &args), RDC_EXIT_USAGE);
+	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, NULL, &args),
+			 RDC_EXIT_USAGE);
 	d.keys[1].key = k3;
 	d.keys[1].nwords = 1;
-	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, NULL, &args), RDC_EXIT_USAGE);
+	assert_int_equal(rdc_args_from_cfg(&ctx, set, "p.yaml", &d, NULL, NULL, &args),
+			 RDC_EXIT_USAGE);
 	/* a key the caller does not allow here */
 	static const char *const only_dev[] = {"prio-pfc", NULL};
 	d.nkeys = 1;
@@ -367,6 +374,44 @@ static void test_closest(void **state)
 	assert_string_equal(rdc_closest("stat", names, 4), "stats");
 	assert_string_equal(rdc_closest("gid", names, 4), "gids");
 	assert_null(rdc_closest("frobnicate", names, 4));
+	/* As many edits as the candidate has letters is another word, not a typo. */
+	static const char *const nets[] = {"lo", "mlx5_0", "ens1f0np0"};
+	assert_null(rdc_closest("foo", nets, 3));
+	assert_string_equal(rdc_closest("mlx5_O", nets, 3), "mlx5_0");
+	assert_string_equal(rdc_closest("ens1f0np", nets, 3), "ens1f0np0");
+}
+
+/* port stats errors: which counters count faults, by name. */
+static void test_counter_is_fault(void **state)
+{
+	static const char *const faults[] = {
+		"rx_discards_phy",
+		"out_of_sequence",
+		"local_ack_timeout_err",
+		"VL15_dropped",
+		"FrameCheckSequenceErrors",
+		"link_downed",
+		"rx_crc_errors_phy",
+		"etherStatsJabbers",
+		"tx_pause_storm_error_events",
+		"req_transport_retries_exceeded",
+		"roce_adp_retrans",
+	};
+	static const char *const traffic[] = {
+		"port_rcv_bytes",
+		"rx_prio3_pause",
+		"np_cnp_sent",
+		"rp_cnp_handled",
+		"FramesReceivedOK",
+		"tx_packets",
+		"rx_vport_rdma_unicast_bytes",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		assert_true(rdc_counter_is_fault("hw", faults[i]));
+	for (size_t i = 0; i < sizeof(traffic) / sizeof(traffic[0]); i++)
+		assert_false(rdc_counter_is_fault("hw", traffic[i]));
 }
 
 int main(void)
@@ -381,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_profile_ecn_and_rdma_cm),
 		cmocka_unit_test(test_cfg_device_through_table),
 		cmocka_unit_test(test_closest),
+		cmocka_unit_test(test_counter_is_fault),
 	};
 
 	return cmocka_run_group_tests_name("args", tests, NULL, NULL);

@@ -64,8 +64,11 @@ static int setup(void **state)
 	char req[1024], rep[1024], big[256];
 	struct ieee_pfc pfc = {.pfc_cap = 8, .pfc_en = 0x08, .delay = 32};
 	struct ieee_ets ets = {.ets_cap = 8, .prio_tc = {0, 0, 0, 3}};
+	/* Two real entries, then two no driver can hold (a corrupt reply): DSCP 115, prio 9. */
 	struct dcb_app apps[] = {{IEEE_8021QAZ_APP_SEL_DSCP, 3, 26},
-				 {IEEE_8021QAZ_APP_SEL_DSCP, 6, 48}};
+				 {IEEE_8021QAZ_APP_SEL_DSCP, 6, 48},
+				 {IEEE_8021QAZ_APP_SEL_DSCP, 3, 115},
+				 {IEEE_8021QAZ_APP_SEL_DSCP, 9, 10}};
 	struct nlmsghdr *nlh;
 	struct nlattr *ieee, *table;
 	FILE *fp;
@@ -88,7 +91,7 @@ static int setup(void **state)
 	memcpy(big, &pfc, sizeof(pfc));
 	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc) + 8, big);
 	table = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < 4; i++)
 		mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[i]), &apps[i]);
 	mnl_attr_nest_end(nlh, table);
 	mnl_attr_nest_end(nlh, ieee);
@@ -132,6 +135,7 @@ static void test_get_longer_payloads(void **state)
 	assert_int_equal(dcb.ets.prio_tc[3], 3);
 	assert_int_equal(dcb.dcbx, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE);
 	assert_int_equal(dcb.napps, 2);
+	assert_int_equal(dcb.napps_invalid, 2);
 	assert_int_equal(rdc_dcb_dscp_prio(&dcb, 48), 6);
 	assert_int_equal(rdc_dcb_dscp_prio(&dcb, 10), -1);
 	assert_int_equal(rdc_dcb_dscp_count(&dcb), 2);

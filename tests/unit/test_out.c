@@ -24,7 +24,7 @@ static char *render(enum rdc_out_format format, bool pretty)
 	assert_non_null(fp);
 	o = rdc_out_new(fp, format, pretty, false);
 	assert_non_null(o);
-	rdc_out_begin(o);
+	rdc_out_begin(o, "test");
 	rdc_out_arr_open(o, "ports");
 	rdc_out_obj_open(o, NULL);
 	rdc_out_str(o, RDC_OUT_ANY, "device", "%s", "mlx5_0");
@@ -56,7 +56,7 @@ static void test_json(void **state)
 
 	(void)state;
 	assert_string_equal(s,
-			    "{\"schema\":1,\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
+			    "{\"schema\":2,\"kind\":\"test\",\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
 			    "\"quote\":\"a\\\"b\\\\c\\n\\t\\u0001\",\"looks_like_number\":\"4096\","
 			    "\"looks_like_bool\":\"on\",\"numa_node\":-1,\"rate_gbps\":2.5,"
 			    "\"nan\":null,\"degraded\":true,\"lid\":null,\"machine_only\":\"m\","
@@ -70,7 +70,7 @@ static void test_json_pretty(void **state)
 
 	(void)state;
 	assert_non_null(strstr(
-		s, "{\n  \"schema\": 1,\n  \"ports\": [\n    {\n      \"device\": \"mlx5_0\""));
+		s, "{\n  \"schema\": 2,\n  \"kind\": \"test\",\n  \"ports\": [\n    {\n      \"device\": \"mlx5_0\""));
 	assert_non_null(strstr(s, "\"empty\": []\n    }\n  ]\n}\n"));
 	free(s);
 }
@@ -81,7 +81,7 @@ static void test_yaml(void **state)
 
 	(void)state;
 	/* Strings are quoted so "4096" and "on" stay strings; numbers and null are plain. */
-	assert_non_null(strstr(s, "schema: 1\n"));
+	assert_non_null(strstr(s, "schema: 2\nkind: 'test'\n"));
 	assert_non_null(strstr(s, "- device: 'mlx5_0'\n"));
 	assert_non_null(strstr(s, "  looks_like_number: '4096'\n"));
 	assert_non_null(strstr(s, "  looks_like_bool: 'on'\n"));
@@ -114,13 +114,13 @@ static void test_two_documents(void **state)
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
-		rdc_out_begin(o);
+		rdc_out_begin(o, "test");
 		rdc_out_u64(o, RDC_OUT_ANY, "sample", NULL, (uint64_t)i + 1);
 		rdc_out_end(o);
 	}
 	assert_int_equal(rdc_out_free(o), 0);
 	fclose(fp);
-	assert_string_equal(buf, "{\"schema\":1,\"sample\":1}\n{\"schema\":1,\"sample\":2}\n");
+	assert_string_equal(buf, "{\"schema\":2,\"kind\":\"test\",\"sample\":1}\n{\"schema\":2,\"kind\":\"test\",\"sample\":2}\n");
 	free(buf);
 }
 
@@ -133,12 +133,12 @@ static void test_yaml_stream(void **state)
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
-		rdc_out_begin(o);
+		rdc_out_begin(o, "test");
 		rdc_out_end(o);
 	}
 	assert_int_equal(rdc_out_free(o), 0);
 	fclose(fp);
-	assert_string_equal(buf, "schema: 1\n---\nschema: 1\n");
+	assert_string_equal(buf, "schema: 2\nkind: 'test'\n---\nschema: 2\nkind: 'test'\n");
 	free(buf);
 }
 

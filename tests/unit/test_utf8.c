@@ -158,7 +158,7 @@ static char *emit(enum rdc_out_format fmt, const char *key, const char *value)
 	assert_non_null(fp);
 	o = rdc_out_new(fp, fmt, false, false);
 	assert_non_null(o);
-	rdc_out_begin(o);
+	rdc_out_begin(o, "test");
 	rdc_out_str(o, RDC_OUT_ANY, key, "v=%s\n", value);
 	rdc_out_text(o, "k=%s\n", key);
 	rdc_out_end(o);
@@ -173,7 +173,7 @@ static void test_out_formats(void **state)
 
 	(void)state;
 	s = emit(RDC_FMT_JSON, "na\xffme", "x\xfe\x1b[1m\x7f\xc2\x9b\xc3\xa9");
-	assert_string_equal(s, "{\"schema\":1,\"na\\ufffdme\":"
+	assert_string_equal(s, "{\"schema\":2,\"kind\":\"test\",\"na\\ufffdme\":"
 			       "\"x\\ufffd\\u001b[1m\\u007f\\u009b\xc3\xa9\"}\n");
 	free(s);
 	s = emit(RDC_FMT_YAML, "na\xffme", "x\xfe\x1b");

@@ -1,0 +1,181 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# schemas/*.schema.json and tests/schema-check: the schemas are sound and cover every kind,
+# the validator rejects what is wrong, and what rdmactl prints on the fixtures is valid.
+# (tests/run also validates every JSON document the cli, corrupt and netns tiers capture.)
+load ../helpers
+
+SC=$TOP/tests/schema-check
+
+# check_docs: validate the documents on stdin; $output holds what the checker said.
+check_docs() {
+	run "$SC" -
+}
+
+@test "schemas: each is a Draft 2020-12 schema, every \$ref resolves, one for each kind cmd/*.c emits" {
+	run "$SC" --check-schemas --tap
+	assert_success
+	refute_output --partial "not ok"
+	# Every kind of rdc_out_begin() is named, and no schema is left over.
+	local kinds
+	kinds=$(grep -ohE 'rdc_out_begin\([^,]+, "[^"]+"\)' "$TOP"/cmd/*.c | sed -E 's/.*"([^"]+)".*/\1/' | sort -u)
+	[ "$(wc -l <<<"$kinds")" -ge 16 ]
+	assert_equal "$(cd "$TOP/schemas" && ls ./*.schema.json | sed 's|^\./||; s/\.schema\.json$//' | grep -vx common)" "$kinds"
+}
+
+@test "schemas: --check-schemas fails for a kind without a schema and a schema without a kind" {
+	local d=$BATS_TEST_TMPDIR/schemas
+	cp -r "$TOP/schemas" "$d"
+	rm "$d/version.schema.json"
+	sed 's/"port-show"/"port-nosuch"/g' "$TOP/schemas/port-show.schema.json" >"$d/port-nosuch.schema.json"
+	run "$SC" --check-schemas --schemas "$d" --tap
+	assert_failure 1
+	assert_line --partial "not ok - kind version (cmd/main.c) has a schema"
+	assert_line --partial "not ok - schemas/port-nosuch.schema.json is a kind cmd/*.c emits"
+	# A schema that is not a schema, and a dangling $ref.
+	cp "$TOP/schemas/version.schema.json" "$d/"
+	rm "$d/port-nosuch.schema.json"
+	sed -i 's/"type": "array"/"type": "list"/' "$d/version.schema.json"
+	sed -i 's|common.schema.json#/\$defs/finding"|common.schema.json#/$defs/nosuch"|' "$d/diag-run.schema.json"
+	run "$SC" --check-schemas --schemas "$d" --tap
+	assert_failure 1
+	assert_line --partial "not ok - schemas/version.schema.json is a valid Draft 2020-12 schema"
+	assert_line --partial "not ok - schemas/diag-run.schema.json is a valid Draft 2020-12 schema"
+	assert_output --partial "nosuch"
+}
+
+@test "schemas: hand-made wrong documents are rejected, each naming its kind and JSON path" {
+	local ok='{"schema":2,"kind":"version","version":"1","libraries":[{"name":"libnl","version":"3.7.0","source":"runtime"}]}'
+	check_docs <<<"$ok"
+	assert_success
+	assert_output "schema: 1 version documents valid"
+	# One wrong thing each: a type, an unknown key, a missing key, an enum, the
+	# schema version, a nullable that is not, a const section source, a range.
+	local -a bad=(
+		'{"schema":2,"kind":"version","version":1,"libraries":[]}|$.version|version'
+		'{"schema":2,"kind":"version","version":"1","libraries":[],"extra":true}|$: Additional properties|version'
+		'{"schema":2,"kind":"port-change","netdev":"eth0","changed":true,"dry_run":false,"before":{"mtu_bytes":1500,"admin_up":true,"operstate":"up"},"after":{"mtu_bytes":9000,"admin_up":"on","operstate":"up"}}|$.after.admin_up|port-change'
+		'{"schema":3,"kind":"version","version":"1","libraries":[]}|$.schema|version'
+		'{"schema":2,"kind":"diag-list","checks":[{"id":"x","family":"link","severity":"error","title":"t","threshold":"-","reads":"-"}],"policy":[]}|$.checks[0].severity|diag-list'
+		'{"schema":2,"kind":"port-stats","sample":null,"interval_s":null,"stats":[]}|'"'filter'"' is a required property|port-stats'
+		'{"schema":2,"kind":"port-gids","gids":[{"device":"mlx5_0","port":1,"index":"0","gid":null,"ip":null,"ip_family":null,"type":null,"netdev":null,"link_local":null,"recommended":null}]}|$.gids[0].index|port-gids'
+		'{"schema":2,"kind":"bond-check","bonds":[],"summary":{"fail":0,"warn":0,"info":0}}|'"'dropped'"' is a required property|bond-check'
+		'{"schema":2,"kind":"pfc-change","changed":false,"dry_run":true,"netdevs":[{"netdev":"eth0","changed":false,"dry_run":true,"before":{"pfc":null,"ets":{"prio_tc":[0,0,0,9,0,0,0,0],"tc_tsa":["ets","ets","ets","ets","ets","ets","ets","ets"],"tc_bw_pct":[12,12,12,12,13,13,13,13]},"maxrate":null,"buffer":null,"trust":{"value":"pcp"},"dscp_prio":{"map":[]},"files":[]},"after":null}]}|$.netdevs[0].after|pfc-change'
+		'{"schema":2,"kind":"diag-run","interval_s":0,"ports":[],"findings":[{"severity":"fail","id":"x","device":"mlx5_0","title":"t","evidence":[],"why":"w","fix":null}],"skipped":[],"summary":{"ports":0,"checks":1,"fail":1,"warn":0,"info":0,"skipped":0,"dropped":0}}|$.findings[0]: '"'port'"' is a dependency|diag-run'
+		'{"schema":2,"kind":"bench-server","time":"yesterday","run":null,"client":"1.2.3.4","status":"failed","error":"busy","client_gbps":null}|$.time|bench-server'
+	)
+	local b doc want kind
+	for b in "${bad[@]}"; do
+		IFS='|' read -r doc want kind <<<"$b"
+		check_docs <<<"$doc"
+		assert_failure 1
+		assert_output --partial "<stdin>: $kind: "
+		assert_output --partial "$want"
+		assert_line "FAIL: schema: 1 of 1 $kind documents invalid"
+	done
+	# The ETS priority-to-TC value out of range, found inside the array.
+	check_docs <<<"${bad[8]%%|*}"
+	assert_output --partial '$.netdevs[0].before.ets.prio_tc[3]: 9 is greater than the maximum of 7'
+	# A kind without a schema, something without a kind, text that is not JSON.
+	check_docs <<<'{"schema":2,"kind":"port-nosuch"}'
+	assert_failure 1
+	assert_line "FAIL: schema: 1 port-nosuch documents have no schema (schemas/port-nosuch.schema.json)"
+	check_docs <<<'[1,2]'
+	assert_failure 1
+	assert_line "FAIL: schema: 1 documents without a kind"
+	check_docs <<<'rdmactl: port: no RDMA devices found'
+	assert_failure 1
+	assert_line "FAIL: schema: 1 captured outputs are not JSON"
+	check_docs </dev/null
+	assert_failure 1
+	assert_line "FAIL: schema: no JSON documents found"
+}
+
+@test "schemas: a stream of documents, compact and pretty; only a final one may be cut short" {
+	local one='{"schema":2,"kind":"version","version":"1","libraries":[]}'
+	check_docs <<<"$one"$'\n'"$one"$'\n'"$(jq . <<<"$one")"
+	assert_success
+	assert_output "schema: 3 version documents valid"
+	# A process killed while writing: its last document is said, not validated.
+	check_docs < <(printf '%s\n%s' "$one" '{"schema":2,"kind":"version","vers')
+	assert_success
+	assert_output "schema: 1 version documents valid, 1 cut short at the end of the output (not checked)"
+	run "$SC" --tap - < <(printf '%s' '{"schema":2,"kind":"port-show","ports":[{"dev')
+	assert_success
+	assert_output "ok - schema: 1 port-show documents cut short at the end of the output, not checked # skip"
+	# Broken in the middle is not cut short: it fails, and the rest is not read as valid.
+	check_docs < <(printf '%s\n%s\n%s\n' "$one" '{"schema":2,"kind":"version",]' "$one")
+	assert_failure 1
+	assert_line "FAIL: schema: 1 captured outputs are not JSON"
+	# --tap: one line per kind, failures with their errors as comments.
+	run "$SC" --tap - < <(printf '%s\n%s\n' "$one" '{"schema":2,"kind":"version"}')
+	assert_failure 1
+	assert_line "not ok - schema: 1 of 2 version documents invalid"
+	assert_line "# <stdin>#2: version: \$: 'version' is a required property"
+}
+
+# Every read-only verb on every fixture host, and the change reports of --dry-run.
+@test "schemas: what rdmactl prints on every fixture host validates, every read-only kind" {
+	local d=$BATS_TEST_TMPDIR/docs h n i=0 b m
+	mkdir -p "$d"
+	out() { i=$((i + 1)); "$RDMACTL" "$@" >"$d/$i.json" 2>/dev/null || true; }
+	"$RDMACTL" -V -j >"$d/version.json"
+	"$RDMACTL" -j diag list >"$d/diag-list.json"
+	for h in "$HOSTS"/*/; do
+		h=${h%/}
+		out --root "$h" -j port show
+		out --root "$h" -jp port gids
+		out --root "$h" -j port stats
+		out --root "$h" -j port stats errors
+		out --root "$h" -j port stats interval 0.05 count 2 nonzero
+		out --root "$h" -j pfc show
+		out --root "$h" -j bond show
+		out --root "$h" -j bond check
+		out --root "$h" -j diag run interval 0
+		out --root "$h" -j diag run profile roce-lossless
+		for n in $(ls "$h/sys/class/net" 2>/dev/null | grep -vx bonding_masters | head -2); do
+			out --root "$h" -j --dry-run port set "$n" mtu 4200 down
+			out --root "$h" -j --dry-run pfc set dev "$n" prio-pfc 3:on tc-bw 0:50 3:50 trust dscp dscp-prio 26:3 roce-tos 106
+			out --root "$h" -j --dry-run pfc apply dev "$n" profile roce-lossless
+		done
+		for b in $(cat "$h/sys/class/net/bonding_masters" 2>/dev/null); do
+			m=$(ls "$h/sys/class/net/$b" | sed -n 's/^lower_//p' | paste -sd,)
+			out --root "$h" -j --dry-run bond set "$b" miimon 50 lacp-rate fast
+			out --root "$h" -j --dry-run bond create "$b" mode active-backup members "$m"
+			out --root "$h" -j --dry-run bond delete "$b"
+		done
+	done
+	run "$SC" "$d"
+	assert_success
+	# Each kind the fixtures can show is there (bench, bond failover and diag collect
+	# need a live kernel: bench_server.bats and the lab tier print them).
+	for k in version diag-list port-show port-gids port-stats pfc-show bond-show bond-check diag-run \
+		port-change pfc-change bond-change; do
+		assert_line --regexp "^schema: [0-9]+ $k documents valid$"
+	done
+	refute_output --partial FAIL
+}
+
+# bench client and bond failover need RDMA and bonds on a live kernel (the lab tier runs
+# them, uncaptured): a document of each shape, as cmd/bench.c and cmd/bond_failover.c
+# write them, keeps their schemas honest here.  Change them with the code.
+@test "schemas: documents of the kinds only a live lab prints, as the code writes them, validate" {
+	run "$SC" - <<-'DOCS'
+	{"schema":2,"kind":"bench-client","test":"write","msg_size_bytes":16384,"qps_per_link":2,"tx_depth":128,"duration_s":3,"iters":null,"warmup_s":1,"interval_s":1,"traffic_class":0,"mtu_limit_bytes":null,"time_origin":"warmup_end","server":"198.18.1.1:18515","server_host":"198.18.1.1","links":[{"link":0,"local":{"device":"rxe0","port":1,"netdev":"eth0","gid_index":1,"gid":"::ffff:198.18.1.2","ip":"198.18.1.2"},"remote":{"gid_index":1,"gid":"::ffff:198.18.1.1","ip":"198.18.1.1"},"path_mtu_bytes":1024,"status":"ok","bytes":123456789,"msgs":7535,"window_s":3,"gbps":0.329,"mmsgs_per_s":0.0025,"min_interval_gbps":0.3,"max_interval_gbps":0.35,"port_share_pct":1.3,"port_rate_gbps":25,"intervals_gbps":[0.3,0.33,0.35],"cpu_s":0.5,"longest_stall_ms":12.5,"longest_stall_start_s":1.2,"longest_stall_end_s":1.2125,"silent_to_end":false,"silent_from_s":null,"failed_completions":0,"error":null,"carrier_lost":false,"carrier_losses":0,"carrier_lost_at_s":null,"carrier_back_at_s":null,"outage_s":null,"counters":[{"group":"hw","name":"rcvd_seq_err","value":3,"meaning":"retransmissions"},{"group":"pause","name":"rx_pause","value":0,"meaning":null}],"peer":{"bytes":123456789,"msgs":7535,"failed_completions":0}}],"total":{"gbps":0.329,"mmsgs_per_s":0.0025,"imbalance":0,"bytes":123456789,"msgs":7535,"window_s":3,"host_cpu_pct":12.5},"error":null}
+	{"schema":2,"kind":"bench-client","test":"lat","msg_size_bytes":2,"qps_per_link":1,"tx_depth":1,"duration_s":null,"iters":1000,"warmup_s":0,"interval_s":1,"traffic_class":104,"mtu_limit_bytes":1024,"time_origin":"start","server":"198.18.1.1:18515","server_host":"198.18.1.1","links":[{"link":0,"local":{"device":"rxe0","port":1,"netdev":"eth0","gid_index":1,"gid":"::ffff:198.18.1.2","ip":"198.18.1.2"},"remote":{"gid_index":1,"gid":"::ffff:198.18.1.1","ip":"198.18.1.1"},"path_mtu_bytes":1024,"status":"failed","bytes":2000,"msgs":1000,"window_s":0.05,"latency_us":{"count":1000,"min":10.5,"p50":12,"p99":20,"p99_9":30,"max":31,"mean":12.4,"stdev":1.1},"cpu_s":0.05,"longest_stall_ms":0,"longest_stall_start_s":null,"longest_stall_end_s":null,"silent_to_end":true,"silent_from_s":0.04,"failed_completions":1,"error":"work completion error: retry exceeded","carrier_lost":true,"carrier_losses":2,"carrier_lost_at_s":0.03,"carrier_back_at_s":null,"outage_s":null,"counters":[],"peer":{"bytes":2000,"msgs":1000,"failed_completions":0}}],"total":{"bytes":2000,"msgs":1000,"window_s":0.05,"host_cpu_pct":3},"error":"link rxe0/1 failed"}
+	{"schema":2,"kind":"bond-failover","bond":"bond0","mode":"active-backup","miimon_ms":100,"method":"member taken down","member":"eth0","failover":true,"interrupted":false,"active_before":"eth0","active_after":"eth1","active_final":"eth0","fault_s":0.5,"fault_note":null,"detect_ms":80.2,"react_ms":0.4,"react_reason":null,"detected_at_s":0.58,"reacted_at_s":0.581,"restore_s":3.5,"member_back_s":3.6,"failback_s":3.7,"duration_s":5,"probe":{"ran":true,"reason":null,"method":"icmp","rate_hz":1000,"sent":5000,"received":4910,"lost":90,"send_errors":0,"gap_start_s":0.499,"gap_end_s":0.59,"outage_ms":91,"gap_lost":90,"gap_open_start":false,"gap_open_end":false,"recovered_after_fault_ms":90.5,"resolution_ms":1.1,"rtt_max_ms":0.9,"failback_gap_ms":2},"rdma":{"ran":true,"reason":null,"device":"rxe0","qp_survived":false,"resumed_s":null,"failed_s":0.9,"wc_status":"WR_RETRY_EXC_ERR","reconnected_s":1.2,"error":null,"stall_ms":400,"connections":2,"bytes":1234567},"events":[{"t_s":0.5,"netdev":"eth0","what":"fault_injected","value":null},{"t_s":0.58,"netdev":"eth0","what":"mii_status","value":"down"}],"dropped_events":0,"event_overruns":0}
+	{"schema":2,"kind":"bond-failover","bond":"bond0","mode":"802.3ad","miimon_ms":null,"method":"waited","member":null,"failover":false,"interrupted":true,"active_before":"-","active_after":"-","active_final":"-","fault_s":null,"fault_note":null,"detect_ms":null,"react_ms":null,"react_reason":null,"detected_at_s":null,"reacted_at_s":null,"restore_s":null,"member_back_s":null,"failback_s":null,"duration_s":2,"probe":{"ran":false,"reason":"no peer","method":null,"rate_hz":1000,"sent":0,"received":0,"lost":0,"send_errors":0,"gap_start_s":null,"gap_end_s":null,"outage_ms":null,"gap_lost":0,"gap_open_start":false,"gap_open_end":false,"recovered_after_fault_ms":null,"resolution_ms":null,"rtt_max_ms":null,"failback_gap_ms":null},"rdma":{"ran":false,"reason":"no-rdma","device":null,"qp_survived":null,"resumed_s":null,"failed_s":null,"wc_status":null,"reconnected_s":null,"error":null,"stall_ms":null,"connections":0,"bytes":0},"events":[],"dropped_events":0,"event_overruns":0}
+	{"schema":2,"kind":"diag-collect","out":"rdmactl-bundle-20261203T101500Z.tar.gz","size_bytes":123456,"ports":2,"interval_s":5}
+	{"schema":2,"kind":"diag-collect","out":"b.tar.gz","ports":0,"interval_s":0}
+	DOCS
+	assert_success
+	assert_line "schema: 2 bench-client documents valid"
+	assert_line "schema: 2 bond-failover documents valid"
+	assert_line "schema: 2 diag-collect documents valid"
+	# A bandwidth link (test write) without its rates: rejected.
+	run "$SC" - <<-'DOCS'
+		{"schema":2,"kind":"bench-client","test":"write","msg_size_bytes":1,"qps_per_link":1,"tx_depth":1,"duration_s":1,"iters":null,"warmup_s":0,"interval_s":1,"traffic_class":0,"mtu_limit_bytes":null,"time_origin":"start","server":"s","server_host":"h","links":[{"link":0,"local":{"gid_index":0,"gid":"::","ip":"0.0.0.0"},"remote":{"gid_index":0,"gid":"::","ip":"0.0.0.0"},"path_mtu_bytes":1024,"status":"ok","bytes":0,"msgs":0,"window_s":1,"cpu_s":0,"longest_stall_ms":0,"longest_stall_start_s":null,"longest_stall_end_s":null,"silent_to_end":false,"silent_from_s":null,"failed_completions":0,"error":null,"carrier_lost":false,"carrier_losses":0,"carrier_lost_at_s":null,"carrier_back_at_s":null,"outage_s":null,"counters":[],"peer":{"bytes":0,"msgs":0,"failed_completions":0}}],"total":{"bytes":0,"msgs":0,"window_s":1,"host_cpu_pct":0},"error":null}
+	DOCS
+	assert_failure 1
+	assert_output --partial "\$.links[0]: 'gbps' is a required property"
+}

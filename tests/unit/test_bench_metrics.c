@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* test_bench_metrics.c - `bench client ... metrics FILE` on constructed reports (bench runs in the lab only) */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bench_metrics.h"
+
+static void link_init(struct rdc_bench_link_report *lr, const char *dev, const char *netdev)
+{
+	snprintf(lr->local.device, sizeof(lr->local.device), "%s", dev);
+	lr->local.port = 1;
+	snprintf(lr->local.netdev, sizeof(lr->local.netdev), "%s", netdev);
+}
+
+/* Two links of a 2 s write run: rxe0 moved 0.5 GB, rxe1 failed after 0.1 GB and lost carrier. */
+static void report_write(struct rdc_bench_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->params.test = RDC_BENCH_WRITE;
+	r->params.duration_ns = 2000000000ULL;
+	r->started = true;
+	r->window_start_ns = 10000000000ULL;
+	r->window_end_ns = 12000000000ULL;
+	r->nlinks = 2;
+	link_init(&r->links[0], "rxe0", "eth0");
+	r->links[0].res.bytes = 500000000;
+	r->links[0].res.msgs = 7630;
+	r->links[0].res.window_start_ns = r->window_start_ns;
+	r->links[0].res.window_end_ns = r->window_end_ns;
+	r->links[0].res.longest_stall_ns = 1500000;
+	assert_int_equal(rdc_counters_add(&r->links[0].counters, "hw", "rcvd_seq_err", 12), 0);
+	assert_int_equal(rdc_counters_add(&r->links[0].counters, "pause", "rx_frames", 3), 0);
+	link_init(&r->links[1], "rxe1", "eth1");
+	r->links[1].res.status = -ETIMEDOUT;
+	r->links[1].res.errors = 4;
+	r->links[1].res.bytes = 100000000;
+	r->links[1].res.msgs = 1526;
+	r->links[1].carrier_lost = true;
+	r->links[1].carrier_lost_ns = 11000000000ULL;
+	r->links[1].carrier_back = true;
+	r->links[1].carrier_back_ns = 11250000000ULL;
+	r->links[1].carrier_losses = 1;
+}
+
+static char *fill(const struct rdc_bench_report *r)
+{
+	struct rdc_prom *m = rdc_prom_new();
+	struct rdc_err err = {0};
+	char *buf;
+	size_t len;
+
+	assert_non_null(m);
+	assert_int_equal(bench_metrics_fill(m, r, 1796292347.5, &err), 0);
+	assert_int_equal(rdc_prom_render(m, &buf, &len, &err), 0);
+	rdc_prom_free(m);
+	return buf;
+}
+
+static void has(const char *out, const char *line)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "\n%s\n", line);
+	if (!strstr(out, want))
+		fail_msg("missing line: %s\n--- output:\n%s", line, out);
+}
+
+static void lacks(const char *out, const char *prefix)
+{
+	char want[512];
+
+	snprintf(want, sizeof(want), "\n%s", prefix);
+	if (strstr(out, want))
+		fail_msg("unexpected: %s\n--- output:\n%s", prefix, out);
+}
+
+#define L0 "{device=\"rxe0\",port=\"1\",netdev=\"eth0\",test=\"write\"}"
+#define L1 "{device=\"rxe1\",port=\"1\",netdev=\"eth1\",test=\"write\"}"
+
+static void test_write_run(void **state)
+{
+	struct rdc_bench_report *r = calloc(1, sizeof(*r));
+	char *out;
+
+	(void)state;
+	assert_non_null(r);
+	report_write(r);
+	out = fill(r);
+	has(out, "rdmactl_bench_last_run_timestamp_seconds 1796292347.5");
+	has(out, "rdmactl_bench_run_success 0");
+	has(out, "rdmactl_bench_links 2");
+	/* 600 MB over the common 2 s window. */
+	has(out, "rdmactl_bench_total_bandwidth_bytes_per_second 300000000");
+	has(out, "rdmactl_bench_bandwidth_bytes_per_second" L0 " 250000000");
+	has(out, "rdmactl_bench_bandwidth_bytes_per_second" L1 " 50000000");
+	has(out, "rdmactl_bench_messages_per_second" L0 " 3815");
+	has(out, "rdmactl_bench_window_seconds" L0 " 2");
+	has(out, "rdmactl_bench_link_success" L0 " 1");
+	has(out, "rdmactl_bench_link_success" L1 " 0");
+	has(out, "rdmactl_bench_failed_completions" L1 " 4");
+	has(out, "rdmactl_bench_longest_stall_seconds" L0 " 0.0015");
+	has(out, "rdmactl_bench_carrier_losses" L1 " 1");
+	has(out, "rdmactl_bench_outage_seconds" L1 " 0.25");
+	has(out, "rdmactl_bench_port_stats_delta{device=\"rxe0\",port=\"1\",netdev=\"eth0\","
+		 "test=\"write\",counter=\"pause_rx_frames\"} 3");
+	has(out, "rdmactl_bench_port_stats_delta{device=\"rxe0\",port=\"1\",netdev=\"eth0\","
+		 "test=\"write\",counter=\"rcvd_seq_err\"} 12");
+	has(out, "# TYPE rdmactl_bench_bandwidth_bytes_per_second gauge");
+	/* No outage on rxe0, no latency in a write run: left out, not 0. */
+	lacks(out, "rdmactl_bench_outage_seconds" L0);
+	lacks(out, "rdmactl_bench_latency");
+	free(out);
+	rdc_bench_report_free(r);
+	free(r);
+}
+
+static void test_lat_run(void **state)
+{
+	struct rdc_bench_report *r = calloc(1, sizeof(*r));
+	char *out;
+
+	(void)state;
+	assert_non_null(r);
+	r->params.test = RDC_BENCH_LAT;
+	r->params.iters = 1000;
+	r->started = true;
+	r->nlinks = 1;
+	link_init(&r->links[0], "mlx5_0", "ens1f0np0");
+	r->links[0].res.msgs = 1000;
+	r->links[0].res.window_start_ns = 1000000000ULL;
+	r->links[0].res.window_end_ns = 1004000000ULL;
+	r->links[0].lat = (struct rdc_lat_stats){.count = 1000,
+						 .min_us = 1.5,
+						 .p50_us = 2,
+						 .p99_us = 3.25,
+						 .p999_us = 8,
+						 .max_us = 20,
+						 .mean_us = 2.5};
+	out = fill(r);
+#define LL "device=\"mlx5_0\",port=\"1\",netdev=\"ens1f0np0\",test=\"lat\""
+	has(out, "rdmactl_bench_latency_seconds{" LL ",quantile=\"0\"} 1.5e-06");
+	has(out, "rdmactl_bench_latency_seconds{" LL ",quantile=\"0.5\"} 2e-06");
+	has(out, "rdmactl_bench_latency_seconds{" LL ",quantile=\"0.999\"} 8e-06");
+	has(out, "rdmactl_bench_latency_seconds{" LL ",quantile=\"1\"} 2e-05");
+	has(out, "rdmactl_bench_latency_mean_seconds{" LL "} 2.5e-06");
+	has(out, "rdmactl_bench_latency_samples{" LL "} 1000");
+	has(out, "rdmactl_bench_messages_per_second{" LL "} 250000");
+	has(out, "rdmactl_bench_run_success 1");
+	lacks(out, "rdmactl_bench_bandwidth_bytes_per_second");
+	lacks(out, "rdmactl_bench_total_bandwidth_bytes_per_second");
+#undef LL
+	free(out);
+	rdc_bench_report_free(r);
+	free(r);
+}
+
+/* The file is written whole and readable by the exporter; a bad directory is an error. */
+static void test_write_file(void **state)
+{
+	struct rdc_bench_report *r = calloc(1, sizeof(*r));
+	char dir[] = "/tmp/test_bench_metrics-XXXXXX", path[128];
+	struct rdc_err err = {0};
+	struct stat st;
+
+	(void)state;
+	assert_non_null(r);
+	report_write(r);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/bench.prom", dir);
+	assert_int_equal(bench_metrics_write(r, path, &err), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_true(st.st_size > 1000);
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+	snprintf(path, sizeof(path), "%s/bench.prom", dir); /* the directory is gone now */
+	assert_int_equal(bench_metrics_write(r, path, &err), -ENOENT);
+	rdc_bench_report_free(r);
+	free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_run),
+		cmocka_unit_test(test_lat_run),
+		cmocka_unit_test(test_write_file),
+	};
+
+	return cmocka_run_group_tests_name("bench_metrics", tests, NULL, NULL);
+}
