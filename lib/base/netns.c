@@ -93,6 +93,7 @@ int rdc_netns_names(struct rdc_names *names, struct rdc_err *err)
 		names->count++;
 	}
 	closedir(dir);
-	qsort(names->names, names->count, sizeof(*names->names), name_cmp);
+	if (names->count > 1)
+		qsort(names->names, names->count, sizeof(*names->names), name_cmp);
 	return 0;
 }
