@@ -218,7 +218,7 @@ value() {
 	local -a as=()
 	if [ "$(id -u)" -eq 0 ]; then
 		# Root writes anywhere: drop to nobody, with copies it can read (the checkout may be 0700).
-		cp "$RDMACTL" "$SHARED/rdmactl"
+		cp "${RDMACTL_REAL:-$RDMACTL}" "$SHARED/rdmactl"
 		cp -a "$HOSTS/clean-2port" "$SHARED/host"
 		chmod -R a+rX "$SHARED"
 		as=(setpriv --reuid=65534 --regid=65534 --clear-groups "$SHARED/rdmactl")
