@@ -259,6 +259,7 @@ static void show_netdev(struct rdc_tline *l, const struct rdc_port *p)
 
 	if (!p->has_netdev) {
 		rdc_tline_null(l, RDC_TL_GAP, "netdev", "netdev -");
+		rdc_tline_null(l, RDC_TL_GAP, "upper", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "operstate", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "mtu_bytes", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_bytes", NULL);
@@ -271,6 +272,11 @@ static void show_netdev(struct rdc_tline *l, const struct rdc_port *p)
 		       (int)strlen("netdev ") + rdc_term_cols(nd->name) + 1 +
 			       (nd->operstate[0] ? rdc_term_cols(nd->operstate) : 1));
 	rdc_tline_str(l, RDC_TL_GAP, "netdev", "netdev %s", nd->name, RDC_COLOR_NONE);
+	/* The bond (or VLAN) the port is used through: "netdev ens2f1np1 (bond1) up". */
+	if (p->upper[0])
+		rdc_tline_str(l, RDC_TL_SPACE, "upper", "(%s)", p->upper, RDC_COLOR_NONE);
+	else
+		rdc_tline_null(l, RDC_TL_SPACE, "upper", NULL);
 	if (nd->operstate[0])
 		rdc_tline_str(l, RDC_TL_SPACE, "operstate", "%s", nd->operstate,
 			      state_color(nd->operstate));
@@ -293,8 +299,8 @@ static void show_netdev(struct rdc_tline *l, const struct rdc_port *p)
 		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_bytes", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_limited", NULL);
 	}
-	/* The glossary's "bond" is a bond's name: here the netdev is the bond. */
-	if (nd->is_bond) {
+	/* RoCE LAG: the port's netdev is the bond, its members the physical ports. */
+	if (p->roce_lag) {
 		/* On a line of its own: "bond 802.3ad  members ens1f0np0,ens1f1np1". */
 		rdc_tline_end(l);
 		rdc_tline_begin(l, l->o, 4, 6);

@@ -216,3 +216,31 @@ int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, st
 {
 	return gid_table_read(dev, port, ethernet, gids, count, issues, err);
 }
+
+int rdc_gid_table_match(const char *dev, unsigned int port, bool ethernet, const uint8_t *raw,
+			const char *netdev, char *found, size_t size, bool *match,
+			struct rdc_err *err)
+{
+	struct rdc_issues ignored = {0};
+	struct rdc_gid *gids = NULL;
+	size_t n = 0;
+	int rc;
+
+	*match = false;
+	rc = rdc_gid_table_read_all(dev, port, ethernet, &gids, &n, &ignored, err);
+	if (rc)
+		return rc == -ENOMEM ? rc : 0;
+	for (size_t i = 0; i < n && !*match; i++) {
+		const struct rdc_gid *g = &gids[i];
+
+		if (g->unreadable)
+			continue;
+		if (raw ? !memcmp(g->raw, raw, 16) : (g->netdev[0] && !strcmp(g->netdev, netdev))) {
+			*match = true;
+			if (found)
+				rdc_strlcpy(found, g->netdev, size);
+		}
+	}
+	free(gids);
+	return 0;
+}

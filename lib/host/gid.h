@@ -60,3 +60,12 @@ void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count);
  */
 int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
 			   size_t *count, struct rdc_issues *issues, struct rdc_err *err);
+
+/*
+ * Whether a GID of DEV/PORT is @raw (when not NULL), else has @netdev as its
+ * ndev; the matching entry's ndev into @found (may be NULL).  A table that
+ * cannot be read matches nothing (`port gids` says why): only -ENOMEM fails.
+ */
+int rdc_gid_table_match(const char *dev, unsigned int port, bool ethernet, const uint8_t *raw,
+			const char *netdev, char *found, size_t size, bool *match,
+			struct rdc_err *err);

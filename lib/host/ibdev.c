@@ -195,44 +195,56 @@ static void read_device(struct rdc_port *tmpl, const char *dev)
 }
 
 /*
- * Which netdev serves a port.  GID 0 of a RoCE port is the default GID of the
- * port's netdev (a bond master under RoCE LAG), so its ndev is the answer.
- * Software devices name it in "parent".  InfiniBand ports have IPoIB
- * interfaces under the PCI function, told apart by dev_port (port - 1).
+ * The netdev of GID 0, the default GID the kernel adds for the port's netdev:
+ * the bond under RoCE LAG, and also a bond the uplink is a member of without
+ * LAG (roce_gid_mgmt lists an upper's GIDs under its lower's port).  False
+ * when there is none (InfiniBand, an older kernel) or it cannot be read.
  */
-static bool find_netdev(struct rdc_port *p, char *out, size_t size)
+static bool gid0_netdev(struct rdc_port *p, char *out, size_t size)
 {
-	struct rdc_names nets;
-	bool found = false;
-	int64_t dev_port;
-	int rc;
+	int rc = rdc_fs_read(out, size, NULL, IB_CLASS "/%s/ports/%u/gid_attrs/ndevs/0", p->device,
+			     p->port);
 
-	rc = rdc_fs_read(out, size, NULL, IB_CLASS "/%s/ports/%u/gid_attrs/ndevs/0", p->device,
-			 p->port);
 	if (rc > 0)
 		return true;
+	out[0] = '\0';
 	/*
 	 * EINVAL: the kernel's "no netdev" (InfiniBand); ENOENT: an older kernel.
 	 * Anything else is a file that is there and unreadable: no guess then.
 	 */
-	if (rc < 0 && rc != -EINVAL && rc != -ENOENT) {
+	if (rc < 0 && rc != -EINVAL && rc != -ENOENT)
 		rdc_issues_addf(&p->issues, -rc,
 				"cannot read '" IB_CLASS "/%s/ports/%u/gid_attrs/ndevs/0'",
 				p->device, p->port);
-		return false;
-	}
+	return false;
+}
+
+/*
+ * The port's own netdev.  Software devices name it in "parent" (rxe on a
+ * bond names the bond).  A PCI function lists its uplink under device/net;
+ * a function with several ports (or an IPoIB child) tells them apart by
+ * dev_port (port - 1).  Without either, GID 0's netdev is all there is.
+ */
+static bool own_netdev(struct rdc_port *p, char *out, size_t size)
+{
+	struct rdc_names nets;
+	bool found = false;
+	int64_t dev_port;
+
 	if (rdc_fs_read(out, size, NULL, IB_CLASS "/%s/parent", p->device) > 0)
 		return true;
-	if (rdc_fs_list(&nets, NULL, IB_CLASS "/%s/device/net", p->device))
-		return false;
-	for (size_t i = 0; i < nets.count && !found; i++) {
-		if (!rdc_fs_read_i64(&dev_port, NULL, IB_CLASS "/%s/device/net/%s/dev_port",
-				     p->device, nets.names[i]) &&
-		    dev_port != (int64_t)p->port - 1)
-			continue;
-		found = !rdc_strlcpy(out, nets.names[i], size);
+	if (!rdc_fs_list(&nets, NULL, IB_CLASS "/%s/device/net", p->device)) {
+		for (size_t i = 0; i < nets.count && !found; i++) {
+			if (!rdc_fs_read_i64(&dev_port, NULL, IB_CLASS "/%s/device/net/%s/dev_port",
+					     p->device, nets.names[i]) &&
+			    dev_port != (int64_t)p->port - 1)
+				continue;
+			found = !rdc_strlcpy(out, nets.names[i], size);
+		}
+		rdc_names_free(&nets);
 	}
-	rdc_names_free(&nets);
+	if (!found && p->gid0_netdev[0])
+		found = !rdc_strlcpy(out, p->gid0_netdev, size);
 	return found;
 }
 
@@ -297,8 +309,12 @@ static void read_port(struct rdc_port *p)
 		read_lid(p, &p->lid, RDC_PORT_BAD_LID, "lid");
 		read_lid(p, &p->sm_lid, RDC_PORT_BAD_SM_LID, "sm_lid");
 	}
-	if (find_netdev(p, name, sizeof(name)) && !rdc_netdev_read(name, &p->netdev, NULL)) {
+	gid0_netdev(p, p->gid0_netdev, sizeof(p->gid0_netdev));
+	if (own_netdev(p, name, sizeof(name)) && !rdc_netdev_read(name, &p->netdev, NULL)) {
 		p->has_netdev = true;
+		/* rxe on a bond, or a bundle that names only GID 0's netdev. */
+		p->roce_lag = p->netdev.is_bond;
+		rdc_strlcpy(p->upper, p->netdev.master, sizeof(p->upper));
 		if (!strcmp(p->link_layer, "Ethernet") && p->netdev.mtu > 0 &&
 		    strcmp(p->driver, "siw")) {
 			int overhead = !strcmp(p->driver, "rdma_rxe") ? 80 : 96;
@@ -308,6 +324,50 @@ static void read_port(struct rdc_port *p)
 			p->mtu_for_4096 = 4096 + overhead;
 		}
 	}
+}
+
+/* Whether some port's own netdev is @name. */
+static bool is_port_netdev(const struct rdc_port_list *list, const char *name)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->ports[i].has_netdev && !strcmp(list->ports[i].netdev.name, name))
+			return true;
+	return false;
+}
+
+/*
+ * RoCE LAG: GID 0 is on the bond the port's uplink is a member of, and a
+ * member of that bond has no RDMA port of its own (mlx5 unregisters the
+ * second PF's device and serves both ports from one).  A bond whose members
+ * each keep their RDMA port (active-backup across cards, balance-alb) is no
+ * LAG: there the port's netdev stays its uplink and the bond its upper.
+ * Then the port's netdev becomes the bond.  Needs the whole list.
+ */
+static void mark_roce_lag(struct rdc_port_list *list)
+{
+	bool *lag = calloc(list->count + 1, sizeof(*lag));
+
+	/* Decide for every port first: a port made a LAG port must not change another's answer. */
+	for (size_t i = 0; lag && i < list->count; i++) {
+		const struct rdc_port *p = &list->ports[i];
+		struct rdc_netdev bond;
+
+		if (!p->has_netdev || p->roce_lag || !p->gid0_netdev[0] ||
+		    strcmp(p->netdev.master, p->gid0_netdev) ||
+		    rdc_netdev_read(p->gid0_netdev, &bond, NULL) || !bond.is_bond)
+			continue;
+		for (unsigned int k = 0; k < bond.nslaves; k++)
+			lag[i] |= !is_port_netdev(list, bond.slaves[k]);
+	}
+	for (size_t i = 0; lag && i < list->count; i++) {
+		struct rdc_port *p = &list->ports[i];
+
+		if (!lag[i] || rdc_netdev_read(p->gid0_netdev, &p->netdev, NULL))
+			continue;
+		p->roce_lag = true;
+		p->upper[0] = '\0';
+	}
+	free(lag);
 }
 
 int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
@@ -365,6 +425,7 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 		rdc_names_free(&ports);
 	}
 	rdc_names_free(&devs);
+	mark_roce_lag(list);
 	return 0;
 }
 

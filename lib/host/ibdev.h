@@ -59,9 +59,20 @@ struct rdc_port {
 	int64_t lid;		  /* InfiniBand only, -1 otherwise */
 	int64_t sm_lid;
 
-	/* the port's netdev (a bond master under RoCE LAG) */
+	/*
+	 * The port's own netdev: the PCI function's uplink (or a software
+	 * device's parent), never a bond the uplink is only a member of.  Under
+	 * RoCE LAG (one RDMA port over a bond's members, or rxe on a bond) it
+	 * is the bond, and roce_lag is set: netdev.slaves are then the
+	 * physical ports that carry the port's traffic.
+	 */
 	bool has_netdev;
 	struct rdc_netdev netdev;
+	bool roce_lag;
+	/* The bond (team, bridge) the netdev is a member of, "" for none (VLANs are in `port gids`). */
+	char upper[IF_NAMESIZE];
+	/* The netdev of GID 0 (the kernel's default GID): how RoCE LAG is told apart. */
+	char gid0_netdev[IF_NAMESIZE];
 	int active_mtu;		 /* bytes, 0 when it cannot be derived */
 	bool active_mtu_limited; /* the netdev MTU keeps the RDMA MTU below 4096 */
 	int mtu_for_4096;	 /* netdev MTU that would give 4096 */

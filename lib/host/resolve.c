@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "base/util.h"
+#include "host/carriers.h"
 #include "host/gid.h"
 #include "host/netdev.h"
 #include "host/resolve.h"
@@ -16,11 +17,6 @@
 #include "seam/fs.h"
 
 #define IB_CLASS "/sys/class/infiniband"
-/*
- * Netdevs looked at below a named one: a VLAN on a bond on two ports is
- * four; the bound keeps a bundle whose lower_* links loop finite.
- */
-#define RESOLVE_MAX_LOWERS 32
 
 bool rdc_addr_to_gid(const char *text, int *family, uint8_t gid[16])
 {
@@ -41,18 +37,6 @@ bool rdc_addr_to_gid(const char *text, int *family, uint8_t gid[16])
 		*family = IN6_IS_ADDR_V4MAPPED(&a6) ? AF_INET : AF_INET6;
 		return true;
 	}
-	return false;
-}
-
-static bool port_serves_netdev(const struct rdc_port *p, const char *name)
-{
-	if (!p->has_netdev)
-		return false;
-	if (!strcmp(p->netdev.name, name))
-		return true;
-	for (unsigned int i = 0; i < p->netdev.nslaves; i++)
-		if (!strcmp(p->netdev.slaves[i], name))
-			return true;
 	return false;
 }
 
@@ -86,116 +70,30 @@ static size_t keep_marked(struct rdc_port_list *list, const bool *keep)
 	return kept;
 }
 
-struct lowers {
-	unsigned int n;
-	char names[RESOLVE_MAX_LOWERS][IF_NAMESIZE];
-};
-
-static void lowers_add(struct lowers *l, const char *name)
-{
-	for (unsigned int i = 0; i < l->n; i++)
-		if (!strcmp(l->names[i], name))
-			return;
-	if (l->n < RESOLVE_MAX_LOWERS && strlen(name) < IF_NAMESIZE)
-		rdc_strlcpy(l->names[l->n++], name, IF_NAMESIZE);
-}
-
 /*
- * @top and every netdev below it, through the lower_* links the kernel
- * makes for each upper/lower pair (VLAN, macvlan, ipvlan, bond, team,
- * bridge).  iflink (IFLA_LINK) is not followed: a veth's names its peer,
- * which is no lower device, and every stacked device it would add has a
- * lower_* link anyway.
- */
-static void lowers_collect(struct lowers *l, const char *top)
-{
-	lowers_add(l, top);
-	for (unsigned int i = 0; i < l->n; i++) {
-		struct rdc_names dir;
-
-		if (rdc_fs_list(&dir, NULL, "/sys/class/net/%s", l->names[i]))
-			continue;
-		for (size_t k = 0; k < dir.count; k++) {
-			const char *e = dir.names[k];
-
-			if (!strncmp(e, "lower_", 6) && rdc_netdev_exists(e + 6))
-				lowers_add(l, e + 6);
-		}
-		rdc_names_free(&dir);
-	}
-}
-
-/* What one port's GID table says: whether an entry matches, and that entry's netdev. */
-static int port_gids_match(const struct rdc_port *p, const uint8_t *raw, const char *netdev,
-			   char *found_netdev, size_t size, bool *match, struct rdc_err *err)
-{
-	struct rdc_issues ignored = {0};
-	struct rdc_gid *gids = NULL;
-	size_t n = 0;
-	int rc;
-
-	*match = false;
-	/* A table that cannot be read holds nothing we can match; `port gids` says why. */
-	rc = rdc_gid_table_read_all(p->device, p->port, strcmp(p->link_layer, "InfiniBand") != 0,
-				    &gids, &n, &ignored, err);
-	if (rc)
-		return rc == -ENOMEM ? rc : 0;
-	for (size_t i = 0; i < n && !*match; i++) {
-		const struct rdc_gid *g = &gids[i];
-
-		if (g->unreadable)
-			continue;
-		if (raw ? !memcmp(g->raw, raw, 16) : (g->netdev[0] && !strcmp(g->netdev, netdev))) {
-			*match = true;
-			if (found_netdev)
-				rdc_strlcpy(found_netdev, g->netdev, size);
-		}
-	}
-	free(gids);
-	return 0;
-}
-
-/*
- * Mark the ports @name (an existing netdev) runs on: its own, those of the
- * netdevs below it, else those whose GIDs name it.  Sets q->kind.
+ * Mark the ports @name (an existing netdev) runs on, as host/carriers.h
+ * finds them: 1 when any, 0 when none.  Sets q->kind: NETDEV for a port's
+ * own netdev (a RoCE LAG bond included) or a member of a LAG, UPPER for a
+ * bond whose members keep their ports, a VLAN or another upper.
  */
 static int mark_netdev(const struct rdc_port_list *list, const char *name, bool *keep,
 		       struct rdc_port_query *q, struct rdc_err *err)
 {
-	struct lowers *l;
-	bool any = false;
-	int rc;
+	struct rdc_carriers c;
+	struct rdc_err none = {0};
+	int rc = rdc_carriers_of(list, name, &c, &none);
 
-	for (size_t i = 0; i < list->count; i++)
-		if (port_serves_netdev(&list->ports[i], name))
-			any = keep[i] = true;
-	if (any) {
-		q->kind = RDC_NAMED_NETDEV;
-		return 1;
-	}
-	q->kind = RDC_NAMED_UPPER;
-	l = calloc(1, sizeof(*l));
-	if (!l)
+	if (rc == -ENOMEM)
 		return rdc_err_set(err, ENOMEM, "cannot look up '%s'", name);
-	lowers_collect(l, name);
-	for (unsigned int k = 1; k < l->n; k++)
-		for (size_t i = 0; i < list->count; i++)
-			if (port_serves_netdev(&list->ports[i], l->names[k]))
-				any = keep[i] = true;
-	free(l);
-	if (any)
-		return 1;
-	/* A bundle without lower_* links: the kernel still lists an upper's GIDs under its port. */
-	for (size_t i = 0; i < list->count; i++) {
-		bool match;
-
-		rc = port_gids_match(&list->ports[i], NULL, name, NULL, 0, &match, err);
-		if (rc)
-			return rc;
-		if (match)
-			any = keep[i] = true;
+	if (rc)
+		return 0;
+	q->kind = RDC_NAMED_NETDEV;
+	for (size_t i = 0; i < c.count; i++) {
+		keep[c.items[i].port] = true;
+		if (c.items[i].relation == RDC_REL_MEMBER || c.items[i].relation == RDC_REL_VLAN_OF)
+			q->kind = RDC_NAMED_UPPER;
 	}
-	return any;
+	return 1;
 }
 
 /* The name of the netdev whose ifindex is @ifindex, or "". */
@@ -259,10 +157,12 @@ static int resolve_address(struct rdc_port_list *list, const char *name, bool *k
 	rdc_strlcpy(q->addr, name, sizeof(q->addr));
 	/* The GID table first: it is what ib_write_bw -x and rdma_cm look the address up in. */
 	for (size_t i = 0; i < list->count; i++) {
+		const struct rdc_port *p = &list->ports[i];
 		bool match;
 
-		rc = port_gids_match(&list->ports[i], q->gid, NULL, q->netdev[0] ? NULL : q->netdev,
-				     sizeof(q->netdev), &match, err);
+		rc = rdc_gid_table_match(p->device, p->port, strcmp(p->link_layer, "InfiniBand"),
+					 q->gid, NULL, q->netdev[0] ? NULL : q->netdev,
+					 sizeof(q->netdev), &match, err);
 		if (rc)
 			return rc;
 		if (match)
