@@ -131,7 +131,7 @@ man: $(MAN_OUT)
 $(BUILD)/man/%: man/%.scd
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $@"
-	$(Q)scdoc < $< > $@
+	$(Q)scdoc < $< > $@.tmp && mv $@.tmp $@
 
 # The dcbnl NIC double that `pfc` is tested against (tests/dcb-double/README.md).
 include tests/dcb-double/double.mk

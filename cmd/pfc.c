@@ -17,6 +17,7 @@
 #include "host/ofed_qos.h"
 #include "host/rdma_cm.h"
 #include "host/resolve.h"
+#include "dcb/members.h"
 #include "dcb/verdict.h"
 #include "pfc.h"
 #include "term.h"
@@ -298,93 +299,26 @@ const struct rdc_cmd rdc_cmd_pfc = {
 	.actions = pfc_actions,
 };
 
-/*
- * The netdev whose DCB @name means: itself, or for an IP address or an upper
- * netdev (VLAN, macvlan) the RDMA port's netdev below it, since DCB lives on
- * the physical function (a VLAN has no dcbnl).  A bond of several RDMA ports
- * has no one answer: DCB is per member.
- */
-static int pfc_target_upper(struct rdc_ctx *ctx, const char *name, char *netdev, size_t size)
-{
-	struct rdc_port_list sel;
-	struct rdc_port_query q;
-	struct rdc_err err = {0};
-	int rc = 0;
-
-	if (rdc_ports_read(&sel, &err))
-		return rdc_fail(ctx, &err);
-	if (rdc_ports_resolve(&sel, name, &q, &err)) {
-		/*
-		 * No RDMA port under it.  An address says why; any other name is
-		 * dcbnl's to answer (a veth: no DCB; no such interface: ENODEV).
-		 */
-		if (!rdc_netdev_exists(name) && rdc_addr_to_gid(name, &q.family, q.gid))
-			rc = rdc_fail(ctx, &err);
-		else if (rdc_strlcpy(netdev, name, size))
-			rc = rdc_usage_error(ctx, "'%s' is not an interface name", name);
-	} else if (q.kind != RDC_NAMED_UPPER && q.kind != RDC_NAMED_ADDRESS) {
-		rdc_strlcpy(netdev, name, size);
-	} else if (sel.count != 1 || !sel.ports[0].has_netdev) {
-		rdc_err_set_plain(
-			&err, EINVAL,
-			"'%s' is over %zu RDMA ports: DCB is set per port, name its netdev", name,
-			sel.count);
-		rc = rdc_fail(ctx, &err);
-	} else {
-		rdc_strlcpy(netdev, sel.ports[0].netdev.name, size);
-		if (strcmp(netdev, name))
-			log_info("pfc: '%s' is on %s/%u: its DCB is %s's", name,
-				 sel.ports[0].device, sel.ports[0].port, netdev);
-	}
-	rdc_ports_free(&sel);
-	return rc;
-}
-
-int pfc_target(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_target *t)
+int pfc_targets(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_targets *ts)
 {
 	struct rdc_port_list ports;
 	struct rdc_err err = {0};
-	bool rdma_name;
+	int rc;
 
-	memset(t, 0, sizeof(*t));
-	if (!name)
-		return rdc_usage_error(ctx, "name the device: dev NETDEV or DEV[/PORT]");
+	memset(ts, 0, sizeof(*ts));
 	if (rdc_ports_read(&ports, &err))
 		return rdc_fail(ctx, &err);
-	rdma_name = strchr(name, '/') || rdc_ibdev_exists(name);
-	if (rdma_name) {
-		if (rdc_ports_filter(&ports, name, &err)) {
-			rdc_ports_free(&ports);
-			return rdc_fail(ctx, &err);
-		}
-		if (ports.count > 1) {
-			rdc_err_set(&err, EINVAL, "'%s' has %zu ports; name one as DEV/PORT", name,
-				    ports.count);
-			rdc_ports_free(&ports);
-			return rdc_fail(ctx, &err);
-		}
-		if (!ports.count || !ports.ports[0].has_netdev) {
-			rdc_ports_free(&ports);
-			rdc_err_set(&err, ENODEV, "'%s' has no network interface", name);
-			return rdc_fail(ctx, &err);
-		}
-		rdc_strlcpy(t->netdev, ports.ports[0].netdev.name, sizeof(t->netdev));
-	} else {
-		int rc = pfc_target_upper(ctx, name, t->netdev, sizeof(t->netdev));
-
-		if (rc) {
-			rdc_ports_free(&ports);
-			return rc;
-		}
-	}
-	/* Every RDMA port on this netdev: RDMA-CM settings live per port. */
-	if (!rdc_ports_filter(&ports, t->netdev, NULL))
-		for (size_t i = 0; i < ports.count && t->nports < RDC_DCB_TARGET_PORTS; i++) {
-			rdc_strlcpy(t->ports[t->nports].device, ports.ports[i].device,
-				    sizeof(t->ports[0].device));
-			t->ports[t->nports++].port = ports.ports[i].port;
-		}
+	rc = name ? rdc_dcb_targets_of(&ports, name, ts, &err)
+		  : rdc_dcb_targets_all(&ports, ts, &err);
 	rdc_ports_free(&ports);
+	if (rc)
+		return rdc_fail(ctx, &err);
+	/* A name above the ports (a VLAN, an address, a bond) acts on them: say which. */
+	for (size_t i = 0; name && i < ts->count; i++)
+		if (strcmp(ts->items[i].netdev, name))
+			log_info("pfc: '%s' is on %s (%s): its DCB is %s's", name,
+				 ts->items[i].netdev, rdc_port_relation_name(ts->items[i].relation),
+				 ts->items[i].netdev);
 	return 0;
 }
 
@@ -893,7 +827,7 @@ static void pfc_emit_state(struct rdc_out *o, const struct rdc_dcb_target *t,
  *   bond0      pfc -      trust -     dscp-prio -          unknown
  */
 struct brief_line {
-	char pfc[32], trust[32], map[3100];
+	char name[2 * IF_NAMESIZE + 1], pfc[32], trust[32], map[3100];
 };
 
 static void brief_fill(const struct rdc_dcb_target *t, const struct rdc_dcb *d,
@@ -919,9 +853,14 @@ static void brief_fill(const struct rdc_dcb_target *t, const struct rdc_dcb *d,
 	snprintf(b->map, sizeof(b->map), "dscp-prio %s", ranges);
 }
 
-static int pfc_show_brief(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
-			  const struct rdc_dcb *dcbs, const struct rdc_dcb_verdict *v, size_t n)
+/* The bond @i belongs to, as the index of its first member; n when it is no member. */
+static size_t bond_first(const struct rdc_dcb_targets *ts, size_t i);
+
+static int pfc_show_brief(struct rdc_ctx *ctx, const struct rdc_dcb_targets *ts,
+			  const struct rdc_dcb *dcbs, const struct rdc_dcb_verdict *v,
+			  const struct rdc_members_agreement *agree)
 {
+	size_t n = ts->count;
 	struct brief_line *lines = calloc(n + 1, sizeof(*lines));
 	struct rdc_table table;
 
@@ -930,16 +869,23 @@ static int pfc_show_brief(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 	rdc_table_init(&table, 5);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
-			const char *cells[] = {t[i].netdev, lines[i].pfc, lines[i].trust,
-					       lines[i].map, verdict_word(&v[i])};
+			const struct rdc_dcb_target *t = &ts->items[i];
+			size_t g = bond_first(ts, i);
+			bool differ = g < n && agree[g].result == RDC_MEMBERS_DIFFER;
+			const char *cells[] = {lines[i].name, lines[i].pfc, lines[i].trust,
+					       lines[i].map,
+					       differ ? "members-differ" : verdict_word(&v[i])};
 			const enum rdc_color colors[] = {
 				RDC_COLOR_NONE, RDC_COLOR_NONE, RDC_COLOR_NONE, RDC_COLOR_NONE,
-				v[i].result == RDC_VERDICT_MATCHES   ? RDC_COLOR_GREEN
-				: v[i].result == RDC_VERDICT_DIFFERS ? RDC_COLOR_RED
-								     : RDC_COLOR_YELLOW};
+				differ || v[i].result == RDC_VERDICT_DIFFERS ? RDC_COLOR_RED
+				: v[i].result == RDC_VERDICT_MATCHES	     ? RDC_COLOR_GREEN
+									     : RDC_COLOR_YELLOW};
 
 			if (pass == 0) {
-				brief_fill(&t[i], &dcbs[i], &lines[i]);
+				/* A member says its bond: "ens1f0np0@bond0". */
+				snprintf(lines[i].name, sizeof(lines[i].name), "%s%s%s", t->netdev,
+					 t->upper[0] ? "@" : "", t->upper);
+				brief_fill(t, &dcbs[i], &lines[i]);
 				rdc_table_fit(&table, cells);
 			} else {
 				rdc_table_row(&table, ctx->out, cells, colors);
@@ -949,37 +895,135 @@ static int pfc_show_brief(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 	return 0;
 }
 
-/*
- * Every netdev that carries an RDMA port, once: *@names (malloc'd) and *@n.
- * A host has at most as many as it has ports; none is dropped.
- */
-static int pfc_all_netdevs(char (**names)[IF_NAMESIZE], size_t *n, struct rdc_err *err)
+/* Whether targets @i and @i-1 are members of one bond (grouped under it). */
+static bool same_bond(const struct rdc_dcb_targets *ts, size_t i)
 {
-	struct rdc_port_list ports;
-	int rc;
+	const struct rdc_dcb_target *t = &ts->items[i];
 
-	*names = NULL;
-	*n = 0;
-	rc = rdc_ports_read(&ports, err);
-	if (rc)
-		return rc;
-	*names = calloc(ports.count + 1, sizeof(**names));
-	if (!*names) {
-		rdc_ports_free(&ports);
-		return rdc_err_set(err, ENOMEM, "out of memory");
+	return t->upper[0] && (t->relation == RDC_REL_ROCE_LAG || t->relation == RDC_REL_MEMBER) &&
+	       i > 0 && !strcmp(ts->items[i - 1].upper, t->upper) &&
+	       ts->items[i - 1].relation == t->relation;
+}
+
+/* How many targets from @first on are members of its bond: 0 when it is no member. */
+static size_t bond_members(const struct rdc_dcb_targets *ts, size_t first)
+{
+	const struct rdc_dcb_target *t = &ts->items[first];
+	size_t n = 1;
+
+	if (!t->upper[0] || (t->relation != RDC_REL_ROCE_LAG && t->relation != RDC_REL_MEMBER))
+		return 0;
+	while (first + n < ts->count && same_bond(ts, first + n))
+		n++;
+	return n;
+}
+
+/*
+ * A bond's line before its members, and its entry in "bonds": whether the
+ * members agree (a mismatch is a failure of its own, RDC_MEMBERS_DIFFER_ID):
+ *
+ *   bond0: RoCE LAG (802.3ad) over ens1f0np0 ens1f1np1; members differ:
+ *     prio-pfc  ens1f0np0 3  ens1f1np1 3,4
+ */
+static void emit_bond(struct rdc_out *o, const struct rdc_dcb_target *t, size_t n,
+		      const struct rdc_members_agreement *a)
+{
+	rdc_out_obj_open(o, NULL);
+	rdc_out_str(o, RDC_OUT_ANY, "bond", "%s:", t[0].upper);
+	rdc_out_str(o, RDC_OUT_MACHINE, "relation", NULL, rdc_port_relation_name(t[0].relation));
+	rdc_out_text(o, " %s", t[0].relation == RDC_REL_ROCE_LAG ? "RoCE LAG" : "bond");
+	if (t[0].bond_mode[0])
+		rdc_out_str(o, RDC_OUT_ANY, "bond_mode", " (%s)", t[0].bond_mode);
+	else
+		rdc_out_null(o, "bond_mode", NULL);
+	rdc_out_text(o, " over");
+	rdc_out_arr_open(o, "members");
+	for (size_t i = 0; i < n; i++)
+		rdc_out_str(o, RDC_OUT_ANY, NULL, " %s", t[i].netdev);
+	rdc_out_arr_close(o);
+	switch (a->result) {
+	case RDC_MEMBERS_AGREE:
+		rdc_out_bool(o, RDC_OUT_MACHINE, "members_agree", NULL, true);
+		rdc_out_null(o, "id", NULL);
+		rdc_out_null(o, "reason", NULL);
+		rdc_out_text(o, "; members agree\n");
+		break;
+	case RDC_MEMBERS_UNKNOWN:
+		rdc_out_null(o, "members_agree", NULL);
+		rdc_out_null(o, "id", NULL);
+		rdc_out_str(o, RDC_OUT_MACHINE, "reason", NULL, a->reason);
+		rdc_out_text(o, "; members agree on MTU and speed, DCB unknown (%s)\n", a->reason);
+		break;
+	case RDC_MEMBERS_DIFFER:
+		rdc_out_bool(o, RDC_OUT_MACHINE, "members_agree", NULL, false);
+		rdc_out_str(o, RDC_OUT_MACHINE, "id", NULL, RDC_MEMBERS_DIFFER_ID);
+		rdc_out_null(o, "reason", NULL);
+		rdc_out_text(o, "; members differ (%s):\n", RDC_MEMBERS_DIFFER_ID);
+		break;
 	}
-	for (size_t i = 0; i < ports.count; i++) {
-		bool seen = false;
+	rdc_out_arr_open(o, "differences");
+	for (size_t k = 0; k < a->ndiffs; k++) {
+		const struct rdc_members_diff *d = &a->diffs[k];
 
-		if (!ports.ports[i].has_netdev)
+		rdc_out_obj_open(o, NULL);
+		rdc_out_str(o, RDC_OUT_MACHINE, "what", NULL, d->what);
+		rdc_out_text(o, "  %-9s", d->label);
+		rdc_out_arr_open(o, "values");
+		for (size_t i = 0; i < d->count; i++) {
+			rdc_out_obj_open(o, NULL);
+			rdc_out_str(o, RDC_OUT_ANY, "netdev", "  %s", d->values[i].netdev);
+			rdc_out_str(o, RDC_OUT_ANY, "value", " %s", d->values[i].value);
+			rdc_out_obj_close(o);
+		}
+		rdc_out_arr_close(o);
+		rdc_out_nl(o);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+	rdc_out_obj_close(o);
+}
+
+/* The name line of a netdev: "ens1f0np0:", or "ens1f0np0 (bond0, roce_lag):" for a member. */
+void pfc_emit_target_name(struct rdc_out *o, const struct rdc_dcb_target *t)
+{
+	rdc_out_str(o, RDC_OUT_ANY, "netdev", "%s", t->netdev);
+	if (t->upper[0])
+		rdc_out_str(o, RDC_OUT_ANY, "upper", " (%s,", t->upper);
+	else
+		rdc_out_null(o, "upper", NULL);
+	if (t->upper[0])
+		rdc_out_str(o, RDC_OUT_ANY, "relation", " %s)",
+			    rdc_port_relation_name(t->relation));
+	else
+		rdc_out_str(o, RDC_OUT_MACHINE, "relation", NULL,
+			    rdc_port_relation_name(t->relation));
+	rdc_out_text(o, ":");
+}
+
+static size_t bond_first(const struct rdc_dcb_targets *ts, size_t i)
+{
+	if (!bond_members(ts, i) && !same_bond(ts, i))
+		return ts->count;
+	while (same_bond(ts, i))
+		i--;
+	return i;
+}
+
+/* Every bond among the targets, its members compared: into @a (one per target, at its first member). */
+static void bonds_compare(const struct rdc_dcb_targets *ts, const struct rdc_dcb *dcbs,
+			  struct rdc_members_agreement *a)
+{
+	const struct rdc_dcb *members[RDC_MEMBERS_MAX];
+
+	for (size_t i = 0; i < ts->count; i++) {
+		size_t n = bond_members(ts, i);
+
+		if (!n || same_bond(ts, i))
 			continue;
-		for (size_t k = 0; k < *n; k++)
-			seen |= !strcmp((*names)[k], ports.ports[i].netdev.name);
-		if (!seen)
-			rdc_strlcpy((*names)[(*n)++], ports.ports[i].netdev.name, IF_NAMESIZE);
+		for (size_t k = 0; k < n && k < RDC_MEMBERS_MAX; k++)
+			members[k] = &dcbs[i + k];
+		rdc_members_compare(&ts->items[i], members, n, &a[i]);
 	}
-	rdc_ports_free(&ports);
-	return 0;
 }
 
 int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
@@ -987,54 +1031,70 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 {
 	const struct pfc_show_opts *so = opts;
 	const char *dev = rdc_arg_value(act, args, "dev");
-	char(*names)[IF_NAMESIZE] = NULL;
 	struct rdc_err err = {0};
-	struct rdc_dcb_target *targets;
+	struct rdc_dcb_targets ts;
 	struct rdc_dcb_verdict *verdicts;
+	struct rdc_members_agreement *agree;
 	struct rdc_dcb *dcbs;
 	const char *name = dev ? dev : args->object;
-	size_t n = 1;
+	size_t n;
 	int rc = 0;
 
 	if (dev && args->object)
 		return rdc_usage_error(ctx, "show: give 'dev NETDEV' or DEV[/PORT], not both");
 	if (rdc_dcb_profile_check(&so->profile, &err))
 		return rdc_arg_error(ctx, args, -1, "show: %s", err.msg);
-	if (!name && pfc_all_netdevs(&names, &n, &err))
-		return rdc_fail(ctx, &err);
-	targets = calloc(n + 1, sizeof(*targets));
+	rc = pfc_targets(ctx, name, &ts);
+	if (rc)
+		return rc;
+	n = ts.count;
 	dcbs = calloc(n + 1, sizeof(*dcbs));
 	verdicts = calloc(n + 1, sizeof(*verdicts));
-	if (!targets || !dcbs || !verdicts) {
-		free(names);
-		free(targets);
+	agree = calloc(n + 1, sizeof(*agree));
+	if (!dcbs || !verdicts || !agree) {
+		rdc_dcb_targets_free(&ts);
 		free(dcbs);
 		free(verdicts);
+		free(agree);
 		return rdc_oom(ctx);
 	}
 	/* Read everything first: a failure prints no half document. */
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = pfc_target(ctx, name ? name : names[i], &targets[i]);
 		/* No dcbnl is an answer to show (every DCB value unknown), not a failure. */
-		if (!rc && rdc_dcb_read(targets[i].netdev, &dcbs[i], &err) &&
-		    err.code != EOPNOTSUPP)
+		if (rdc_dcb_read(ts.items[i].netdev, &dcbs[i], &err) && err.code != EOPNOTSUPP)
 			rc = rdc_fail(ctx, &err);
 		/* A verdict is information: whatever it says, show exits 0. */
 		if (!rc)
-			rdc_dcb_verdict_of(&so->profile, &targets[i], &dcbs[i], &verdicts[i]);
+			rdc_dcb_verdict_of(&so->profile, &ts.items[i], &dcbs[i], &verdicts[i]);
 	}
+	if (!rc)
+		bonds_compare(&ts, dcbs, agree);
 	if (!rc && ctx->brief && rdc_out_is_text(ctx->out)) {
 		rdc_out_begin(ctx->out, "pfc-show");
-		rc = pfc_show_brief(ctx, targets, dcbs, verdicts, n);
+		rc = pfc_show_brief(ctx, &ts, dcbs, verdicts, agree);
 		rdc_out_end(ctx->out);
 	} else if (!rc) {
 		rdc_out_begin(ctx->out, "pfc-show");
 		rdc_out_arr_open(ctx->out, "netdevs");
 		for (size_t i = 0; i < n; i++) {
+			size_t members = bond_members(&ts, i);
+
+			/* Text: a bond's line before its first member (JSON: in "bonds"). */
+			if (members && !same_bond(&ts, i) && !!rdc_out_is_text(ctx->out))
+				emit_bond(ctx->out, &ts.items[i], members, &agree[i]);
 			rdc_out_obj_open(ctx->out, NULL);
-			rdc_out_str(ctx->out, RDC_OUT_ANY, "netdev", "%s:\n", targets[i].netdev);
-			pfc_emit_state(ctx->out, &targets[i], &dcbs[i], &verdicts[i]);
+			pfc_emit_target_name(ctx->out, &ts.items[i]);
+			rdc_out_nl(ctx->out);
+			pfc_emit_state(ctx->out, &ts.items[i], &dcbs[i], &verdicts[i]);
 			rdc_out_obj_close(ctx->out);
+		}
+		rdc_out_arr_close(ctx->out);
+		rdc_out_arr_open(ctx->out, "bonds");
+		for (size_t i = 0; i < n && !rdc_out_is_text(ctx->out); i++) {
+			size_t members = bond_members(&ts, i);
+
+			if (members && !same_bond(&ts, i))
+				emit_bond(ctx->out, &ts.items[i], members, &agree[i]);
 		}
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);
@@ -1046,7 +1106,7 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 				&err, EINVAL,
 				"%s: %zu APP entries out of range (DSCP past 63 or priority "
 				"past 7) in the dcbnl reply were left out",
-				targets[i].netdev, dcbs[i].napps_invalid);
+				ts.items[i].netdev, dcbs[i].napps_invalid);
 			rc = rdc_fail(ctx, &err);
 		}
 	/* An empty list is a document, but nothing to show is worth saying (and exit 1). */
@@ -1054,9 +1114,9 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 		rdc_err_set(&err, 0, "no netdev carries an RDMA port: nothing to show");
 		rc = rdc_fail(ctx, &err);
 	}
-	free(names);
-	free(targets);
+	rdc_dcb_targets_free(&ts);
 	free(dcbs);
 	free(verdicts);
+	free(agree);
 	return rc;
 }

@@ -33,13 +33,44 @@ int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 		  void *opts);
 void pfc_set_defaults(void *opts);
 
-/* Resolve NAME (a netdev, or an RDMA DEV[/PORT]) to a target; prints errors, returns exit code. */
-int pfc_target(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_target *t);
+/*
+ * The netdevs whose DCB NAME means (lib/dcb/target.h: a bond's members, a
+ * VLAN's port, the port itself); NULL: every netdev of an RDMA port.
+ * Prints errors, returns the exit code; free with rdc_dcb_targets_free().
+ */
+int pfc_targets(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_targets *ts);
+/* One netdev's planned change: pfc set and apply write a list of them, all or none. */
+struct pfc_job {
+	struct rdc_dcb_target t;
+	struct rdc_dcb_plan *plan;
+	unsigned int line; /* the device's line in the file, 0 on the command line */
+};
+
+struct pfc_jobs {
+	size_t count;
+	struct pfc_job *items;
+};
+
+/*
+ * Resolve @dev (a bond: every member) and plan each netdev with @prof, or
+ * @want when @prof is NULL; appends to @jobs.  Prints errors, returns the
+ * exit code; nothing is written.
+ */
+int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_profile *prof,
+		 const struct rdc_dcb_want *want, struct pfc_jobs *jobs, unsigned int line);
+/* Write every plan in order; on a failure or signal undo the written ones, newest first. */
+int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs);
+/* The pfc-change document of the jobs. */
+void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs);
+void pfc_jobs_free(struct pfc_jobs *jobs);
+
 /* Cross-keyword checks of a set want (trust pcp with dscp-prio); prints, returns exit code. */
 int pfc_set_check(struct rdc_ctx *ctx, const struct rdc_args *args, const struct pfc_set_opts *so);
 /* Read the device and plan the change (allocated into *plan); prints errors, returns exit code. */
 int pfc_prepare(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 		const struct rdc_dcb_want *want, struct rdc_dcb_plan **plan);
+/* "NETDEV:" or "NETDEV (BOND, RELATION):"; keys netdev, upper, relation. */
+void pfc_emit_target_name(struct rdc_out *o, const struct rdc_dcb_target *t);
 /* The report of one device: changed, dry_run, the differences, before and after. */
 void pfc_report(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 		const struct rdc_dcb_plan *plan);

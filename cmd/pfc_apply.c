@@ -11,12 +11,6 @@
 #include "pfc.h"
 #include "signals.h"
 
-struct apply_job {
-	struct rdc_dcb_target t;
-	struct rdc_dcb_plan *plan;
-	unsigned int line; /* the device's line in the file, 0 on the command line */
-};
-
 /* A profile and its parameters as given: one that contradicts itself is a usage error. */
 static int profile_check(struct rdc_ctx *ctx, const struct rdc_args *args,
 			 const struct rdc_dcb_profile *p)
@@ -28,20 +22,49 @@ static int profile_check(struct rdc_ctx *ctx, const struct rdc_args *args,
 	return 0;
 }
 
-/* Read and plan one device: nothing is written here. */
-static int job_prepare(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_profile *prof,
-		       const struct rdc_dcb_want *want, struct apply_job *job)
+int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_profile *prof,
+		 const struct rdc_dcb_want *want, struct pfc_jobs *jobs, unsigned int line)
 {
-	struct rdc_dcb_want profile_want;
-	int rc = pfc_target(ctx, dev, &job->t);
+	struct rdc_dcb_targets ts;
+	struct pfc_job *grown;
+	int rc = pfc_targets(ctx, dev, &ts);
 
 	if (rc)
 		return rc;
-	if (prof) {
-		rdc_dcb_profile_want(prof, &job->t, &profile_want);
-		want = &profile_want;
+	grown = realloc(jobs->items, (jobs->count + ts.count + 1) * sizeof(*grown));
+	if (!grown) {
+		rdc_dcb_targets_free(&ts);
+		return rdc_oom(ctx);
 	}
-	return pfc_prepare(ctx, &job->t, want, &job->plan);
+	jobs->items = grown;
+	/* One plan per netdev behind the name (a bond's members): nothing is written here. */
+	for (size_t i = 0; i < ts.count && !rc; i++) {
+		struct pfc_job *job = &jobs->items[jobs->count];
+		struct rdc_dcb_want profile_want;
+		const struct rdc_dcb_want *w = want;
+
+		memset(job, 0, sizeof(*job));
+		job->t = ts.items[i];
+		job->line = line;
+		if (prof) {
+			rdc_dcb_profile_want(prof, &job->t, &profile_want);
+			w = &profile_want;
+		}
+		rc = pfc_prepare(ctx, &job->t, w, &job->plan);
+		if (!rc)
+			jobs->count++;
+	}
+	rdc_dcb_targets_free(&ts);
+	return rc;
+}
+
+void pfc_jobs_free(struct pfc_jobs *jobs)
+{
+	for (size_t i = 0; i < jobs->count; i++)
+		free(jobs->items[i].plan);
+	free(jobs->items);
+	jobs->items = NULL;
+	jobs->count = 0;
 }
 
 /* The keys a profile device may have; anything else makes it a keyword device's. */
@@ -58,10 +81,11 @@ static bool cfg_has(const struct rdc_cfg_device *d, const char *key)
 
 /*
  * One device of a file, through the same keyword table as the command line:
- * a profile device through apply's, a keyword device through set's.
+ * a profile device through apply's, a keyword device through set's.  A bond
+ * adds a job per member.
  */
 static int job_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *apply, const char *path,
-			const struct rdc_cfg_device *d, struct apply_job *job)
+			const struct rdc_cfg_device *d, struct pfc_jobs *jobs)
 {
 	const struct rdc_action *set = rdc_action_find(&rdc_cmd_pfc, "set");
 	bool profile = cfg_has(d, "profile"), other = false, profile_param = false;
@@ -96,7 +120,7 @@ static int job_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *apply, con
 			rc = rdc_args_convert(ctx, apply, &args, &ao);
 		if (!rc)
 			rc = profile_check(ctx, &args, &ao.profile);
-		return rc ? rc : job_prepare(ctx, ao.dev, &ao.profile, NULL, job);
+		return rc ? rc : pfc_jobs_add(ctx, ao.dev, &ao.profile, NULL, jobs, d->line);
 	}
 	pfc_set_defaults(&so);
 	rc = rdc_args_from_cfg(ctx, set, path, d, NULL, NULL, &args);
@@ -104,27 +128,32 @@ static int job_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *apply, con
 		rc = rdc_args_convert(ctx, set, &args, &so);
 	if (!rc)
 		rc = pfc_set_check(ctx, &args, &so);
-	return rc ? rc : job_prepare(ctx, so.dev, NULL, &so.want, job);
+	return rc ? rc : pfc_jobs_add(ctx, so.dev, NULL, &so.want, jobs, d->line);
 }
 
 /*
  * A netdev once per file: twice would write it twice, the second undoing part
  * of the first, and a rollback would restore the wrong "before".  Compared
- * after resolving, so an RDMA device and its netdev are the same device too.
+ * after resolving, so an RDMA device and its netdev, or a bond and its
+ * member, are the same device too.  @from: the first job the last device added.
  */
-static int job_unique(struct rdc_ctx *ctx, const char *path, const struct apply_job *jobs,
-		      size_t njobs, const struct apply_job *job)
+static int job_unique(struct rdc_ctx *ctx, const char *path, const struct pfc_jobs *jobs,
+		      size_t from)
 {
-	for (size_t i = 0; i < njobs; i++)
-		if (!strcmp(jobs[i].t.netdev, job->t.netdev))
-			return rdc_usage_error(ctx,
-					       "%s line %u: '%s' is also the device at line %u",
-					       path, job->line, job->t.netdev, jobs[i].line);
+	for (size_t k = from; k < jobs->count; k++) {
+		const struct pfc_job *job = &jobs->items[k];
+
+		for (size_t i = 0; i < from; i++)
+			if (!strcmp(jobs->items[i].t.netdev, job->t.netdev))
+				return rdc_usage_error(
+					ctx, "%s line %u: '%s' is also the device at line %u", path,
+					job->line, job->t.netdev, jobs->items[i].line);
+	}
 	return 0;
 }
 
 static int jobs_from_file(struct rdc_ctx *ctx, const struct rdc_action *apply, const char *path,
-			  struct apply_job *jobs, size_t *njobs)
+			  struct pfc_jobs *jobs)
 {
 	struct rdc_err err = {0};
 	struct rdc_cfg *cfg = calloc(1, sizeof(*cfg));
@@ -138,20 +167,14 @@ static int jobs_from_file(struct rdc_ctx *ctx, const struct rdc_action *apply, c
 		return rdc_fail(ctx, &err);
 	}
 	for (size_t i = 0; i < cfg->ndevices && !rc; i++) {
-		struct apply_job *job = &jobs[*njobs];
+		size_t from = jobs->count;
 
-		job->line = cfg->devices[i].line;
-		rc = job_from_cfg(ctx, apply, path, &cfg->devices[i], job);
+		rc = job_from_cfg(ctx, apply, path, &cfg->devices[i], jobs);
 		if (!rc)
-			rc = job_unique(ctx, path, jobs, *njobs, job);
-		if (rc) {
-			free(job->plan);
-			job->plan = NULL;
+			rc = job_unique(ctx, path, jobs, from);
+		if (rc)
 			fprintf(stderr, "%s: pfc: in '%s', the device at line %u\n", ctx->prog,
 				path, cfg->devices[i].line);
-		} else {
-			(*njobs)++;
-		}
 	}
 	rdc_cfg_free(cfg);
 	free(cfg);
@@ -159,50 +182,65 @@ static int jobs_from_file(struct rdc_ctx *ctx, const struct rdc_action *apply, c
 }
 
 /*
- * Everything is read and planned; now write, and undo earlier devices on a
- * failure.  Writing and undoing are one critical section (signals.h): a
- * SIGINT or SIGTERM stops before the next device and undoes every device
- * written, the one under way included.
+ * Everything is read and planned; now write, and undo earlier netdevs on a
+ * failure (a bond's members: all or none).  Writing and undoing are one
+ * critical section (signals.h): a SIGINT or SIGTERM stops before the next
+ * netdev and undoes every netdev written, the one under way included.
  */
-static int jobs_apply(struct rdc_ctx *ctx, struct apply_job *jobs, size_t njobs)
+int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 {
 	struct rdc_err err = {0}, undo = {0};
+	const struct pfc_job *job = jobs->items;
 	size_t done;
 	int rc = 0, undo_rc = 0;
 
 	if (ctx->dry_run)
 		return 0;
 	rdc_sig_defer_begin();
-	for (done = 0; done < njobs && !rdc_sig_pending(); done++) {
-		if (rdc_dcb_plan_empty(jobs[done].plan))
+	for (done = 0; done < jobs->count && !rdc_sig_pending(); done++) {
+		if (rdc_dcb_plan_empty(job[done].plan))
 			continue;
-		/* A failed apply has put its own device back. */
-		rc = rdc_dcb_plan_apply(jobs[done].t.netdev, jobs[done].plan, &err);
+		/* A failed apply has put its own netdev back. */
+		rc = rdc_dcb_plan_apply(job[done].t.netdev, job[done].plan, &err);
 		if (rc)
 			break;
 	}
 	for (size_t k = done; (rc || rdc_sig_pending()) && k-- > 0;) {
 		struct rdc_err one = {0};
 
-		if (rdc_dcb_plan_empty(jobs[k].plan) ||
-		    !rdc_dcb_plan_revert(jobs[k].t.netdev, jobs[k].plan, &one))
+		if (rdc_dcb_plan_empty(job[k].plan) ||
+		    !rdc_dcb_plan_revert(job[k].t.netdev, job[k].plan, &one))
 			continue;
 		if (!undo_rc)
 			undo = one;
 		undo_rc = -1;
-		rdc_err_append(&err, "restoring '%s' failed too: %s: %s", jobs[k].t.netdev, one.msg,
+		rdc_err_append(&err, "restoring '%s' failed too: %s: %s", job[k].t.netdev, one.msg,
 			       strerror(one.code));
 	}
 	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
+}
+
+void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < jobs->count; i++)
+		changed |= !rdc_dcb_plan_empty(jobs->items[i].plan);
+	rdc_out_begin(ctx->out, "pfc-change");
+	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
+	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+	rdc_out_arr_open(ctx->out, "netdevs");
+	for (size_t i = 0; i < jobs->count; i++)
+		pfc_report(ctx, &jobs->items[i].t, jobs->items[i].plan);
+	rdc_out_arr_close(ctx->out);
+	rdc_out_end(ctx->out);
 }
 
 int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		  void *opts)
 {
 	const struct pfc_apply_opts *ao = opts;
-	struct apply_job *jobs;
-	size_t njobs = 0;
-	bool changed = false;
+	struct pfc_jobs jobs = {0};
 	int rc;
 
 	if (!ao->file && (!ao->dev || !ao->profile.name))
@@ -213,31 +251,14 @@ int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	rc = ctx->dry_run ? 0 : rdc_writes_allowed(ctx);
 	if (rc)
 		return rc;
-	jobs = calloc(RDC_CFG_MAX_DEVICES, sizeof(*jobs));
-	if (!jobs)
-		return rdc_oom(ctx);
-	if (ao->file) {
-		rc = jobs_from_file(ctx, act, ao->file, jobs, &njobs);
-	} else {
-		rc = job_prepare(ctx, ao->dev, &ao->profile, NULL, &jobs[0]);
-		njobs = rc ? 0 : 1;
-	}
+	if (ao->file)
+		rc = jobs_from_file(ctx, act, ao->file, &jobs);
+	else
+		rc = pfc_jobs_add(ctx, ao->dev, &ao->profile, NULL, &jobs, 0);
 	if (!rc)
-		rc = jobs_apply(ctx, jobs, njobs);
-	if (!rc) {
-		for (size_t i = 0; i < njobs; i++)
-			changed |= !rdc_dcb_plan_empty(jobs[i].plan);
-		rdc_out_begin(ctx->out, "pfc-change");
-		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
-		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
-		rdc_out_arr_open(ctx->out, "netdevs");
-		for (size_t i = 0; i < njobs; i++)
-			pfc_report(ctx, &jobs[i].t, jobs[i].plan);
-		rdc_out_arr_close(ctx->out);
-		rdc_out_end(ctx->out);
-	}
-	for (size_t i = 0; i < njobs; i++)
-		free(jobs[i].plan);
-	free(jobs);
+		rc = pfc_jobs_write(ctx, &jobs);
+	if (!rc)
+		pfc_jobs_report(ctx, &jobs);
+	pfc_jobs_free(&jobs);
 	return rc;
 }

@@ -308,7 +308,7 @@ void pfc_report(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 	changed = !rdc_dcb_plan_empty(plan);
 
 	rdc_out_obj_open(ctx->out, NULL);
-	rdc_out_str(ctx->out, RDC_OUT_ANY, "netdev", "%s:", t->netdev);
+	pfc_emit_target_name(ctx->out, t);
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
 	if (!changed)
@@ -324,29 +324,12 @@ void pfc_report(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 	rdc_out_obj_close(ctx->out);
 }
 
-/*
- * Write the plan; a failed apply puts the old state back itself.  SIGINT and
- * SIGTERM wait for the write (signals.h) and then undo it.
- */
-static int pfc_set_write(struct rdc_ctx *ctx, const char *netdev, const struct rdc_dcb_plan *plan)
-{
-	struct rdc_err err = {0}, undo = {0};
-	int rc, undo_rc = 0;
-
-	rdc_sig_defer_begin();
-	rc = rdc_dcb_plan_apply(netdev, plan, &err);
-	if (!rc && rdc_sig_pending())
-		undo_rc = rdc_dcb_plan_revert(netdev, plan, &undo);
-	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
-}
-
 int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		void *opts)
 {
 	const struct pfc_set_opts *so = opts;
-	struct rdc_dcb_plan *plan;
-	struct rdc_dcb_target t;
-	bool changed, any = false;
+	struct pfc_jobs jobs = {0};
+	bool any = false;
 	int rc;
 
 	if (!so->dev)
@@ -358,28 +341,13 @@ int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct 
 	rc = pfc_set_check(ctx, args, so);
 	if (!rc && !ctx->dry_run)
 		rc = rdc_writes_allowed(ctx);
+	/* A bond: the same change on every member, all or none. */
 	if (!rc)
-		rc = pfc_target(ctx, so->dev, &t);
-	if (rc)
-		return rc;
-	rc = pfc_prepare(ctx, &t, &so->want, &plan);
-	if (rc)
-		return rc;
-	changed = !rdc_dcb_plan_empty(plan);
-	if (changed && !ctx->dry_run) {
-		rc = pfc_set_write(ctx, t.netdev, plan);
-		if (rc) {
-			free(plan);
-			return rc;
-		}
-	}
-	rdc_out_begin(ctx->out, "pfc-change");
-	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
-	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
-	rdc_out_arr_open(ctx->out, "netdevs");
-	pfc_report(ctx, &t, plan);
-	rdc_out_arr_close(ctx->out);
-	rdc_out_end(ctx->out);
-	free(plan);
-	return 0;
+		rc = pfc_jobs_add(ctx, so->dev, NULL, &so->want, &jobs, 0);
+	if (!rc)
+		rc = pfc_jobs_write(ctx, &jobs);
+	if (!rc)
+		pfc_jobs_report(ctx, &jobs);
+	pfc_jobs_free(&jobs);
+	return rc;
 }

@@ -317,7 +317,9 @@ static int plan_rdma_cm_files(const struct rdc_dcb_target *t, const struct rdc_d
 	char path[256], val[16];
 	int rc = 0;
 
-	if (w->roce_tos < 0 && w->roce_mode < 0)
+	/* A RoCE LAG port's settings go with its first member (dcb/target.h): none here. */
+	if ((w->roce_tos < 0 && w->roce_mode < 0) ||
+	    (!t->nports && t->relation == RDC_REL_ROCE_LAG))
 		return 0;
 	if (!t->nports)
 		return rdc_err_set(err, ENODEV, "'%s' has no RDMA port for roce-tos/roce-mode",

@@ -7,23 +7,12 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "dcb/target.h"
 #include "host/dcb.h"
 
-#define RDC_DCB_PRIOS 8
 #define RDC_DCB_TCS 8
 #define RDC_DSCP_COUNT 64
 #define RDC_PLAN_MAX_FILES 16
-#define RDC_DCB_TARGET_PORTS 8
-
-/* A netdev whose QoS is planned, and the RDMA ports on it (RDMA-CM settings live per port). */
-struct rdc_dcb_target {
-	char netdev[IF_NAMESIZE];
-	size_t nports;
-	struct {
-		char device[64];
-		unsigned int port;
-	} ports[RDC_DCB_TARGET_PORTS];
-};
 
 /* What the user asked for; every field has a "given" flag, the rest is left as it is. */
 struct rdc_dcb_want {

@@ -169,17 +169,13 @@ val() {
 	[ "$pfc" != '[0,0]' ]
 }
 
-@test "fixtures: cx6dx-lag has DCB on the slaves, none on bond0" {
+@test "fixtures: cx6dx-lag has DCB on the members, and bond0 stands for them" {
 	run --separate-stderr rd cx6dx-lag -j pfc show
 	assert_success
-	d=$(echo "$output" | jq -c '.netdevs[0]')
-	[ "$(echo "$d" | jq -r .netdev)" = bond0 ]
-	[ "$(echo "$d" | jq -c '[.pfc.source, .ets.source, .trust.source, .dcbx.source]')" = '["unknown","unknown","unknown","unknown"]' ]
-	[ "$(echo "$d" | jq -r .pfc.reason)" = "the driver implements no dcbnl operations" ]
-	# No DCB: the verdict is unknown (null), not a failure.
-	[ "$(echo "$d" | jq -c '.verdict | [.matches, .differences]')" = '[null,[]]' ]
-	[[ $(echo "$d" | jq -r .verdict.reason) == "no DCB support"* ]]
-	[ "$(echo "$d" | jq -c '.roce[0] | [.device, .default_roce_tos]')" = '["mlx5_bond_0",106]' ]
+	[ "$(echo "$output" | jq -c '[.netdevs[] | [.netdev, .upper, .pfc.source, .ets.source, .trust.source]]')" = \
+	  '[["ens1f0np0","bond0","dcbnl","dcbnl","dcbnl-app"],["ens1f1np1","bond0","dcbnl","dcbnl","dcbnl-app"]]' ]
+	# The RoCE LAG port's RDMA-CM defaults are shown once, with the first member.
+	[ "$(echo "$output" | jq -c '[.netdevs[].roce | map([.device, .default_roce_tos])]')" = '[[["mlx5_bond_0",106]],[]]' ]
 	for s in ens1f0np0 ens1f1np1; do
 		run --separate-stderr rd cx6dx-lag -j pfc show dev "$s"
 		assert_success

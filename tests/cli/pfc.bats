@@ -350,7 +350,7 @@ teardown() {
 	mkdir "$BATS_TEST_TMPDIR/empty"
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j pfc show
 	assert_failure 1
-	assert_equal "$output" '{"schema":2,"kind":"pfc-show","netdevs":[]}'
+	assert_equal "$output" '{"schema":2,"kind":"pfc-show","netdevs":[],"bonds":[]}'
 	assert_equal "$stderr" "rdmactl: pfc: no netdev carries an RDMA port: nothing to show"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j pfc show
 	assert_success

@@ -205,12 +205,12 @@ assert_plan_text() {
 	# The YAML is the same document.
 	[ "$(jq -S .netdevs[0].verdict <<<"$output")" = \
 	  "$("$RDMACTL" --root "$HOSTS/lossless-broken" --yaml pfc show dev ens1f1np1 | yaml_to_json | jq -S .netdevs[0].verdict)" ]
-	# No DCB: unknown, with the reason, and still exit 0.
-	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx-lag" -j pfc show dev bond0
+	# No DCB (the live loopback has no dcbnl): unknown, with the reason, and still exit 0.
+	run --separate-stderr "$RDMACTL" -j pfc show dev lo
 	assert_success
 	jq -e '.netdevs[0].verdict | .matches == null and .differences == [] and
 		(.reason | startswith("no DCB support"))' <<<"$output" || fail "$output"
-	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx-lag" pfc show dev bond0
+	run --separate-stderr "$RDMACTL" pfc show dev lo
 	assert_line "  verdict   unknown (no DCB support: the driver has no dcbnl operations)"
 }
 
@@ -224,10 +224,14 @@ ens1f1np1  pfc 3,4,6  trust dscp  dscp-prio 24:3 48:6  differs"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/clean-2port" pfc show -b
 	[ "${#lines[@]}" -eq 2 ]
 	assert_line --index 0 "ens1f0np0  pfc 3  trust dscp  dscp-prio 0-7:0 8-15:1 16-23:2 24-31:3 32-39:4 40-47:5 48-55:6 56-63:7  matches"
-	# No DCB on the bond: its values unknown ("-"), and so the verdict.
+	# A bond's members, each with its bond (the bond itself has no DCB).
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx-lag" -b pfc show
 	assert_success
-	assert_output "bond0  pfc -  trust -  dscp-prio -  unknown"
+	assert_output "ens1f0np0@bond0  pfc 3  trust dscp  dscp-prio 26:3 48:6  matches
+ens1f1np1@bond0  pfc 3  trust dscp  dscp-prio 26:3 48:6  matches"
+	# No DCB: its values unknown ("-"), and so the verdict.
+	run --separate-stderr "$RDMACTL" -b pfc show dev lo
+	assert_output "lo  pfc -  trust -  dscp-prio -  unknown"
 	# JSON does not change with -b.
 	[ "$("$RDMACTL" --root "$HOSTS/cx6dx" -b -j pfc show | jq -S .)" = "$("$RDMACTL" --root "$HOSTS/cx6dx" -j pfc show | jq -S .)" ]
 }

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pfc and port on bonded RoCE hosts: every verb sees through the bond to the
+# physical ports behind it (lib/host/carriers.c), on the bundled snapshots.
+load ../helpers
+
+@test "pfc show on a RoCE LAG host lists the members, never the bond, grouped under it" {
+	run --separate-stderr rd cx6dx-lag -j pfc show
+	assert_success
+	[ "$(jq -c '[.netdevs[] | [.netdev, .upper, .relation, .pfc.source]]' <<<"$output")" = \
+	  '[["ens1f0np0","bond0","roce_lag","dcbnl"],["ens1f1np1","bond0","roce_lag","dcbnl"]]' ]
+	[ "$(jq -c '.bonds' <<<"$output")" = \
+	  '[{"bond":"bond0","relation":"roce_lag","bond_mode":"802.3ad","members":["ens1f0np0","ens1f1np1"],"members_agree":true,"id":null,"reason":null,"differences":[]}]' ]
+	run rd cx6dx-lag pfc show
+	assert_line --index 0 "bond0: RoCE LAG (802.3ad) over ens1f0np0 ens1f1np1; members agree"
+	assert_line "ens1f0np0 (bond0, roce_lag):"
+	assert_line "ens1f1np1 (bond0, roce_lag):"
+	refute_output --partial "driver implements no dcbnl"
+	refute_line --regexp "^bond0 "
+}
+
+@test "pfc show dev BOND, its RDMA device and an address on it act on the members" {
+	for name in bond0 mlx5_bond_0 mlx5_bond_0/1 192.168.30.11; do
+		run --separate-stderr rd cx6dx-lag -j pfc show dev "$name"
+		assert_success
+		[ "$(jq -c '[.netdevs[].netdev]' <<<"$output")" = '["ens1f0np0","ens1f1np1"]' ] ||
+			fail "$name: $output"
+	done
+	# A member named itself is just that port.
+	run --separate-stderr rd cx6dx-lag -j pfc show dev ens1f1np1
+	[ "$(jq -c '[.netdevs[] | [.netdev, .upper, .relation]], .bonds' <<<"$output")" = \
+	  "$(printf '%s\n%s' '[["ens1f1np1",null,"same"]]' '[]')" ]
+	run -0 rd cx6dx-lag -b pfc show
+	assert_line --regexp "^ens1f0np0@bond0 +pfc 3 +trust dscp +dscp-prio 26:3 48:6 +matches$"
+}
+
+@test "pfc show on a bond without RoCE LAG: each member with its own port, relation member" {
+	run --separate-stderr rd lag-mistakes -j pfc show
+	assert_success
+	[ "$(jq -c '[.netdevs[] | [.netdev, .upper, .relation]]' <<<"$output")" = \
+	  '[["ens2f0np0","bond1","member"],["ens2f1np1","bond1","member"],["ens1f0np0","bond0","roce_lag"],["ens1f1np1","bond0","roce_lag"]]' ]
+	[ "$(jq -c '[.bonds[] | [.bond, .relation, .bond_mode, .members_agree]]' <<<"$output")" = \
+	  '[["bond1","member","balance-alb",true],["bond0","roce_lag","802.3ad",true]]' ]
+	run --separate-stderr rd ab-2nic -j pfc show dev bond0
+	[ "$(jq -c '[.netdevs[] | [.netdev, .relation]]' <<<"$output")" = \
+	  '[["ens1f0np0","member"],["ens2f0np0","member"]]' ]
+}
+
+@test "pfc apply and set --dry-run on a bond: one plan per member, nothing unsupported" {
+	run --separate-stderr rd cx6dx-lag --dry-run -j pfc apply dev bond0 profile roce-lossless prio 4
+	assert_success
+	[ "$(jq -c '[.changed, .dry_run, [.netdevs[] | [.netdev, .upper, .relation, .changed, .after.pfc.enabled_prios]]]' <<<"$output")" = \
+	  '[true,true,[["ens1f0np0","bond0","roce_lag",true,[4]],["ens1f1np1","bond0","roce_lag",true,[4]]]]' ]
+	refute_output --partial "not supported"
+	run rd cx6dx-lag --dry-run pfc set dev bond0 prio-pfc 5:on
+	assert_success
+	assert_line "ens1f0np0 (bond0, roce_lag): would change (dry run: nothing sent)"
+	assert_line "ens1f1np1 (bond0, roce_lag): would change (dry run: nothing sent)"
+	# The RDMA-CM settings of the one LAG port are planned once, with the first member.
+	run --separate-stderr rd cx6dx-lag --dry-run -j pfc set dev bond0 roce-tos 104
+	[ "$(jq -c '[.netdevs[] | [.netdev, (.after.files | length)]]' <<<"$output")" = \
+	  '[["ens1f0np0",1],["ens1f1np1",0]]' ]
+}
+
+@test "pfc apply -f takes a bond; a bond and its member in one file is one device twice" {
+	printf 'devices:\n  - dev: bond0\n    profile: roce-lossless\n    prio: 5\n' >"$BATS_TEST_TMPDIR/bond.yaml"
+	run --separate-stderr rd cx6dx-lag --dry-run -j pfc apply -f "$BATS_TEST_TMPDIR/bond.yaml"
+	assert_success
+	[ "$(jq -c '[.netdevs[] | [.netdev, .after.pfc.enabled_prios]]' <<<"$output")" = \
+	  '[["ens1f0np0",[5]],["ens1f1np1",[5]]]' ]
+	printf 'devices:\n  - dev: bond0\n    profile: roce-lossless\n  - dev: ens1f1np1\n    trust: pcp\n' >"$BATS_TEST_TMPDIR/twice.yaml"
+	run rd cx6dx-lag --dry-run pfc apply -f "$BATS_TEST_TMPDIR/twice.yaml"
+	assert_failure 2
+	assert_output --partial "line 4: 'ens1f1np1' is also the device at line 2"
+}
+
+@test "port show: each RDMA port's own netdev, the bond it is used through, a member finds its port" {
+	run --separate-stderr rd lag-mistakes -j port show ens2f1np1
+	assert_success
+	[ "$(jq -c '[.ports[] | [.device, .netdev, .upper, .bond_mode, .members]]' <<<"$output")" = \
+	  '[["mlx5_3","ens2f1np1","bond1",null,null]]' ]
+	run --separate-stderr rd lag-mistakes -j port show bond1
+	[ "$(jq -c '[.ports[] | [.device, .netdev, .upper]]' <<<"$output")" = \
+	  '[["mlx5_2","ens2f0np0","bond1"],["mlx5_3","ens2f1np1","bond1"]]' ]
+	# RoCE LAG: the port's netdev is the bond, its members the physical ports.
+	for name in ens1f1np1 bond0 mlx5_bond_0; do
+		run --separate-stderr rd lag-mistakes -j port show "$name"
+		[ "$(jq -c '[.ports[] | [.device, .netdev, .upper, .bond_mode, .members]]' <<<"$output")" = \
+		  '[["mlx5_bond_0","bond0",null,"802.3ad",["ens1f0np0","ens1f1np1"]]]' ] || fail "$name: $output"
+	done
+	run rd ab-2nic port show mlx5_0
+	assert_line --index 1 --regexp "^    netdev ens1f0np0 \(bond0\) down +mtu 9000"
+	run --separate-stderr rd ab-2nic -j port show bond0
+	[ "$(jq -c '[.ports[] | [.device, .netdev, .upper]]' <<<"$output")" = \
+	  '[["mlx5_0","ens1f0np0","bond0"],["mlx5_2","ens2f0np0","bond0"]]' ]
+}
