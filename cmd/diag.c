@@ -130,12 +130,31 @@ static void emit_skipped(struct rdc_out *o, const struct rdc_diag_result *r)
 	rdc_out_arr_close(o);
 }
 
-/* Does finding @f belong to the group of port @p (NULL: bonds and the host)? */
-static bool finding_in_group(const struct rdc_finding *f, const struct rdc_diag_port *p)
+/*
+ * Does finding @f belong to the group of port @p (NULL: bonds and the host)?
+ * A RoCE LAG port is one group per member: a finding naming a member's
+ * netdev goes to that member, one about the RDMA port (or the bond) to the first.
+ */
+static bool finding_in_group(const struct rdc_diag_host *h, const struct rdc_finding *f,
+			     const struct rdc_diag_port *p)
 {
 	if (!p)
 		return !f->device[0];
-	return !strcmp(f->device, p->port.device) && f->port == p->port.port;
+	if (strcmp(f->device, p->port.device) || f->port != p->port.port)
+		return false;
+	if (p->port.has_netdev && !strcmp(f->netdev, p->port.netdev.name))
+		return true;
+	if (p->lag_secondary)
+		return false;
+	for (size_t i = 0; i < h->nports; i++) {
+		const struct rdc_diag_port *o = &h->ports[i];
+
+		if (o != p && !strcmp(o->port.device, p->port.device) &&
+		    o->port.port == p->port.port && o->port.has_netdev &&
+		    !strcmp(f->netdev, o->port.netdev.name))
+			return false;
+	}
+	return true;
 }
 
 /* Findings grouped by port, then bonds and the host; one flat array in JSON. */
@@ -150,7 +169,7 @@ static void emit_findings(struct rdc_out *o, const struct rdc_diag_host *h,
 		for (size_t i = 0; i < r->findings.count; i++) {
 			const struct rdc_finding *f = &r->findings.items[i];
 
-			if (!finding_in_group(f, p))
+			if (!finding_in_group(h, f, p))
 				continue;
 			if (!header) {
 				rdc_out_str_color(o, RDC_OUT_TEXT, NULL, "%s\n",

@@ -149,35 +149,36 @@ static bool same_nic(const char *a, const char *b)
 }
 
 /*
- * Which RDMA port serves the bond, or why none does.  Its netdev (GID 0's
- * ndev) is the bond: under RoCE LAG the NIC registers one device whose port
- * is the bond's.  A software device (rxe) bound to a member shows the bond
- * there too once the member is enslaved (the kernel moves the default GID to
- * the upper device), but it still sends on that one member: its "parent"
- * says so, and it does not count.  Several hardware ports showing the bond
- * are separate devices of the members: no LAG either.
+ * Which RDMA port serves the bond, or why none does.  Under RoCE LAG the NIC
+ * registers one device whose port's netdev is the bond (host/ibdev.h:
+ * roce_lag), as does rxe created on the bond.  Ports whose own netdevs are
+ * members keep their devices: a hardware port is a separate device of its
+ * member, no LAG; a software device (rxe) bound to a member sends on that
+ * one member only, whatever GID 0 says once the member is enslaved (the
+ * kernel moves the default GID to the upper device).
  */
 static void bond_rdma(struct rdc_bond *b, const struct rdc_port_list *ports)
 {
-	char pci0[32] = "", pci[32], parent[IF_NAMESIZE], bound[96] = "";
+	char pci0[32] = "", pci[32], bound[96] = "";
 	const struct rdc_port *serving = NULL;
-	size_t nserving = 0, len = 0;
+	size_t nserving = 0, nmember_ports = 0, len = 0;
 
 	for (size_t i = 0; i < ports->count; i++) {
 		const struct rdc_port *port = &ports->ports[i];
 
-		if (!port->has_netdev || strcmp(port->netdev.name, b->name))
+		if (!port->has_netdev)
 			continue;
-		if (rdc_fs_read(parent, sizeof(parent), NULL, "/sys/class/infiniband/%s/parent",
-				port->device) > 0 &&
-		    strcmp(parent, b->name)) {
+		if (port->roce_lag && !strcmp(port->netdev.name, b->name)) {
+			serving = port;
+			nserving++;
+		} else if (!strcmp(port->upper, b->name) &&
+			   rdc_fs_exists("/sys/class/infiniband/%s/parent", port->device)) {
 			len += (size_t)snprintf(
 				bound + len, len < sizeof(bound) ? sizeof(bound) - len : 0,
-				"%s%s on %s", len ? ", " : "", port->device, parent);
-			continue;
+				"%s%s on %s", len ? ", " : "", port->device, port->netdev.name);
+		} else if (!strcmp(port->upper, b->name)) {
+			nmember_ports++;
 		}
-		serving = port;
-		nserving++;
 	}
 	if (nserving == 1) {
 		rdc_strlcpy(b->rdma_device, serving->device, sizeof(b->rdma_device));
@@ -185,11 +186,11 @@ static void bond_rdma(struct rdc_bond *b, const struct rdc_port_list *ports)
 		b->rdma_soft = rdc_fs_exists("/sys/class/infiniband/%s/parent", serving->device);
 		return;
 	}
-	if (nserving > 1) {
+	if (nserving > 1 || nmember_ports > 1) {
 		snprintf(b->rdma_reason, sizeof(b->rdma_reason),
 			 "%zu RDMA ports carry its addresses: separate devices of the members, no "
 			 "RoCE LAG (each QP stays on one member)",
-			 nserving);
+			 nserving + nmember_ports);
 		return;
 	}
 	if (bound[0]) {

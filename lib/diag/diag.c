@@ -292,6 +292,13 @@ const char *rdc_diag_netdev(const struct rdc_diag_port *p)
 	return p->port.has_netdev ? p->port.netdev.name : NULL;
 }
 
+const char *rdc_diag_ip_netdev(const struct rdc_diag_port *p)
+{
+	if (!p->port.has_netdev)
+		return NULL;
+	return p->ip_netdev[0] ? p->ip_netdev : p->port.netdev.name;
+}
+
 void rdc_diag_append(char *buf, size_t size, const char *fmt, ...)
 {
 	size_t len = strnlen(buf, size);

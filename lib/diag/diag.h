@@ -84,11 +84,22 @@ struct rdc_diag_sample {
 	int ib_rc, hw_rc, netdev_rc;   /* 0 or -errno: why a set is empty */
 };
 
-/* One RDMA port and everything read about it. */
+/*
+ * One physical port and everything read about it: an RDMA port and its own
+ * netdev, or under RoCE LAG one entry per member of the bond, each with the
+ * member as port.netdev (DCB, carrier, ethtool counters are per member) and
+ * the RDMA port's facts repeated (checks of those look at the first member
+ * only: rdc_diag_port_rdma()).
+ */
 struct rdc_diag_port {
 	struct rdc_port port; /* device, port, state, netdev, PCI (host/ibdev) */
 	char label[96];	      /* "mlx5_0/1 ens1f0np0": how findings name it */
-	size_t nsamples;      /* 1 with interval 0, else 2 */
+	/* The bond the netdev is a member of (RoCE LAG or not), "" when none. */
+	char bond[IF_NAMESIZE];
+	/* The netdev whose addresses the RDMA port serves (its GIDs'): the bond of a member. */
+	char ip_netdev[IF_NAMESIZE];
+	bool lag_secondary; /* a RoCE LAG port's second (third...) member */
+	size_t nsamples;    /* 1 with interval 0, else 2 */
 	struct rdc_diag_sample s[2];
 	struct rdc_netif netif; /* carrier, addresses, sysctls, pause, FEC (host/netif) */
 	int dcb_rc;		/* 0, or -errno with dcb_reason */
@@ -120,6 +131,12 @@ struct rdc_diag_host {
 	struct rdc_host_facts
 		facts; /* kernel release, modules, ARP sysctls of "all" (host/netif) */
 };
+
+/* Whether a check of the RDMA port itself (counters, GIDs, state) looks at @p: once per RDMA port. */
+static inline bool rdc_diag_port_rdma(const struct rdc_diag_port *p)
+{
+	return !p->lag_secondary;
+}
 
 /* Which ports to read: NULL or empty = every RDMA port; else device or netdev names. */
 struct rdc_diag_select {
@@ -235,6 +252,8 @@ void rdc_diag_counter_source(const struct rdc_diag_port *p, enum rdc_diag_set se
 			     char *buf, size_t size);
 /* The port's netdev name, or NULL when it has none (an InfiniBand port). */
 const char *rdc_diag_netdev(const struct rdc_diag_port *p);
+/* The netdev whose addresses the port serves: its bond's for a member, else its own; NULL without one. */
+const char *rdc_diag_ip_netdev(const struct rdc_diag_port *p);
 /* Append printf text to @buf (a C string of @size bytes), cutting what does not fit. */
 void rdc_diag_append(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3, 4);
 /* The port whose netdev is @netdev, or NULL. */

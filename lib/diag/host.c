@@ -384,6 +384,10 @@ static void check_pcie(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		const struct rdc_diag_port *p = &h->ports[i];
 		bool link = false, counters;
 
+		/* The RDMA port itself: once, not per RoCE LAG member. */
+		if (!rdc_diag_port_rdma(p))
+			continue;
+
 		if (p->port.has_pci && !host_pci_seen(h, i))
 			link = check_pcie_link(p, c, r);
 		else if (p->port.has_pci)
@@ -412,6 +416,10 @@ static void check_numa_irqs(const struct rdc_diag_host *h, const struct rdc_diag
 		const char *nd = rdc_diag_netdev(p);
 		char src[160];
 		struct rdc_finding *f;
+
+		/* The RDMA port itself: once, not per RoCE LAG member. */
+		if (!rdc_diag_port_rdma(p))
+			continue;
 
 		if (!nd) {
 			rdc_diag_skip(r, c, p, "the port has no netdev to read IRQs from");
@@ -473,6 +481,10 @@ static void check_vf_limits(const struct rdc_diag_host *h, const struct rdc_diag
 		const char *nd = rdc_diag_netdev(p);
 		char src[160];
 		struct rdc_finding *f;
+
+		/* The RDMA port itself: once, not per RoCE LAG member. */
+		if (!rdc_diag_port_rdma(p))
+			continue;
 
 		if (!nd) {
 			rdc_diag_skip(r, c, p, "the port has no netdev");

@@ -123,6 +123,10 @@ static void check_port_active(const struct rdc_diag_host *h, const struct rdc_di
 		struct rdc_finding *f;
 		char src[160];
 
+		/* The RDMA port itself: once, not per RoCE LAG member. */
+		if (!rdc_diag_port_rdma(p))
+			continue;
+
 		if (p->port.state < 0) {
 			rdc_diag_skip(r, c, p, "%s/%s/ports/%u/state could not be read", IB_CLASS,
 				      p->port.device, p->port.port);

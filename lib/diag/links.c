@@ -63,11 +63,11 @@ static void lk_collect(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		if (!rdc_diag_port_roce(p))
 			continue;
 		/*
-		 * Without RoCE LAG a bond's addresses show on each member's port:
-		 * two ports on one netdev.  The link is up when one of them is.
+		 * A bond's members (RoCE LAG or not) serve the bond's addresses:
+		 * one link at the IP layer.  The link is up when one of them is.
 		 */
 		for (size_t k = 0; k < l->n && !seen; k++) {
-			if (strcmp(l->p[k]->port.netdev.name, p->port.netdev.name))
+			if (strcmp(rdc_diag_ip_netdev(l->p[k]), rdc_diag_ip_netdev(p)))
 				continue;
 			seen = true;
 			if (!lk_up(l->p[k]) && lk_up(p))
@@ -93,7 +93,7 @@ static void lk_names(const struct lk_links *l, const size_t *idx, size_t n, char
 {
 	buf[0] = '\0';
 	for (size_t i = 0; i < n; i++)
-		rdc_diag_append(buf, size, "%s%s", i ? ", " : "", l->p[idx[i]]->port.netdev.name);
+		rdc_diag_append(buf, size, "%s%s", i ? ", " : "", rdc_diag_ip_netdev(l->p[idx[i]]));
 }
 
 /* ---- subnets ------------------------------------------------------------ */
@@ -270,8 +270,8 @@ static void lk_with_addrs(const struct rdc_diag_check *c, struct rdc_diag_result
 		if (p->netif.have_addrs)
 			l->p[n++] = p;
 		else
-			rdc_diag_skip(r, c, p, "addresses of %s not read: %s", p->port.netdev.name,
-				      p->netif.addrs_reason);
+			rdc_diag_skip(r, c, p, "addresses of %s not read: %s",
+				      rdc_diag_ip_netdev(p), p->netif.addrs_reason);
 	}
 	l->n = n;
 }
@@ -393,13 +393,13 @@ static void check_arp_flux(const struct rdc_diag_host *h, const struct rdc_diag_
 
 				if (!lk_sysctl_bad(&arp_sysctls[s], v))
 					continue;
-				snprintf(name, sizeof(name), "%s %s", p->port.netdev.name,
-					 arp_sysctls[s].name);
+				const char *ipnd = rdc_diag_ip_netdev(p);
+
+				snprintf(name, sizeof(name), "%s %s", ipnd, arp_sysctls[s].name);
 				snprintf(src, sizeof(src), "/proc/sys/net/ipv4/conf/{all,%s}/%s",
-					 p->port.netdev.name, arp_sysctls[s].name);
+					 ipnd, arp_sysctls[s].name);
 				rdc_finding_evidence(f, name, src, "%d (all %d, %s %d; want %s)", v,
-						     all, p->port.netdev.name, dev,
-						     arp_sysctls[s].want);
+						     all, ipnd, dev, arp_sysctls[s].want);
 			}
 		}
 		rdc_finding_why(f,

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "dcb/members.h"
 #include "dcb/profile.h"
 #include "diag/diag.h"
 
@@ -25,6 +27,8 @@
 
 #define PRIOS 8 /* IEEE_8021Q_MAX_PRIORITIES, and the TCs of IEEE_8021QAZ_MAX_TCS */
 #define SRC_POLICY "diag policy"
+#define DCB_READS "dcbnl DCB_CMD_IEEE_GET"
+#define DCB_READS_ALL "dcbnl DCB_CMD_IEEE_GET (PFC, ETS, APP)"
 #define SINCE_BOOT " since boot/counter reset"
 
 static const char *qos_netdev(const struct rdc_diag_port *p)
@@ -1163,9 +1167,105 @@ static void check_dcbx_fight(const struct rdc_diag_host *h, const struct rdc_dia
 	}
 }
 
-/* ---- the table ---------------------------------------------------------- */
+/* ---- qos.members-differ ------------------------------------------------- */
 
-#define DCB_READS "dcbnl DCB_CMD_IEEE_GET"
+/* The RoCE members of @p's bond from @p on, into @t/@dcbs; 0 when an earlier port had the bond. */
+static size_t qos_members(const struct rdc_diag_host *h, size_t i, struct rdc_dcb_target *t,
+			  const struct rdc_dcb **dcbs)
+{
+	const char *bond = h->ports[i].bond;
+	size_t n = 0;
+
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(h->ports[k].bond, bond) && rdc_diag_port_roce(&h->ports[k]))
+			return 0;
+	for (size_t k = i; k < h->nports && n < RDC_MEMBERS_MAX; k++) {
+		const struct rdc_diag_port *m = &h->ports[k];
+
+		if (strcmp(m->bond, bond) || !rdc_diag_port_roce(m))
+			continue;
+		memset(&t[n], 0, sizeof(t[n]));
+		rdc_strlcpy(t[n].netdev, m->port.netdev.name, sizeof(t[n].netdev));
+		dcbs[n++] = m->dcb_rc == 0 && m->dcb.supported ? &m->dcb : NULL;
+	}
+	return n;
+}
+
+/*
+ * A bond's members must carry one QoS (dcb/members.h): traffic hashed or
+ * failed over to a member without PFC on the RoCE priority is dropped, one
+ * with another DSCP map queues it elsewhere, a smaller MTU or slower link
+ * caps the bond.  The same comparison as `pfc show`'s bonds[].
+ */
+static void check_members_differ(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
+				 struct rdc_diag_result *r)
+{
+	struct rdc_members_agreement *a = calloc(1, sizeof(*a));
+	struct rdc_dcb_target t[RDC_MEMBERS_MAX];
+	const struct rdc_dcb *dcbs[RDC_MEMBERS_MAX];
+
+	if (!a) {
+		rdc_diag_skip(r, c, NULL, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < h->nports; i++) {
+		const struct rdc_diag_port *p = &h->ports[i];
+		char what[96] = "", src[160];
+		struct rdc_finding *f;
+		size_t n;
+
+		if (!p->bond[0] || !rdc_diag_port_roce(p))
+			continue;
+		n = qos_members(h, i, t, dcbs);
+		if (!n)
+			continue;
+		if (n < 2) {
+			rdc_diag_skip(r, c, p, "%s has one RoCE member: nothing to compare",
+				      p->bond);
+			continue;
+		}
+		rdc_members_compare(t, dcbs, n, a);
+		if (a->result == RDC_MEMBERS_AGREE)
+			continue;
+		if (a->result == RDC_MEMBERS_UNKNOWN) {
+			rdc_diag_skip(r, c, p, "%s: MTU and speed agree, DCB not compared: %s",
+				      p->bond, a->reason);
+			continue;
+		}
+		for (size_t d = 0; d < a->ndiffs; d++)
+			rdc_diag_append(what, sizeof(what), "%s%s", d ? ", " : "",
+					a->diffs[d].label);
+		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "members of %s differ: %s", p->bond, what);
+		if (f)
+			rdc_strlcpy(f->bond, p->bond, sizeof(f->bond));
+		for (size_t d = 0; d < a->ndiffs; d++) {
+			const struct rdc_members_diff *df = &a->diffs[d];
+			char value[128] = "";
+
+			for (size_t m = 0; m < df->count; m++)
+				rdc_diag_append(value, sizeof(value), "%s%s %s", m ? ", " : "",
+						df->values[m].netdev, df->values[m].value);
+			if (!strcmp(df->what, "mtu_bytes") || !strcmp(df->what, "speed_mbps"))
+				snprintf(src, sizeof(src), "/sys/class/net/IF/%s",
+					 !strcmp(df->what, "mtu_bytes") ? "mtu" : "speed");
+			else
+				snprintf(src, sizeof(src), DCB_READS_ALL " of each member");
+			rdc_finding_evidence(f, df->label, src, "%s", value);
+		}
+		rdc_finding_why(f, "the bond hashes (or fails over) RoCE traffic to any member: a "
+				   "member without the same PFC, trust and DSCP map drops or "
+				   "misqueues it under congestion, and one with a smaller MTU or a "
+				   "slower link caps the whole bond");
+		rdc_finding_fix(f,
+				"give every member the same settings: 'rdmactl pfc apply dev %s "
+				"profile roce-lossless prio %u dscp %u' (and one MTU and speed "
+				"for the members)",
+				p->bond, h->policy.roce_prio, h->policy.roce_dscp);
+	}
+	free(a);
+}
+
+/* ---- the table ---------------------------------------------------------- */
 
 static const struct rdc_diag_check checks[] = {
 	{"qos.pfc-off", RDC_SEV_FAIL, "PFC is on for the RoCE priority",
@@ -1219,6 +1319,12 @@ static const struct rdc_diag_check checks[] = {
 	 "/sys/class/net/IF/ecn/roce_np/cnp_dscp, cnp_802p_prio (MLNX_OFED)",
 	 "not DSCP 48 (cnp-dscp) and priority 6 (cnp-prio) W; the ports that differ are named",
 	 check_cnp_inconsistent},
+	{"qos.members-differ", RDC_SEV_FAIL, "a bond's members carry the same QoS, MTU and speed",
+	 DCB_READS " (IEEE PFC, ETS, APP) and MLNX_OFED qos/trust of each member; "
+		   "/sys/class/net/IF/{mtu,speed}",
+	 "PFC priorities or delay, trust, DSCP map, ETS, MTU or speed differ among a bond's "
+	 "members F",
+	 check_members_differ},
 	{"qos.dcbx-fight", RDC_SEV_WARN, "one owner of the DCB settings",
 	 DCB_READS " (DCB_ATTR_DCBX)",
 	 "an LLDP agent manages DCB (lld-managed) W; DCBX in firmware I", check_dcbx_fight},

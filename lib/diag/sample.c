@@ -20,36 +20,70 @@ static double monotonic_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static bool port_listed(const struct rdc_diag_host *h, const struct rdc_port *p)
+static bool port_listed(const struct rdc_diag_host *h, const struct rdc_port *p, const char *netdev)
 {
 	for (size_t i = 0; i < h->nports; i++)
-		if (!strcmp(h->ports[i].port.device, p->device) && h->ports[i].port.port == p->port)
+		if (!strcmp(h->ports[i].port.device, p->device) &&
+		    h->ports[i].port.port == p->port &&
+		    !strcmp(h->ports[i].port.has_netdev ? h->ports[i].port.netdev.name : "",
+			    netdev))
 			return true;
 	return false;
 }
 
+/*
+ * Add port @p as physical netdev @netdev (its own, or a RoCE LAG member):
+ * @member is the member's index, 0 for the first or without LAG.
+ */
+static int port_add(struct rdc_diag_host *h, const struct rdc_port *p, const char *netdev,
+		    unsigned int member)
+{
+	struct rdc_diag_port *ports, *dp;
+
+	if (port_listed(h, p, netdev))
+		return 0;
+	ports = realloc(h->ports, (h->nports + 1) * sizeof(*ports));
+	if (!ports)
+		return -ENOMEM;
+	h->ports = ports;
+	dp = &ports[h->nports++];
+	memset(dp, 0, sizeof(*dp));
+	dp->port = *p;
+	if (!p->has_netdev) {
+		snprintf(dp->label, sizeof(dp->label), "%s/%u", p->device, p->port);
+		return 0;
+	}
+	if (p->roce_lag) {
+		/* The bond's addresses, a member's DCB and counters. */
+		rdc_strlcpy(dp->bond, p->netdev.name, sizeof(dp->bond));
+		rdc_strlcpy(dp->ip_netdev, p->netdev.name, sizeof(dp->ip_netdev));
+		dp->lag_secondary = member > 0;
+		if (rdc_netdev_read(netdev, &dp->port.netdev, NULL))
+			rdc_strlcpy(dp->port.netdev.name, netdev, sizeof(dp->port.netdev.name));
+	} else {
+		rdc_strlcpy(dp->bond, p->upper, sizeof(dp->bond));
+		rdc_strlcpy(dp->ip_netdev, p->upper[0] ? p->upper : netdev, sizeof(dp->ip_netdev));
+	}
+	snprintf(dp->label, sizeof(dp->label), "%s/%u %s", p->device, p->port, netdev);
+	return 0;
+}
+
+/* Every port of @list, a RoCE LAG port once per member (host/carriers.h). */
 static int ports_add(struct rdc_diag_host *h, const struct rdc_port_list *list)
 {
-	for (size_t i = 0; i < list->count; i++) {
-		struct rdc_diag_port *ports, *dp;
+	int rc = 0;
 
-		if (port_listed(h, &list->ports[i]))
+	for (size_t i = 0; i < list->count && !rc; i++) {
+		const struct rdc_port *p = &list->ports[i];
+
+		if (!p->has_netdev || !p->roce_lag || !p->netdev.nslaves) {
+			rc = port_add(h, p, p->has_netdev ? p->netdev.name : "", 0);
 			continue;
-		ports = realloc(h->ports, (h->nports + 1) * sizeof(*ports));
-		if (!ports)
-			return -ENOMEM;
-		h->ports = ports;
-		dp = &ports[h->nports++];
-		memset(dp, 0, sizeof(*dp));
-		dp->port = list->ports[i];
-		if (dp->port.has_netdev)
-			snprintf(dp->label, sizeof(dp->label), "%s/%u %s", dp->port.device,
-				 dp->port.port, dp->port.netdev.name);
-		else
-			snprintf(dp->label, sizeof(dp->label), "%s/%u", dp->port.device,
-				 dp->port.port);
+		}
+		for (unsigned int k = 0; k < p->netdev.nslaves && !rc; k++)
+			rc = port_add(h, p, p->netdev.slaves[k], k);
 	}
-	return 0;
+	return rc;
 }
 
 /* The ports the user named (devices, device/port, netdevs), or all of them. */
@@ -85,6 +119,28 @@ static void err_reason(const struct rdc_err *e, char *buf, size_t size)
 	rdc_strlcpy(buf, all, size); /* cut to the field: a reason is one line */
 }
 
+/*
+ * A member's addresses and ARP settings are its bond's: what RoCE to this
+ * port is addressed by (the GIDs'), and the interface ARP answers for.
+ */
+static void netif_addresses_read(struct rdc_diag_port *p)
+{
+	struct rdc_netif *ip = calloc(1, sizeof(*ip));
+	struct rdc_netif *nif = &p->netif;
+
+	if (!ip)
+		return;
+	rdc_netif_read(p->ip_netdev, ip, NULL);
+	nif->have_addrs = ip->have_addrs;
+	memcpy(nif->addrs_reason, ip->addrs_reason, sizeof(nif->addrs_reason));
+	nif->naddrs = ip->naddrs;
+	memcpy(nif->addrs, ip->addrs, sizeof(nif->addrs));
+	nif->arp_ignore = ip->arp_ignore;
+	nif->arp_announce = ip->arp_announce;
+	nif->rp_filter = ip->rp_filter;
+	free(ip);
+}
+
 /* What is configured: read once.  Each part that cannot be read keeps its reason. */
 static void port_facts_read(struct rdc_diag_port *p)
 {
@@ -94,6 +150,8 @@ static void port_facts_read(struct rdc_diag_port *p)
 
 	if (netdev && rdc_netif_read(netdev, &p->netif, &e))
 		rdc_strlcpy(p->netif.name, netdev, sizeof(p->netif.name));
+	if (netdev && p->ip_netdev[0] && strcmp(p->ip_netdev, netdev))
+		netif_addresses_read(p);
 	if (!netdev) {
 		p->dcb_rc = -ENODEV;
 		snprintf(p->dcb_reason, sizeof(p->dcb_reason), "the port has no netdev");

@@ -120,6 +120,10 @@ static void check_host_too_slow(const struct rdc_diag_host *h, const struct rdc_
 		bool win = p->nsamples > 1;
 		struct rdc_finding *f;
 
+		/* The RDMA port itself: once, not per RoCE LAG member. */
+		if (!rdc_diag_port_rdma(p))
+			continue;
+
 		if (!present) {
 			tr_set_reason(why, sizeof(why), "hw_counters", p->s[0].hw_rc);
 			tr_set_reason(why, sizeof(why), "ethtool", p->s[0].netdev_rc);
@@ -182,6 +186,10 @@ static void check_loss(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		bool win = p->nsamples > 1;
 		struct rdc_finding *f;
 
+		/* The RDMA port itself: once, not per RoCE LAG member. */
+		if (!rdc_diag_port_rdma(p))
+			continue;
+
 		if (!present) {
 			tr_set_reason(why, sizeof(why), "hw_counters", p->s[0].hw_rc);
 			rdc_diag_skip(r, c, p, "no transport error counters (hw_counters)%s", why);
@@ -233,12 +241,11 @@ static bool tr_gid_carries(const struct rdc_gid *g, const struct rdc_netif_addr 
 static void tr_only_link_local(const struct rdc_diag_check *c, const struct rdc_diag_port *p,
 			       struct rdc_diag_result *r)
 {
-	const char *nd = p->port.netdev.name;
+	const char *nd = rdc_diag_ip_netdev(p);
 	char src[160];
 	struct rdc_finding *f;
 
-	/* A bond member's addresses are the bond's. */
-	if (p->port.state != IB_STATE_ACTIVE || p->port.netdev.master[0])
+	if (p->port.state != IB_STATE_ACTIVE)
 		return;
 	f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "no IP address on %s: only link-local GIDs", nd);
 	if (p->netif.naddrs)
@@ -268,7 +275,7 @@ static const struct rdc_gid *tr_gid_lookup(const struct rdc_diag_port *p,
 		const struct rdc_gid *gid = &p->gids[g];
 
 		/* The kernel files a VLAN's or a bond's addresses under that netdev. */
-		if (strcmp(gid->netdev, p->port.netdev.name) || !tr_gid_carries(gid, a))
+		if (strcmp(gid->netdev, rdc_diag_ip_netdev(p)) || !tr_gid_carries(gid, a))
 			continue;
 		if (gid->type == RDC_GID_ROCE_V2) {
 			*v2 = true;
@@ -284,7 +291,7 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 			  const struct rdc_netif_addr *const *bad, const struct rdc_gid *const *v1,
 			  size_t nbad, struct rdc_diag_result *r)
 {
-	const char *nd = p->port.netdev.name;
+	const char *nd = rdc_diag_ip_netdev(p);
 	char missing[96] = "", v1only[96] = "", src[160], name[48];
 	size_t nmissing = 0, nv1 = 0;
 	struct rdc_finding *f;
@@ -366,6 +373,10 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 		size_t nbad = 0, nglobal = 0;
 		char unread[64];
 
+		/* The RDMA port itself: once, not per RoCE LAG member. */
+		if (!rdc_diag_port_rdma(p))
+			continue;
+
 		if (!rdc_diag_port_roce(p)) {
 			rdc_diag_skip(r, c, p, "not a RoCE port (link layer %s)",
 				      p->port.link_layer[0] ? p->port.link_layer : "unknown");
@@ -376,8 +387,8 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 			continue;
 		}
 		if (!p->netif.have_addrs) {
-			rdc_diag_skip(r, c, p, "addresses of %s not read: %s", p->port.netdev.name,
-				      p->netif.addrs_reason);
+			rdc_diag_skip(r, c, p, "addresses of %s not read: %s",
+				      rdc_diag_ip_netdev(p), p->netif.addrs_reason);
 			continue;
 		}
 		for (size_t a = 0; a < p->netif.naddrs && a < RDC_NETIF_ADDRS_MAX; a++) {

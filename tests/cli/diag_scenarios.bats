@@ -122,13 +122,34 @@ has_finding() {
 	diag_json lag-mistakes
 	[ "$status" -eq 1 ]
 	want="bond.failover-outlasts-qp bond0,bond.failover-skipped bond1,bond.miimon-off bond0,"
-	want+="bond.mode-no-roce-lag bond1,bond.no-rdma-device bond1,bond.roce-lag bond0,"
-	want+="transport.gid-missing bond1"
+	want+="bond.mode-no-roce-lag bond1,bond.no-rdma-device bond1,bond.pfc-mismatch bond1,"
+	want+="bond.roce-lag bond0,qos.members-differ ens2f0np0,qos.pfc-too-many ens2f1np1,"
+	want+="transport.gid-missing ens2f1np1"
 	[ "$(findings)" = "$want" ] || fail "findings: $(findings)"
 	# bond check on its own says the same about the two bonds
 	run --separate-stderr rd lag-mistakes -j bond check
 	[ "$status" -eq 1 ] || fail "bond check exits $status: $stderr"
 	echo "$output" | jq -e '[.bonds[] | .bond] == ["bond0", "bond1"]'
+}
+
+@test "diag on bonds: qos checks run on the members, a RoCE LAG port is one entry per member" {
+	diag_json cx6dx-lag
+	# The members' DCB is read (it was "cannot read DCB of 'bond0'"): no qos skip for DCB.
+	jq -e '[.skipped[] | select(.id | startswith("qos.")) | .reason] |
+		all(test("DCB not read") | not)' <<<"$output" || fail "$output"
+	[ "$(jq -c '[.ports[] | [.device, .netdev]]' <<<"$output")" = \
+	  '[["mlx5_bond_0","ens1f0np0"],["mlx5_bond_0","ens1f1np1"]]' ]
+	# Checks of the RDMA port itself run once, not per member.
+	[ "$(jq '[.skipped[] | select(.id == "transport.loss")] | length' <<<"$output")" -le 1 ]
+	# lag-mistakes' bond1 members differ (ens2f1np1 has PFC on 4 too): one finding, evidence per member.
+	diag_json lag-mistakes
+	jq -e '.findings[] | select(.id == "qos.members-differ") |
+		.bond == "bond1" and .severity == "fail" and
+		(.evidence[] | select(.name == "prio-pfc") | .value) == "ens2f0np0 3, ens2f1np1 3,4"' \
+		<<<"$output" || fail "$output"
+	# A member without carrier is named by its own netdev, not the bond's.
+	diag_json ab-2nic
+	has_finding link.no-carrier ens1f0np0 || fail "ab-2nic: ens1f0np0 without carrier not found"
 }
 
 # ---- the course's four design mistakes, each caught by name ---------------------------------

@@ -39,8 +39,14 @@ load ../helpers
 	assert_success
 	[ "$(jq -c '[.netdevs[] | [.netdev, .upper, .relation]]' <<<"$output")" = \
 	  '[["ens2f0np0","bond1","member"],["ens2f1np1","bond1","member"],["ens1f0np0","bond0","roce_lag"],["ens1f1np1","bond0","roce_lag"]]' ]
-	[ "$(jq -c '[.bonds[] | [.bond, .relation, .bond_mode, .members_agree]]' <<<"$output")" = \
-	  '[["bond1","member","balance-alb",true],["bond0","roce_lag","802.3ad",true]]' ]
+	# bond1's second member has PFC on priority 4 too: the members differ.
+	[ "$(jq -c '[.bonds[] | [.bond, .relation, .bond_mode, .members_agree, .id]]' <<<"$output")" = \
+	  '[["bond1","member","balance-alb",false,"pfc.members-differ"],["bond0","roce_lag","802.3ad",true,null]]' ]
+	[ "$(jq -c '.bonds[0].differences' <<<"$output")" = \
+	  '[{"what":"pfc.enabled_prios","values":[{"netdev":"ens2f0np0","value":"3"},{"netdev":"ens2f1np1","value":"3,4"}]}]' ]
+	run rd lag-mistakes pfc show dev bond1
+	assert_line --index 0 "bond1: bond (balance-alb) over ens2f0np0 ens2f1np1; members differ (pfc.members-differ):"
+	assert_line --index 1 "  prio-pfc   ens2f0np0 3  ens2f1np1 3,4"
 	run --separate-stderr rd ab-2nic -j pfc show dev bond0
 	[ "$(jq -c '[.netdevs[] | [.netdev, .relation]]' <<<"$output")" = \
 	  '[["ens1f0np0","member"],["ens2f0np0","member"]]' ]
