@@ -1235,9 +1235,9 @@ static void check_members_differ(const struct rdc_diag_host *h, const struct rdc
 		for (size_t d = 0; d < a->ndiffs; d++)
 			rdc_diag_append(what, sizeof(what), "%s%s", d ? ", " : "",
 					a->diffs[d].label);
-		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "members of %s differ: %s", p->bond, what);
-		if (f)
-			rdc_strlcpy(f->bond, p->bond, sizeof(f->bond));
+		/* About the bond, not one port: listed with the bonds. */
+		f = rdc_diag_add_bond(r, c, p->bond, RDC_SEV_FAIL, "members of %s differ: %s",
+				      p->bond, what);
 		for (size_t d = 0; d < a->ndiffs; d++) {
 			const struct rdc_members_diff *df = &a->diffs[d];
 			char value[128] = "";

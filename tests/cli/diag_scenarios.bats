@@ -123,7 +123,7 @@ has_finding() {
 	[ "$status" -eq 1 ]
 	want="bond.failover-outlasts-qp bond0,bond.failover-skipped bond1,bond.miimon-off bond0,"
 	want+="bond.mode-no-roce-lag bond1,bond.no-rdma-device bond1,bond.pfc-mismatch bond1,"
-	want+="bond.roce-lag bond0,qos.members-differ ens2f0np0,qos.pfc-too-many ens2f1np1,"
+	want+="bond.roce-lag bond0,qos.members-differ bond1,qos.pfc-too-many ens2f1np1,"
 	want+="transport.gid-missing ens2f1np1"
 	[ "$(findings)" = "$want" ] || fail "findings: $(findings)"
 	# bond check on its own says the same about the two bonds
