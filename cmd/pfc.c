@@ -757,7 +757,34 @@ static const char *verdict_word(const struct rdc_dcb_verdict *v)
 	return "unknown";
 }
 
-static void emit_verdict(struct rdc_out *o, const struct rdc_dcb_verdict *v)
+/*
+ * The fix of a verdict that differs: the profile applied to the netdev, or
+ * to the bond of a member (a bond's members are set together and kept alike).
+ */
+static void emit_verdict_fix(struct rdc_out *o, const struct rdc_dcb_target *t,
+			     const struct rdc_dcb_verdict *v)
+{
+	bool member =
+		t->upper[0] && (t->relation == RDC_REL_ROCE_LAG || t->relation == RDC_REL_MEMBER);
+	struct rdc_argv a;
+	char line[RDC_ARGV_MAX * RDC_ARGV_WORD];
+
+	if (v->result != RDC_VERDICT_DIFFERS || !v->profile.name) {
+		rdc_out_null(o, "fix_command", NULL);
+		rdc_out_null(o, "fix_argv", NULL);
+		return;
+	}
+	rdc_dcb_profile_argv(&v->profile, member ? t->upper : t->netdev, &a);
+	rdc_argv_join(&a, line, sizeof(line));
+	rdc_out_str(o, RDC_OUT_ANY, "fix_command", "  fix       %s\n", line);
+	rdc_out_arr_open(o, "fix_argv");
+	for (size_t i = 0; i < a.argc; i++)
+		rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL, a.argv[i]);
+	rdc_out_arr_close(o);
+}
+
+static void emit_verdict(struct rdc_out *o, const struct rdc_dcb_target *t,
+			 const struct rdc_dcb_verdict *v)
 {
 	const struct rdc_dcb_profile *p = &v->profile;
 
@@ -797,6 +824,7 @@ static void emit_verdict(struct rdc_out *o, const struct rdc_dcb_verdict *v)
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
+	emit_verdict_fix(o, t, v);
 	rdc_out_obj_close(o);
 }
 
@@ -815,7 +843,7 @@ static void pfc_emit_state(struct rdc_out *o, const struct rdc_dcb_target *t,
 	emit_maxrate_buffer(o, dcb);
 	emit_ecn(o, &ofed);
 	emit_roce(o, t);
-	emit_verdict(o, v);
+	emit_verdict(o, t, v);
 	rdc_counters_free(&stats);
 }
 

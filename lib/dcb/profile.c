@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* profile.c - named QoS profiles as data: what they want of a netdev, as pfc set would say it */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -76,4 +77,34 @@ void rdc_dcb_profile_want(const struct rdc_dcb_profile *p, const struct rdc_dcb_
 	}
 	w->cnp_dscp = (int)p->cnp_dscp;
 	w->cnp_prio = (int)p->cnp_prio;
+}
+
+/* "prio 4" when @v is not @dflt. */
+static void argv_param(struct rdc_argv *a, const char *key, uint32_t v, uint32_t dflt)
+{
+	char num[16];
+
+	if (v == dflt)
+		return;
+	snprintf(num, sizeof(num), "%u", v);
+	rdc_argv_add(a, key);
+	rdc_argv_add(a, num);
+}
+
+void rdc_dcb_profile_argv(const struct rdc_dcb_profile *p, const char *dev, struct rdc_argv *a)
+{
+	static const char *const words[] = {"rdmactl", "pfc", "apply", "dev"};
+	struct rdc_dcb_profile dflt = *p;
+
+	memset(a, 0, sizeof(*a));
+	rdc_dcb_profile_init(&dflt, p->name);
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(words); i++)
+		rdc_argv_add(a, words[i]);
+	rdc_argv_add(a, dev);
+	rdc_argv_add(a, "profile");
+	rdc_argv_add(a, p->name);
+	argv_param(a, "prio", p->prio, dflt.prio);
+	argv_param(a, "dscp", p->dscp, dflt.dscp);
+	argv_param(a, "cnp-dscp", p->cnp_dscp, dflt.cnp_dscp);
+	argv_param(a, "cnp-prio", p->cnp_prio, dflt.cnp_prio);
 }

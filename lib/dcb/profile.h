@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "base/argv.h"
 #include "base/err.h"
 #include "dcb/plan.h"
 
@@ -37,3 +38,10 @@ int rdc_dcb_profile_check(const struct rdc_dcb_profile *p, struct rdc_err *err);
  */
 void rdc_dcb_profile_want(const struct rdc_dcb_profile *p, const struct rdc_dcb_target *t,
 			  struct rdc_dcb_want *w);
+
+/*
+ * The command that applies @p to @dev, as words: "rdmactl pfc apply dev DEV
+ * profile NAME", then prio, dscp, cnp-dscp and cnp-prio where they are not
+ * the profile's defaults.
+ */
+void rdc_dcb_profile_argv(const struct rdc_dcb_profile *p, const char *dev, struct rdc_argv *a);

@@ -100,3 +100,24 @@ load ../helpers
 	[ "$(jq -c '[.ports[] | [.device, .netdev, .upper]]' <<<"$output")" = \
 	  '[["mlx5_0","ens1f0np0","bond0"],["mlx5_2","ens2f0np0","bond0"]]' ]
 }
+
+@test "pfc show: a verdict that differs prints the command that fixes it, and it runs" {
+	run --separate-stderr rd lag-mistakes -j pfc show dev ens2f1np1
+	assert_success
+	# A member named itself: the fix is on the netdev.
+	[ "$(jq -c '.netdevs[0].verdict | [.matches, .fix_argv]' <<<"$output")" = \
+	  '[false,["rdmactl","pfc","apply","dev","ens2f1np1","profile","roce-lossless"]]' ]
+	# Reached through its bond: the fix is on the bond, which keeps the members alike.
+	run --separate-stderr rd lag-mistakes -j pfc show dev bond1
+	mapfile -t argv < <(jq -r '.netdevs[1].verdict.fix_argv[]' <<<"$output")
+	[ "${argv[*]}" = "rdmactl pfc apply dev bond1 profile roce-lossless" ]
+	run --separate-stderr rd lag-mistakes --dry-run -j "${argv[@]:1}"
+	assert_success
+	[ "$(jq -c '[.netdevs[] | [.netdev, .changed, .after.pfc.enabled_prios]]' <<<"$output")" = \
+	  '[["ens2f0np0",false,[3]],["ens2f1np1",true,[3]]]' ]
+	# A matching verdict has no fix.
+	run --separate-stderr rd cx6dx -j pfc show
+	[ "$(jq -c '[.netdevs[].verdict | [.fix_command, .fix_argv]]' <<<"$output")" = '[[null,null],[null,null]]' ]
+	run rd lag-mistakes pfc show dev ens2f1np1
+	assert_line "  fix       rdmactl pfc apply dev ens2f1np1 profile roce-lossless"
+}

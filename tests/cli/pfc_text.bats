@@ -161,7 +161,8 @@ assert_plan_text() {
               dscp-prio 26:none (want 26:3)
               ecn-np 3:off (want 3:on)
               cnp-dscp 26 (want 48)
-              cnp-prio 3 (want 6)" ] || fail "$output"
+              cnp-prio 3 (want 6)
+  fix       rdmactl pfc apply dev ens1f1np1 profile roce-lossless" ] || fail "$output"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" pfc show
 	assert_success
 	[ "$(grep -c '^  verdict   differs from roce-lossless (prio 3, dscp 26):$' <<<"$output")" -eq 2 ]
@@ -179,10 +180,13 @@ assert_plan_text() {
 	assert_line "  verdict   differs from roce-lossless (prio 4, dscp 34):"
 	assert_line "              prio-pfc 3:on 4:off (want 3:off 4:on)"
 	assert_line "              dscp-prio 34:none (want 34:4)"
+	# The fix applies the profile with the parameters given.
+	assert_line "  fix       rdmactl pfc apply dev ens1f0np0 profile roce-lossless prio 4 dscp 34"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j pfc show mlx5_0 profile roce-lossless prio 3 cnp-dscp 48 cnp-prio 6
 	assert_success
 	jq -e '.netdevs[0].verdict == {"profile": "roce-lossless", "prio": 3, "dscp": 26, "cnp_dscp": 48,
-		"cnp_prio": 6, "matches": true, "differences": []}' <<<"$output" || fail "$output"
+		"cnp_prio": 6, "matches": true, "differences": [], "fix_command": null,
+		"fix_argv": null}' <<<"$output" || fail "$output"
 	run "$RDMACTL" --root "$HOSTS/cx6dx" pfc show profile lossy
 	assert_failure 2
 	assert_output --partial "unknown profile 'lossy' (roce-lossless)"

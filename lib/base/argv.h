@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* argv.h - a command as words, and as the one line a shell runs */
+#pragma once
+
+#include <stddef.h>
+
+/* Words of a command a finding or verdict prints (rdmactl's longest fix has 16). */
+#define RDC_ARGV_MAX 24
+#define RDC_ARGV_WORD 64
+
+struct rdc_argv {
+	size_t argc;
+	char argv[RDC_ARGV_MAX][RDC_ARGV_WORD];
+};
+
+/*
+ * Append a word; a word that does not fit (too many, too long) marks the
+ * command cut (argc = RDC_ARGV_MAX + 1), which rdc_argv_ok() refuses: a
+ * command is printed whole or not at all.
+ */
+void rdc_argv_add(struct rdc_argv *a, const char *word);
+int rdc_argv_ok(const struct rdc_argv *a);
+
+/*
+ * The words as one POSIX shell line: a word of [A-Za-z0-9_@%+=:,./-] only is
+ * as it is, any other (empty, blanks, quotes, $, *, ...) in single quotes,
+ * a ' inside as '\''.  Returns the length it needed; a @buf too small holds
+ * "" then.
+ */
+size_t rdc_argv_join(const struct rdc_argv *a, char *buf, size_t size);
