@@ -325,6 +325,7 @@ int pfc_targets(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_targets *t
 /* Why a DCB value is unknown: the driver's dcbnl reply lacked it, or there is no dcbnl. */
 #define DCB_NONE (d->supported ? "not in the driver's dcbnl reply" : DCB_NO_OPS)
 #define DCB_NO_OPS "the driver implements no dcbnl operations"
+#define DCB_CORRUPT "the dcbnl reply's values are out of range: left out"
 
 /* A section whose source could not be read: say so, never guess. */
 static void emit_unknown(struct rdc_out *o, const char *key, const char *label, const char *why)
@@ -520,7 +521,7 @@ static void emit_ets(struct rdc_out *o, const struct rdc_dcb *d)
 	struct rdc_tline l;
 
 	if (!d->have_ets) {
-		emit_unknown(o, "ets", "ets", DCB_NONE);
+		emit_unknown(o, "ets", "ets", d->ets_invalid ? DCB_CORRUPT : DCB_NONE);
 		return;
 	}
 	rdc_out_obj_open(o, "ets");
@@ -559,7 +560,7 @@ static void emit_maxrate_buffer(struct rdc_out *o, const struct rdc_dcb *d)
 		rdc_out_obj_close(o);
 	}
 	if (!d->have_buffer) {
-		emit_unknown(o, "buffer", "buffer", DCB_NONE);
+		emit_unknown(o, "buffer", "buffer", d->buffer_invalid ? DCB_CORRUPT : DCB_NONE);
 		return;
 	}
 	rdc_out_obj_open(o, "buffer");
@@ -1128,6 +1129,15 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 		rdc_out_end(ctx->out);
 	}
 	/* What the reply held that no driver can: shown without it, said, exit 1. */
+	for (size_t i = 0; i < n && !rc; i++)
+		if (dcbs[i].ets_invalid || dcbs[i].buffer_invalid) {
+			rdc_err_set_plain(&err, EINVAL,
+					  "%s: the dcbnl reply's %s held values no driver can "
+					  "(a TC or buffer past 7, a share past 100%%): left out",
+					  ts.items[i].netdev,
+					  dcbs[i].ets_invalid ? "ETS" : "buffer section");
+			rc = rdc_fail(ctx, &err);
+		}
 	for (size_t i = 0; i < n && !rc; i++)
 		if (dcbs[i].napps_invalid) {
 			rdc_err_set_plain(

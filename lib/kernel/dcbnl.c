@@ -74,6 +74,24 @@ static void dcb_parse_apps(const struct nlattr *table, struct rdc_dcb *dcb)
 	}
 }
 
+/* Priorities map to TCs 0-7 with shares of at most 100% (dcbnl_ieee_set checks the same). */
+static bool dcb_ets_valid(const struct ieee_ets *ets)
+{
+	for (int i = 0; i < IEEE_8021QAZ_MAX_TCS; i++)
+		if (ets->prio_tc[i] >= IEEE_8021QAZ_MAX_TCS || ets->tc_tx_bw[i] > 100)
+			return false;
+	return true;
+}
+
+/* Priorities map to buffers 0-7. */
+static bool dcb_buffer_valid(const struct dcbnl_buffer *b)
+{
+	for (int i = 0; i < IEEE_8021Q_MAX_PRIORITIES; i++)
+		if (b->prio2buffer[i] >= DCBX_MAX_BUFFERS)
+			return false;
+	return true;
+}
+
 static int dcb_get_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	struct rdc_dcb *dcb = arg;
@@ -95,6 +113,9 @@ static int dcb_get_cb(const struct nlmsghdr *nlh, void *arg)
 					break;
 				case DCB_ATTR_IEEE_ETS:
 					dcb->have_ets = dcb_copy(a, &dcb->ets, sizeof(dcb->ets));
+					dcb->ets_invalid =
+						dcb->have_ets && !dcb_ets_valid(&dcb->ets);
+					dcb->have_ets &= !dcb->ets_invalid;
 					break;
 				case DCB_ATTR_IEEE_MAXRATE:
 					dcb->have_maxrate =
@@ -103,6 +124,9 @@ static int dcb_get_cb(const struct nlmsghdr *nlh, void *arg)
 				case DCB_ATTR_DCB_BUFFER:
 					dcb->have_buffer =
 						dcb_copy(a, &dcb->buffer, sizeof(dcb->buffer));
+					dcb->buffer_invalid =
+						dcb->have_buffer && !dcb_buffer_valid(&dcb->buffer);
+					dcb->have_buffer &= !dcb->buffer_invalid;
 					break;
 				case DCB_ATTR_IEEE_APP_TABLE:
 					dcb_parse_apps(a, dcb);

@@ -25,6 +25,11 @@ struct rdc_dcb {
 	struct dcb_app apps[RDC_DCB_MAX_APPS];
 	/* APP entries no driver can hold (DSCP past 63, priority past 7): left out, counted. */
 	size_t napps_invalid;
+	/*
+	 * Sections whose values the kernel refuses on SET (a TC or buffer past 7, a
+	 * share past 100%): a corrupt reply, left out (have_* false) and named here.
+	 */
+	bool ets_invalid, buffer_invalid;
 };
 
 /*

@@ -128,3 +128,44 @@ for name in ("null", "on", "123", "yes"):
 		<<<"$output" || fail "$output"
 	[[ $stderr == *"3 more values could not be read"* ]] || fail "$stderr"
 }
+
+# The first RTM_GETDCB reply of a recording with its DCB_ATTR_DCB_BUFFER's prio2buffer[4]
+# set to 160 (a bit flip the corrupt tier found): written to $1.
+buffer_flip() {
+	python3 - "$HOSTS/cx6dx/kernel.rec" "$1" <<'PY'
+import struct, sys
+lines = open(sys.argv[1]).read().split("\n")
+for n, line in enumerate(lines):
+    if not line.startswith("< "):
+        continue
+    b = bytearray.fromhex(line[2:])
+    if struct.unpack_from("<H", b, 4)[0] != 78:  # RTM_GETDCB
+        continue
+    off = 20
+    while off + 4 <= len(b):
+        alen, atype = struct.unpack_from("<HH", b, off)
+        if atype & 0x3fff == 13:  # DCB_ATTR_IEEE
+            sub = off + 4
+            while sub + 4 <= off + alen:
+                slen, stype = struct.unpack_from("<HH", b, sub)
+                if stype == 10:  # DCB_ATTR_DCB_BUFFER: prio2buffer[8] first
+                    b[sub + 4 + 4] = 160
+                    lines[n] = "< " + b.hex()
+                    open(sys.argv[2], "w").write("\n".join(lines))
+                    sys.exit(0)
+                sub += (slen + 3) & ~3
+        off += (alen + 3) & ~3
+sys.exit("no DCB buffer attribute found")
+PY
+}
+
+@test "untrusted: a dcbnl reply with a buffer past 7 is shown without it, said, exit 1" {
+	mkdir "$BATS_TEST_TMPDIR/h"
+	cp -a "$HOSTS/cx6dx/." "$BATS_TEST_TMPDIR/h/"
+	buffer_flip "$BATS_TEST_TMPDIR/h/kernel.rec"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/h" -j pfc show dev ens1f0np0
+	assert_failure 1
+	[ "$(jq -c '.netdevs[0].buffer' <<<"$output")" = \
+	  '{"source":"unknown","reason":"the dcbnl reply'"'"'s values are out of range: left out"}' ]
+	[[ $stderr == *"ens1f0np0: the dcbnl reply's buffer section held values no driver can"* ]] || fail "$stderr"
+}
