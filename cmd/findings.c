@@ -60,6 +60,20 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 	rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "fix:");
 	rdc_tline_wrap_str(&l, RDC_TL_SPACE, "fix", f->fix[0] ? f->fix : NULL);
 	rdc_tline_end(&l);
+	/* The command again, whole and as words, for scripts: null when the fix is words. */
+	if (rdc_argv_ok(&f->fix_argv)) {
+		char line[sizeof(f->fix)];
+
+		rdc_finding_fix_command(f, line, sizeof(line));
+		rdc_out_str(o, RDC_OUT_MACHINE, "fix_command", NULL, line);
+		rdc_out_arr_open(o, "fix_argv");
+		for (size_t i = 0; i < f->fix_argv.argc; i++)
+			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL, f->fix_argv.argv[i]);
+		rdc_out_arr_close(o);
+	} else {
+		rdc_out_null(o, "fix_command", NULL);
+		rdc_out_null(o, "fix_argv", NULL);
+	}
 	rdc_out_obj_close(o);
 }
 

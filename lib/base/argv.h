@@ -4,9 +4,13 @@
 
 #include <stddef.h>
 
-/* Words of a command a finding or verdict prints (rdmactl's longest fix has 16). */
-#define RDC_ARGV_MAX 24
-#define RDC_ARGV_WORD 64
+/*
+ * Words of a command a finding or verdict prints: the longest, pfc apply with
+ * every profile parameter, has 15; a word is a name, a number or a list of
+ * two netdevs.  A finding holds one, so the bounds stay small.
+ */
+#define RDC_ARGV_MAX 16
+#define RDC_ARGV_WORD 48
 
 struct rdc_argv {
 	size_t argc;

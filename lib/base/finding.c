@@ -108,6 +108,38 @@ void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
+void rdc_finding_fix_cmd(struct rdc_finding *f, const char *word, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	memset(&f->fix_argv, 0, sizeof(f->fix_argv));
+	va_start(ap, word);
+	for (const char *w = word; w; w = va_arg(ap, const char *))
+		rdc_argv_add(&f->fix_argv, w);
+	va_end(ap);
+	if (!f->fix[0])
+		rdc_argv_join(&f->fix_argv, f->fix, sizeof(f->fix));
+}
+
+void rdc_finding_fix_argv(struct rdc_finding *f, const struct rdc_argv *a)
+{
+	if (!f)
+		return;
+	f->fix_argv = *a;
+	if (!f->fix[0])
+		rdc_argv_join(&f->fix_argv, f->fix, sizeof(f->fix));
+}
+
+void rdc_finding_fix_command(const struct rdc_finding *f, char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	if (rdc_argv_ok(&f->fix_argv))
+		rdc_argv_join(&f->fix_argv, buf, size);
+}
+
 enum rdc_severity rdc_findings_worst(const struct rdc_findings *list)
 {
 	enum rdc_severity worst = list->dropped ? list->dropped_worst : RDC_SEV_INFO;

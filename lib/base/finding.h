@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/argv.h"
 #include "base/err.h"
 
 /*
@@ -18,7 +19,8 @@
  *   title     one line, the values in it: "members' MTU differ: 9000, 1500"
  *   evidence  each value the finding rests on, with where it was read
  *   why       what goes wrong because of it
- *   fix       what to run, as an rdmactl command where one exists
+ *   fix       what to do, never empty: the command to run (also as fix_argv, its
+ *             words, runnable as they are), or words where no command does it
  *
  * Everything is fixed-size and never allocated: text that does not fit is
  * cut (always NUL-terminated), a finding past RDC_FINDINGS_MAX is dropped and
@@ -51,7 +53,8 @@ struct rdc_finding {
 	size_t nevidence;
 	struct rdc_evidence evidence[RDC_FINDING_MAX_EVIDENCE];
 	char why[320];
-	char fix[320]; /* "" where there is nothing to do */
+	char fix[320];		  /* the command, or prose around it, or words alone */
+	struct rdc_argv fix_argv; /* argc 0: no command (the fix is words) */
 };
 
 struct rdc_findings {
@@ -88,9 +91,22 @@ struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,
  */
 int rdc_finding_evidence(struct rdc_finding *f, const char *name, const char *source,
 			 const char *fmt, ...) RDC_PRINTF(4, 5);
-/* Set (replace) the why and the fix. */
+/* Set (replace) the why and the fix text. */
 void rdc_finding_why(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
 void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
+/*
+ * The fix's command, as its words up to a NULL: "rdmactl", "bond", "set",
+ * b->name, "miimon", "100", NULL.  The fix text keeps what rdc_finding_fix()
+ * said (it names the command: tests check that it does), or becomes the
+ * command when there is none yet.  Every word is a real value of the host:
+ * a command that needs what the host cannot tell (a file, a cable length)
+ * is no command, its fix is words.
+ */
+void rdc_finding_fix_cmd(struct rdc_finding *f, const char *word, ...);
+/* The same from words already gathered; the fix text becomes the command when empty. */
+void rdc_finding_fix_argv(struct rdc_finding *f, const struct rdc_argv *a);
+/* The command as one shell line into @buf, "" when the fix has none. */
+void rdc_finding_fix_command(const struct rdc_finding *f, char *buf, size_t size);
 
 /*
  * The worst severity in the list, dropped findings included; RDC_SEV_INFO

@@ -308,6 +308,11 @@ static struct rdc_finding *check_skip(struct check *c, struct rdc_finding *f, co
 				"were left out of this comparison: a problem there cannot be "
 				"ruled out",
 				what);
+		rdc_finding_fix(
+			f,
+			"read it where it is known: on the host, as root ('rdmactl bond show "
+			"%s' shows each member's values)",
+			c->b->name);
 	} else {
 		check_append(f->title, sizeof(f->title), ", %s", member);
 	}
@@ -328,8 +333,11 @@ static void check_members_present(struct check *c)
 				     b->name);
 		rdc_finding_why(f, "a bond without members carries nothing, and no RDMA device "
 				   "can serve it: RoCE LAG needs the NIC's ports enslaved");
-		rdc_finding_fix(f, "enslave the ports of one NIC: list them under 'interfaces:' "
-				   "and run 'rdmactl bond apply -f FILE'");
+		rdc_finding_fix(f,
+				"enslave the ports of one NIC: 'rdmactl bond add %s IF' for each "
+				"(rdmactl-bond(8)), or list them under the bond's 'interfaces:' in "
+				"its netplan file and 'rdmactl bond apply -f' it",
+				b->name);
 	} else if (b->nmembers == 1) {
 		f = rdc_findings_add(c->out, "bond.one-member", RDC_SEV_WARN,
 				     "%s has one member (%s): no redundancy", b->name,
@@ -338,8 +346,13 @@ static void check_members_present(struct check *c)
 		rdc_finding_why(f, "when that link fails the bond fails with it, and the NIC "
 				   "offloads RoCE LAG only with all of its ports enslaved (mlx5: "
 				   "as many members as the device has ports)");
-		rdc_finding_fix(f, "add the NIC's other port: list both under 'interfaces:' and "
-				   "run 'rdmactl bond apply -f FILE'");
+		rdc_finding_fix(
+			f,
+			"add the NIC's other port: 'rdmactl bond add %s IF' (rdmactl-bond(8); "
+			"'rdmactl port show %s' names its PCI function), or list both under "
+			"the bond's 'interfaces:' in its netplan file and 'rdmactl bond "
+			"apply -f' it",
+			b->name, b->members[0].name);
 	}
 }
 
@@ -355,6 +368,8 @@ static void check_mode(struct check *c)
 		rdc_finding_evidence(f, "mode", SRC_MODE, "unknown");
 		rdc_finding_why(f, "only active-backup, balance-xor and 802.3ad can be offloaded "
 				   "as RoCE LAG; without the mode that cannot be judged");
+		rdc_finding_fix(f, "run the check where the bond's options can be read (as root "
+				   "on the host, or on a bundle of it: 'rdmactl diag collect')");
 		return;
 	}
 	if (rdc_bond_mode_roce_lag(b->mode))
@@ -368,11 +383,11 @@ static void check_mode(struct check *c)
 			   "device, a QP is bound to one port and dies with it, and the bond's "
 			   "address has GIDs on two devices");
 	rdc_finding_fix(f,
-			"the mode changes only with the members released: set 'mode: 802.3ad' "
-			"(or active-backup) and run 'rdmactl bond apply -f FILE', or release "
-			"them, 'rdmactl bond set %s mode 802.3ad', enslave them again; RDMA jobs "
-			"on them stop",
+			"'rdmactl bond set %s mode 802.3ad' (or active-backup): the kernel takes "
+			"a new mode only on a down, empty bond, so rdmactl releases the members "
+			"and enslaves them again; RDMA jobs on them stop",
 			b->name);
+	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "mode", "802.3ad", NULL);
 }
 
 /* The NIC part of a PCI address: "0000:3b:00.0" -> "0000:3b:00" (domain:bus:device). */
@@ -450,7 +465,7 @@ static void check_member_state(struct check *c)
 	const struct rdc_bond *b = c->b;
 	struct rdc_finding *f = NULL, *skip = NULL;
 	const char *down = NULL;
-	char fix[256] = "";
+	char fix[256] = "", ups[192] = "";
 	size_t ndown = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
@@ -482,11 +497,16 @@ static void check_member_state(struct check *c)
 				     m->carrier ? "on" : "off");
 		check_append(fix, sizeof(fix), "%s'rdmactl port show %s'", fix[0] ? ", " : "",
 			     m->name);
+		check_append(ups, sizeof(ups), "%s'rdmactl port set %s up'", ups[0] ? ", " : "",
+			     m->name);
 	}
 	rdc_finding_fix(f,
-			"if it was set down, 'rdmactl port set %s up'; else check the cable, the "
-			"optics and the switch port: %s",
-			ndown == 1 ? down : "NETDEV", fix);
+			"if it was set down, %s; else check the cable, the optics and the switch "
+			"port: %s",
+			ups, fix);
+	/* One member down: one command.  Several: each is named in the text. */
+	if (ndown == 1)
+		rdc_finding_fix_cmd(f, "rdmactl", "port", "set", down, "up", NULL);
 }
 
 static void check_speed(struct check *c)
@@ -593,7 +613,19 @@ static void check_mtu(struct check *c)
 			"RoCE sizes its frames from the bond's MTU (the RDMA device's netdev): "
 			"a member with a smaller one drops them, so QPs sent there stall and fail "
 			"with retry exceeded, for the flows hashed to it or after a failover");
-	rdc_finding_fix(f, "%s", fix);
+	if (b->mtu > 0 && b->mtu == want) {
+		char mtu[24];
+
+		/* Setting the bond's MTU again sets every member's (bond_change_mtu). */
+		snprintf(mtu, sizeof(mtu), "%lld", (long long)want);
+		rdc_finding_fix(f,
+				"'rdmactl port set %s mtu %s' (the bond sets its members'), or "
+				"each: %s",
+				b->name, mtu, fix);
+		rdc_finding_fix_cmd(f, "rdmactl", "port", "set", b->name, "mtu", mtu, NULL);
+	} else {
+		rdc_finding_fix(f, "%s", fix);
+	}
 }
 
 /* "0x08 (prio 3)", "0x18 (prio 3,4)", "0x00 (none)". */
@@ -606,16 +638,15 @@ static void check_pfc_text(char *buf, size_t size, uint8_t en)
 	check_append(buf, size, ")");
 }
 
-/* The fix for PFC and trust alike: the same profile on every member. */
+/* The fix for PFC and trust alike: the same profile on every member, through the bond. */
 static void check_qos_fix(struct check *c, struct rdc_finding *f)
 {
-	char fix[320] = "";
-
-	for (size_t i = 0; i < c->n; i++)
-		check_append(fix, sizeof(fix), "%s'rdmactl pfc apply dev %s profile roce-lossless'",
-			     i ? "; " : "", c->b->members[i].name);
-	rdc_finding_fix(f, "give every member the same lossless setup (the same prio on each): %s",
-			fix);
+	rdc_finding_fix(f,
+			"give every member the same lossless setup: 'rdmactl pfc apply dev %s "
+			"profile roce-lossless' (pfc acts on each member of a bond)",
+			c->b->name);
+	rdc_finding_fix_cmd(f, "rdmactl", "pfc", "apply", "dev", c->b->name, "profile",
+			    "roce-lossless", NULL);
 }
 
 static void check_pfc(struct check *c)
@@ -727,6 +758,8 @@ static void check_hash(struct check *c)
 		rdc_finding_evidence(f, "xmit_hash_policy", SRC_HASH, "unknown");
 		rdc_finding_why(f, "in hash LAG the NIC spreads RoCE with this policy; without it "
 				   "the spreading cannot be judged");
+		rdc_finding_fix(f, "run the check where the bond's options can be read (as root "
+				   "on the host, or on a bundle of it: 'rdmactl diag collect')");
 		return;
 	}
 	/* encap3+4 hashes the same outer UDP ports for RoCEv2, which is not encapsulated. */
@@ -742,6 +775,7 @@ static void check_hash(struct check *c)
 			   "bond's policy: layer2 and layer2+3 see one flow per host pair, while "
 			   "layer3+4 hashes the RoCEv2 UDP source port, which differs per QP");
 	rdc_finding_fix(f, "'rdmactl bond set %s xmit-hash layer3+4'", b->name);
+	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "xmit-hash", "layer3+4", NULL);
 }
 
 static void check_lacp(struct check *c)
@@ -757,6 +791,8 @@ static void check_lacp(struct check *c)
 		rdc_finding_evidence(f, "lacp_rate", SRC_LACP, "unknown");
 		rdc_finding_why(f, "the LACP rate decides how long a silent partner goes unnoticed "
 				   "(3 s fast, 90 s slow)");
+		rdc_finding_fix(f, "run the check where the bond's options can be read (as root "
+				   "on the host, or on a bundle of it: 'rdmactl diag collect')");
 		return;
 	}
 	if (b->lacp_rate != 0)
@@ -771,6 +807,7 @@ static void check_lacp(struct check *c)
 			"'rdmactl bond set %s lacp-rate fast' (the kernel changes it only on a "
 			"down bond: traffic stops briefly)",
 			b->name);
+	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "lacp-rate", "fast", NULL);
 }
 
 static void check_miimon(struct check *c)
@@ -801,6 +838,7 @@ static void check_miimon(struct check *c)
 	rdc_finding_evidence(f, "arp_interval_ms", SRC_ARP, "0");
 	rdc_finding_evidence(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
 	rdc_finding_fix(f, "'rdmactl bond set %s miimon 100'", b->name);
+	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "miimon", "100", NULL);
 }
 
 /* The options the failover estimate rests on, as evidence. */
@@ -861,6 +899,8 @@ static void check_failover(struct check *c)
 				"a QP stays on its port's RDMA device and dies with the port "
 				"whatever its timeout; the bond's address moves, and rdma_cm "
 				"reports RDMA_CM_EVENT_ADDR_CHANGE so applications can reconnect");
+		rdc_finding_fix(f, "nothing to tune here: make the bond a RoCE LAG (the bond.* "
+				   "failures above say how), or let applications reconnect");
 		return;
 	}
 	if (isnan(w)) {
@@ -871,6 +911,7 @@ static void check_failover(struct check *c)
 		rdc_finding_evidence(f, "qp_timeout", SRC_QP, "%u (0..31)", p->qp_timeout);
 		rdc_finding_evidence(f, "retry_cnt", SRC_QP, "%u (0..7)", p->retry_cnt);
 		rdc_finding_why(f, "the IBTA fields hold a 5-bit timeout and a 3-bit retry count");
+		rdc_finding_fix(f, "give qp-timeout 0-31 and retry-cnt 0-7");
 		return;
 	}
 	if (isinf(fo))
@@ -884,6 +925,8 @@ static void check_failover(struct check *c)
 		rdc_finding_why(f,
 				"the options that set how fast the bond notices a dead member "
 				"(miimon, downdelay, lacp_rate, arp_interval) were not all read");
+		rdc_finding_fix(f, "run the check where the bond's options can be read (as root "
+				   "on the host, or on a bundle of it: 'rdmactl diag collect')");
 		return;
 	}
 	check_secs(fos, sizeof(fos), fo);
@@ -916,6 +959,8 @@ static void check_failover(struct check *c)
 		rdc_finding_why(f, "a QP without an ACK timeout waits forever: it survives any "
 				   "failover, but a really dead peer is never noticed and the "
 				   "application hangs instead of failing");
+		rdc_finding_fix(f, "give the QPs a finite timeout that still outlasts the failover "
+				   "('rdmactl bond check qp-timeout N' shows the window of N)");
 		return;
 	}
 	if (fo < w) {
@@ -924,6 +969,10 @@ static void check_failover(struct check *c)
 				"the switch add to it, so keep a margin; a longer window also "
 				"delays noticing a really dead peer",
 				check_detector(b));
+		rdc_finding_fix(f,
+				"nothing to change: measure the real outage with 'rdmactl bond "
+				"failover %s' before relying on the margin",
+				b->name);
 		return;
 	}
 	rdc_finding_why(f,
@@ -943,9 +992,16 @@ static void check_failover(struct check *c)
 		check_append(fix, sizeof(fix), "%sdetect faster: 'rdmactl bond set %s miimon 100'",
 			     fix[0] ? ", or " : "", b->name);
 	else if (b->downdelay_ms > 0)
-		check_append(fix, sizeof(fix), "%sshorten downdelay (%lld ms)",
-			     fix[0] ? ", or " : "", (long long)b->downdelay_ms);
+		check_append(fix, sizeof(fix),
+			     "%sshorten downdelay (%lld ms): 'rdmactl bond set %s "
+			     "downdelay 0'",
+			     fix[0] ? ", or " : "", (long long)b->downdelay_ms, b->name);
 	rdc_finding_fix(f, "%s", fix);
+	/* On the host, the bond is what a command can change; the QPs are the application's. */
+	if (b->miimon_ms == 0)
+		rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "miimon", "100", NULL);
+	else if (b->downdelay_ms > 0)
+		rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "downdelay", "0", NULL);
 }
 
 static void check_rdma(struct check *c)
@@ -963,6 +1019,10 @@ static void check_rdma(struct check *c)
 				"its packets leave through whichever member the bond uses: no NIC "
 				"offload, and an open QP lives through a failover only if its "
 				"retransmissions outlast the outage");
+		rdc_finding_fix(f,
+				"nothing to change: for hardware offload use a NIC's RoCE LAG, "
+				"and measure the outage with 'rdmactl bond failover %s'",
+				b->name);
 		return;
 	}
 	if (b->rdma_device[0]) {
@@ -975,6 +1035,7 @@ static void check_rdma(struct check *c)
 				"RDMA on this bond's address runs over %s, and the NIC moves its "
 				"QPs between the members",
 				b->rdma_device);
+		rdc_finding_fix(f, "nothing to change: this is the setup RoCE LAG wants");
 		return;
 	}
 	f = rdc_findings_add(c->out, "bond.no-rdma-device", RDC_SEV_INFO,
@@ -987,6 +1048,9 @@ static void check_rdma(struct check *c)
 	if (!c->no_lag && b->nmembers > 1)
 		rdc_finding_fix(f, "the driver says why in the kernel log ('dmesg | grep -i lag'; "
 				   "mlx5: SR-IOV VFs, eswitch mode, not every port enslaved)");
+	else
+		rdc_finding_fix(f, "the failures above say what keeps the bond from RoCE LAG; "
+				   "until then RDMA runs on each member's own device");
 }
 
 void rdc_bond_check_eval(const struct rdc_bond *b, const struct rdc_bond_facts *f,

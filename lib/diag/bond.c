@@ -96,6 +96,9 @@ static void bd_none_fix(const struct rdc_diag_host *h, struct rdc_finding *f,
 				"then move the addresses to %s; the RDMA devices are replaced "
 				"by one, so running jobs stop",
 				bond, members, bond);
+			rdc_finding_fix_cmd(f, "rdmactl", "bond", "create", bond, "mode", "802.3ad",
+					    "members", members, "xmit-hash", "layer3+4", "miimon",
+					    "100", "lacp-rate", "fast", NULL);
 			return;
 		}
 	}
@@ -104,8 +107,8 @@ static void bd_none_fix(const struct rdc_diag_host *h, struct rdc_finding *f,
 	rdc_finding_fix(f,
 			"no two of these ports are known ports of one NIC, which RoCE LAG needs: "
 			"keep one subnet per link, spread QPs over the devices (NCCL_IB_HCA=%s) "
-			"and let the application reconnect on failure, or bond the ports of each "
-			"NIC ('rdmactl bond create')",
+			"and let the application reconnect on failure, or bond the two ports of "
+			"each NIC as RoCE LAG (rdmactl-bond(8): bond create)",
 			hca);
 }
 

@@ -153,8 +153,8 @@ static void check_fw_mismatch(const struct rdc_diag_host *h, const struct rdc_di
 				"misbehaves where its twin does not, and a mix is rarely intended");
 		rdc_finding_fix(
 			f, "bring them to one version with the vendor's tool (mlx5: 'mlxfwmanager "
-			   "--query', then 'mlxfwmanager -u' or 'mstflint -d PCI -i FW.bin burn'), "
-			   "then reset the adapters ('mlxfwreset -d PCI reset') or reboot");
+			   "--query' lists them, 'mlxfwmanager -u' updates them), then reset the "
+			   "adapters (mlxfwreset) or reboot");
 	}
 }
 
@@ -252,8 +252,9 @@ static void check_driver_versions(const struct rdc_diag_host *h, const struct rd
 				"or a half-finished upgrade; the ports behave differently");
 		rdc_finding_fix(
 			f,
-			"see which file each comes from ('modinfo %s', 'ethtool -i NETDEV'), "
-			"remove or finish the other package, and reload the driver or reboot",
+			"see which file each comes from ('modinfo %s', and 'ethtool -i' of each "
+			"netdev in the evidence), remove or finish the other package, and reload "
+			"the driver or reboot",
 			a->driver);
 	}
 }
@@ -464,9 +465,9 @@ static void check_numa_irqs(const struct rdc_diag_host *h, const struct rdc_diag
 				   "which adds latency and lowers the message rate");
 		rdc_finding_fix(f,
 				"pin them to the local CPUs: 'set_irq_affinity_cpulist.sh %s %s' "
-				"(mlnx-tools), or write %s to /proc/irq/N/smp_affinity_list for "
-				"each; keep irqbalance from moving them back, and run RDMA jobs "
-				"there too ('numactl --cpunodebind')",
+				"(mlnx-tools), or write %s to the smp_affinity_list in /proc/irq "
+				"of each IRQ in the evidence; keep irqbalance from moving them "
+				"back, and run RDMA jobs there too ('numactl --cpunodebind')",
 				n->local_cpulist, nd, n->local_cpulist);
 	}
 }
@@ -501,9 +502,10 @@ static void check_vf_limits(const struct rdc_diag_host *h, const struct rdc_diag
 					"a VF cannot change trust, the DSCP map, PFC or ETS "
 					"(EOPNOTSUPP or EPERM): the PF's host sets them for all "
 					"its VFs, so DCB findings here are about what the PF set");
-			rdc_finding_fix(f, "configure DCB on the PF, on the hypervisor or through "
-					   "the SR-IOV network operator: 'rdmactl pfc apply dev "
-					   "PF_NETDEV profile roce-lossless' there");
+			rdc_finding_fix(f,
+					"configure DCB on the PF, on the hypervisor or through "
+					"the SR-IOV network operator: 'rdmactl pfc apply' of the "
+					"PF's netdev with profile roce-lossless, there");
 		}
 		/* An Ethernet port always has the MAC's default GID; none at all is a namespace. */
 		if (rdc_diag_port_roce(p) && p->gid_rc == 0 && p->ngids == 0) {
@@ -522,7 +524,8 @@ static void check_vf_limits(const struct rdc_diag_host *h, const struct rdc_diag
 					"exclusive mode the device must be moved there");
 			rdc_finding_fix(f,
 					"'rdma system show' gives the netns mode; in exclusive "
-					"mode move the device: 'rdma dev set %s netns NS'; else "
+					"mode move the device into the namespace ('rdma dev set %s "
+					"netns' and its name); else "
 					"give %s an address and bring it up",
 					p->port.device, nd);
 		}

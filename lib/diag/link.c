@@ -167,14 +167,16 @@ static void check_port_active(const struct rdc_diag_host *h, const struct rdc_di
 		rdc_finding_why(f, "no connection can be set up over a port that is not ACTIVE and "
 				   "the QPs already on it fail (retry exceeded): RDMA traffic "
 				   "stops or must use another port");
-		if (nd && p->netif.admin_up == 0)
+		if (nd && p->netif.admin_up == 0) {
 			rdc_finding_fix(f, "bring its netdev up: 'rdmactl port set %s up'", nd);
-		else if (nd && p->port.netdev.is_bond)
+			rdc_finding_fix_cmd(f, "rdmactl", "port", "set", nd, "up", NULL);
+		} else if (nd && p->port.netdev.is_bond) {
 			rdc_finding_fix(f,
 					"see which members are down: 'rdmactl bond show %s'; check "
 					"their cables, modules and switch ports",
 					nd);
-		else if (nd)
+			rdc_finding_fix_cmd(f, "rdmactl", "bond", "show", nd, NULL);
+		} else if (nd)
 			rdc_finding_fix(f,
 					"check the cable, the module and the switch port: 'ethtool "
 					"%s' shows the link, 'ethtool -m %s' the module",
@@ -217,6 +219,7 @@ static void check_no_carrier(const struct rdc_diag_host *h, const struct rdc_dia
 			rdc_finding_why(f, "a netdev that is down carries no frames, so its RDMA "
 					   "port is DOWN too: no connection, no traffic");
 			rdc_finding_fix(f, "'rdmactl port set %s up'", nd);
+			rdc_finding_fix_cmd(f, "rdmactl", "port", "set", nd, "up", NULL);
 			continue;
 		}
 		if (n->carrier != 0) {
@@ -316,7 +319,7 @@ static void check_flapping(const struct rdc_diag_host *h, const struct rdc_diag_
 					"ends ('ethtool -m %s' shows module temperature and Rx "
 					"power), check the switch port's log; while it flaps take "
 					"it out of service: 'rdmactl port set %s down'",
-					nd ? nd : "NETDEV", nd ? nd : "NETDEV");
+					nd ? nd : p->port.device, nd ? nd : p->port.device);
 				continue;
 			}
 		}
@@ -504,7 +507,7 @@ static void check_pre_fec_ber(const struct rdc_diag_host *h, const struct rdc_di
 				"clean the fibre ends or replace the cable and the module; compare "
 				"Rx power with 'ethtool -m %s' and watch whether the BER grows "
 				"('rdmactl diag run %s interval 60 check link.pre-fec-ber')",
-				nd ? nd : "NETDEV", nd ? nd : p->port.device);
+				nd ? nd : p->port.device, nd ? nd : p->port.device);
 	}
 }
 
@@ -563,7 +566,7 @@ static void check_crc_errors(const struct rdc_diag_host *h, const struct rdc_dia
 					"cable and the module on both ends (Rx power: 'ethtool -m "
 					"%s'), check the switch port; with FEC off: 'ethtool "
 					"--set-fec %s encoding rs' on both ends",
-					nd ? nd : "NETDEV", nd ? nd : "NETDEV");
+					nd ? nd : p->port.device, nd ? nd : p->port.device);
 		} else {
 			rdc_finding_why(f,
 					"the link corrupted frames at some time since the counters "
@@ -681,6 +684,8 @@ static void check_mtu(const struct rdc_diag_host *h, const struct rdc_diag_check
 					"'rdmactl port set %s mtu 9000' (at least %d), with the "
 					"same MTU on the switch ports and the peers",
 					nd, p->port.mtu_for_4096);
+				rdc_finding_fix_cmd(f, "rdmactl", "port", "set", nd, "mtu", "9000",
+						    NULL);
 			}
 		}
 
@@ -706,8 +711,8 @@ static void check_mtu(const struct rdc_diag_host *h, const struct rdc_diag_check
 				"arrive and the QPs time out (or only small messages work)");
 			rdc_finding_fix(
 				f,
-				"give both ends and the switch ports one MTU: 'rdmactl port set %s "
-				"mtu N' here with the peer's N, or lower the peer's",
+				"give both ends and the switch ports one MTU: here 'rdmactl port "
+				"set %s mtu' with the peer's MTU, or lower the peer's",
 				nd);
 		}
 		if (!judged)
@@ -794,7 +799,7 @@ static void check_transceiver(const struct rdc_diag_host *h, const struct rdc_di
 				"'ethtool -m %s' shows the module's temperature, alarms and Rx "
 				"power; improve the airflow for heat, else reseat and then replace "
 				"the module or cable",
-				nd ? nd : "NETDEV");
+				nd ? nd : p->port.device);
 	}
 }
 

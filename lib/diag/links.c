@@ -450,9 +450,10 @@ static void check_same_subnet(const struct rdc_diag_host *h, const struct rdc_di
 			   "or see asymmetric traffic");
 		rdc_finding_fix(f,
 				"give each link its own subnet (one per rail), or route per "
-				"link: for each, 'ip route add SUBNET dev IF src ADDR table N' and "
-				"'ip rule add from ADDR table N'; with either, set "
-				"arp_ignore=1 and arp_announce=2");
+				"link: for each, a route of the subnet through the link with its "
+				"address as source in a table of its own, and an 'ip rule' from "
+				"that address to the table; with either, set arp_ignore=1 and "
+				"arp_announce=2");
 	}
 }
 

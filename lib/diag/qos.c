@@ -121,29 +121,32 @@ static void qos_tsa_map(const uint8_t *tsa, char *buf, size_t size)
 		rdc_diag_append(buf, size, "%s%u:%s", i ? " " : "", i, rdc_dcb_tsa_name(tsa[i]));
 }
 
+/* pfc apply of roce-lossless with the policy's priorities and DSCPs, on @dev. */
+static void qos_profile_cmd(const struct rdc_diag_host *h, const char *dev, struct rdc_argv *cmd)
+{
+	const struct rdc_diag_policy *pol = &h->policy;
+	struct rdc_dcb_profile d = {
+		.name = "roce-lossless", .prio = 3, .dscp = 26, .cnp_dscp = 48, .cnp_prio = 6};
+
+	rdc_dcb_profile_init(&d, "roce-lossless");
+	d.prio = pol->roce_prio;
+	d.dscp = pol->roce_dscp;
+	d.cnp_dscp = pol->cnp_dscp;
+	d.cnp_prio = pol->cnp_prio;
+	rdc_dcb_profile_argv(&d, dev, cmd);
+}
+
 /*
- * The fix for a setting: the roce-lossless profile, with the policy's
- * values where they differ from the profile's defaults, so that the command
- * brings the port to what the policy says (`pfc apply`, man rdmactl-pfc).
+ * The fix of a port's QoS: the profile with the policy's values, on its
+ * netdev, or through its bond for a member (so the members stay alike).
  */
 static void qos_fix_profile(struct rdc_finding *f, const struct rdc_diag_host *h,
 			    const struct rdc_diag_port *p)
 {
-	const struct rdc_diag_policy *pol = &h->policy;
-	struct rdc_dcb_profile d;
-	char args[96] = "";
+	struct rdc_argv cmd;
 
-	if (rdc_dcb_profile_init(&d, "roce-lossless") < 0)
-		d = (struct rdc_dcb_profile){.prio = 3, .dscp = 26, .cnp_dscp = 48, .cnp_prio = 6};
-	if (pol->roce_prio != d.prio)
-		rdc_diag_append(args, sizeof(args), " prio %u", pol->roce_prio);
-	if (pol->roce_dscp != d.dscp)
-		rdc_diag_append(args, sizeof(args), " dscp %u", pol->roce_dscp);
-	if (pol->cnp_dscp != d.cnp_dscp)
-		rdc_diag_append(args, sizeof(args), " cnp-dscp %u", pol->cnp_dscp);
-	if (pol->cnp_prio != d.cnp_prio)
-		rdc_diag_append(args, sizeof(args), " cnp-prio %u", pol->cnp_prio);
-	rdc_finding_fix(f, "rdmactl pfc apply dev %s profile roce-lossless%s", qos_netdev(p), args);
+	qos_profile_cmd(h, p->bond[0] ? p->bond : qos_netdev(p), &cmd);
+	rdc_finding_fix_argv(f, &cmd);
 }
 
 /*
@@ -600,8 +603,8 @@ static void check_global_pause(const struct rdc_diag_host *h, const struct rdc_d
 				"of the two wins; with PFC, only the lossless priority should "
 				"ever be paused");
 		if (on)
-			rdc_finding_fix(f, "ethtool -A %s autoneg off rx off tx off",
-					qos_netdev(p));
+			rdc_finding_fix_cmd(f, "ethtool", "-A", qos_netdev(p), "autoneg", "off",
+					    "rx", "off", "tx", "off", NULL);
 		else
 			rdc_finding_fix(f, "the peer sends 802.3x pause: turn link-level flow "
 					   "control off on the switch port");
@@ -841,9 +844,11 @@ static void check_lossless_drops(const struct rdc_diag_host *h, const struct rdc
 				"flight is too small: the cable length (PFC delay) or the buffer "
 				"split is wrong. Each drop costs RoCE a retransmission");
 		rdc_finding_fix(f,
-				"rdmactl pfc set dev %s delay METRES (mlx5: the cable length in "
-				"metres, now %u); then check the buffers: rdmactl pfc show dev %s",
-				qos_netdev(p), p->dcb.pfc.delay, qos_netdev(p));
+				"set the PFC delay to the cable's length (mlx5 takes metres, now "
+				"%u: 'rdmactl pfc set dev %s delay' and the length), then check "
+				"the buffers: 'rdmactl pfc show dev %s'",
+				p->dcb.pfc.delay, qos_netdev(p), qos_netdev(p));
+		rdc_finding_fix_cmd(f, "rdmactl", "pfc", "show", "dev", qos_netdev(p), NULL);
 	}
 }
 
@@ -1163,6 +1168,8 @@ static void check_dcbx_fight(const struct rdc_diag_host *h, const struct rdc_dia
 			rdc_finding_fix(f,
 					"to own it on the host: dcb dcbx set dev %s host cee ieee",
 					qos_netdev(p));
+			rdc_finding_fix_cmd(f, "dcb", "dcbx", "set", "dev", qos_netdev(p), "host",
+					    "cee", "ieee", NULL);
 		}
 	}
 }
@@ -1256,11 +1263,18 @@ static void check_members_differ(const struct rdc_diag_host *h, const struct rdc
 				   "member without the same PFC, trust and DSCP map drops or "
 				   "misqueues it under congestion, and one with a smaller MTU or a "
 				   "slower link caps the whole bond");
-		rdc_finding_fix(f,
-				"give every member the same settings: 'rdmactl pfc apply dev %s "
-				"profile roce-lossless prio %u dscp %u' (and one MTU and speed "
-				"for the members)",
-				p->bond, h->policy.roce_prio, h->policy.roce_dscp);
+		{
+			struct rdc_argv cmd;
+			char line[sizeof(f->fix)];
+
+			qos_profile_cmd(h, p->bond, &cmd);
+			rdc_argv_join(&cmd, line, sizeof(line));
+			rdc_finding_fix(f,
+					"give every member the same settings: '%s' (and one MTU "
+					"and speed for the members)",
+					line);
+			rdc_finding_fix_argv(f, &cmd);
+		}
 	}
 	free(a);
 }

@@ -148,12 +148,15 @@ static void check_host_too_slow(const struct rdc_diag_host *h, const struct rdc_
 				"RC QP without a receive WQE answers with RNR NAKs and its "
 				"sender stalls for the RNR timer, UD and Ethernet packets are "
 				"dropped; the network is fine, the receiver is too slow");
-		rdc_finding_fix(
-			f,
-			"post receives deeper and earlier (a larger RQ or an SRQ, "
-			"rnr_retry 7); for Ethernet traffic grow the ring ('ethtool -G %s "
-			"rx 8192') and keep the application and IRQs on the NIC's NUMA node",
-			p->port.has_netdev ? p->port.netdev.name : "NETDEV");
+		rdc_finding_fix(f,
+				"post receives deeper and earlier (a larger RQ or an SRQ, "
+				"rnr_retry 7)%s%s%s and keep the application and IRQs on the NIC's "
+				"NUMA node",
+				p->port.has_netdev
+					? "; for Ethernet traffic grow the ring ('ethtool -G "
+					: "",
+				p->port.has_netdev ? p->port.netdev.name : "",
+				p->port.has_netdev ? " rx 8192')," : ",");
 	}
 }
 
@@ -213,11 +216,20 @@ static void check_loss(const struct rdc_diag_host *h, const struct rdc_diag_chec
 				"the way: RoCE recovers by go-back-N, resending everything after "
 				"the gap, so a little loss costs a lot of bandwidth; on a "
 				"lossless fabric it means PFC is not protecting this traffic");
+		/* InfiniBand is lossless by credit flow control: no PFC to advise there. */
+		if (!rdc_diag_port_roce(p)) {
+			rdc_finding_fix(f, "find the drop: the link.* findings of this run, the "
+					   "switches' port counters ('perfquery') and the subnet "
+					   "manager's log");
+			continue;
+		}
 		rdc_finding_fix(f,
 				"find the drop: the link.* and qos.* findings of this run, the "
 				"switch's drop counters; make the RoCE priority lossless with "
 				"'rdmactl pfc apply dev %s profile roce-lossless'",
-				p->port.has_netdev ? p->port.netdev.name : "NETDEV");
+				rdc_diag_ip_netdev(p));
+		rdc_finding_fix_cmd(f, "rdmactl", "pfc", "apply", "dev", rdc_diag_ip_netdev(p),
+				    "profile", "roce-lossless", NULL);
 	}
 }
 
@@ -259,8 +271,8 @@ static void tr_only_link_local(const struct rdc_diag_check *c, const struct rdc_
 	rdc_finding_why(f, "RoCE v2 is addressed by IP: with link-local GIDs only, rdma_cm cannot "
 			   "reach this port by address and no router forwards its packets");
 	rdc_finding_fix(f,
-			"give %s an address of its link's own subnet ('ip addr add ADDR/LEN "
-			"dev %s')",
+			"give %s an address of its link's own subnet ('ip address add' with "
+			"the address and its prefix length, dev %s)",
 			nd, nd);
 }
 
@@ -334,11 +346,12 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 			   "the address sits elsewhere (a VLAN, a namespace the device is not "
 			   "in) or the device lost it");
 		rdc_finding_fix(f,
-				"see what the table holds ('rdmactl port gids %s'); re-adding the "
-				"address makes the kernel add its GIDs ('ip addr del/add ... dev "
-				"%s'); in a container move the device into its namespace ('rdma "
-				"dev set %s netns NS')",
-				nd, nd, p->port.device);
+				"see what the table holds ('rdmactl port gids %s'); deleting and "
+				"adding the address again on %s makes the kernel add its GIDs; in "
+				"a container move %s into the namespace ('rdma dev set %s netns' "
+				"and its name)",
+				nd, nd, p->port.device, p->port.device);
+		rdc_finding_fix_cmd(f, "rdmactl", "port", "gids", nd, NULL);
 	} else {
 		rdc_finding_why(f,
 				"RoCE v1 is plain Ethernet (ethertype 0x8915): it does not cross "
@@ -348,6 +361,7 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 				"enable RoCE v2 in the NIC's driver or firmware, then make it "
 				"rdma_cm's default ('rdmactl pfc set dev %s roce-mode v2')",
 				nd);
+		rdc_finding_fix_cmd(f, "rdmactl", "pfc", "set", "dev", nd, "roce-mode", "v2", NULL);
 	}
 }
 
@@ -421,6 +435,30 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 
 /* ---- transport.rdma-cm (#24) -------------------------------------------- */
 
+/* "rdmactl pfc set dev NETDEV roce-mode v2 roce-tos 106", what differs only. */
+static void tr_rdma_cm_cmd(struct rdc_finding *f, const char *netdev, bool mode, bool tos,
+			   unsigned int want_tos)
+{
+	struct rdc_argv cmd = {0};
+	char num[16];
+
+	rdc_argv_add(&cmd, "rdmactl");
+	rdc_argv_add(&cmd, "pfc");
+	rdc_argv_add(&cmd, "set");
+	rdc_argv_add(&cmd, "dev");
+	rdc_argv_add(&cmd, netdev);
+	if (mode) {
+		rdc_argv_add(&cmd, "roce-mode");
+		rdc_argv_add(&cmd, "v2");
+	}
+	if (tos) {
+		snprintf(num, sizeof(num), "%u", want_tos);
+		rdc_argv_add(&cmd, "roce-tos");
+		rdc_argv_add(&cmd, num);
+	}
+	rdc_finding_fix_argv(f, &cmd);
+}
+
 static void check_rdma_cm(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
 			  struct rdc_diag_result *r)
 {
@@ -483,8 +521,9 @@ static void check_rdma_cm(const struct rdc_diag_host *h, const struct rdc_diag_c
 			   "queue without PFC and ECN, and RoCE v1 is not routable");
 		rdc_finding_fix(f,
 				"'rdmactl pfc set dev %s%s' (not kept across reboots: put it "
-				"in the YAML of 'rdmactl pfc apply -f')",
+				"in /etc/rdmactl/pfc.yaml, which 'rdmactl pfc apply -f' reads)",
 				p->port.netdev.name, fix);
+		tr_rdma_cm_cmd(f, p->port.netdev.name, bad_mode, bad_tos, want_tos);
 	}
 }
 
