@@ -121,3 +121,18 @@ load ../helpers
 	run rd lag-mistakes pfc show dev ens2f1np1
 	assert_line "  fix       rdmactl pfc apply dev ens2f1np1 profile roce-lossless"
 }
+
+@test "rxe-bond (captured in the lab): rxe on an active-backup bond, eth0 and eth1 behind it" {
+	run --separate-stderr rd rxe-bond -j port show eth1
+	assert_success
+	[ "$(jq -c '[.ports[] | [.device, .netdev, .upper, .bond_mode, .members]]' <<<"$output")" = \
+	  '[["rxeb","bond0",null,"active-backup",["eth0","eth1"]]]' ]
+	run --separate-stderr rd rxe-bond -j pfc show
+	assert_success
+	[ "$(jq -c '[.netdevs[] | [.netdev, .upper, .relation, .pfc.source]]' <<<"$output")" = \
+	  '[["eth0","bond0","roce_lag","unknown"],["eth1","bond0","roce_lag","unknown"]]' ]
+	[ "$(jq -c '.bonds[0] | [.members_agree, .reason]' <<<"$output")" = \
+	  "[null,\"no DCB on 'eth0': its driver implements no dcbnl operations\"]" ]
+	run --separate-stderr rd rxe-bond -j diag
+	[ "$(jq -c '[.ports[] | .netdev]' <<<"$output")" = '["eth0","eth1"]' ]
+}
