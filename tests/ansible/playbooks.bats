@@ -75,3 +75,32 @@ setup() {
 	refute_output --regexp '"  cli rxe1'
 	assert_output --partial '"no report: cli2 -> srv2: exit 1: cannot reach the bench server"'
 }
+
+@test "bonded hosts: facts give rdma_ports with their bond; pfc on a bond plans each member" {
+	mod facts lagm "{\"root\": \"$HOSTS/lag-mistakes\", \"gather\": [\"ports\"]}"
+	[ "$(res lagm '.ansible_facts.rdmactl | [.rdma_netdevs, [.rdma_ports[] | [.device, .netdev, .upper, .bond_mode]]]')" = \
+	  '[["ens2f0np0","ens2f1np1","bond0"],[["mlx5_2","ens2f0np0","bond1",null],["mlx5_3","ens2f1np1","bond1",null],["mlx5_bond_0","bond0",null,"802.3ad"]]]' ] ||
+		fail "$(res lagm .ansible_facts.rdmactl)"
+	mod pfc lagpfc "{\"dev\": \"bond0\", \"profile\": \"roce-lossless\", \"prio\": 4, \"root\": \"$HOSTS/cx6dx-lag\"}" --check
+	[ "$(res lagpfc '[.failed, .changed, .netdevs]')" = \
+	  '[false,true,[{"netdev":"ens1f0np0","upper":"bond0","relation":"roce_lag","changed":true},{"netdev":"ens1f1np1","upper":"bond0","relation":"roce_lag","changed":true}]]' ] ||
+		fail "$(res lagpfc .)"
+}
+
+@test "bond: a task that only changes a parameter leaves the members alone; creating one needs them" {
+	mod bond slow "{\"name\": \"bond0\", \"parameters\": {\"lacp-rate\": \"slow\"}, \"root\": \"$HOSTS/cx6dx-lag\"}" --check
+	[ "$(res slow '[.failed, .changed]')" = '[false,true]' ] || fail "$(res slow .)"
+	jq -r .netplan "$OUT/slow.json" | grep -qx '        - "ens1f1np1"' || fail "$(res slow .netplan)"
+	# The plan sets the option; no member is released (which would take the RoCE LAG down).
+	[ "$(res slow '[.rdmactl.bonds[0].steps[] | select(.text | test("release"))] | length')" = 0 ] || fail "$(res slow .rdmactl)"
+	mod bond none "{\"name\": \"bond7\", \"parameters\": {\"mode\": \"802.3ad\"}, \"root\": \"$HOSTS/cx6dx\"}" --check
+	res none .msg | grep -q 'interfaces: needed to create bond bond7' || fail "$(res none .)"
+}
+
+@test "lossless.yml in check mode on a RoCE LAG host: bond0's member ports' planned changes" {
+	run play "$COLL/playbooks/lossless.yml" --check -e "rdmactl_bin=$RDMACTL" \
+		-e "rdmactl_root=$HOSTS/cx6dx-lag" -e lossless_prio=4
+	assert_output --partial '"msg": "localhost: bond0: ens1f0np0 (roce_lag) would change, ens1f1np1 (roce_lag) would change"'
+	refute_output --partial 'no DCB on bond0'
+	assert_output --regexp 'localhost +: ok=[0-9]+ +changed=1 '
+}

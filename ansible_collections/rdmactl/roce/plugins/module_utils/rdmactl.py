@@ -27,6 +27,11 @@ KEYS = {
     # port show / port gids
     'ports': 'ports',
     'port_netdev': 'netdev',
+    'port_fields': ('device', 'port', 'netdev', 'upper', 'bond_mode', 'members', 'state',
+                    'link_layer'),
+    'object_upper': 'upper',
+    'object_relation': 'relation',
+    'object_changed': 'changed',
     'gids': 'gids',
     'gid_ip': 'ip',
     'gid_family': 'ip_family',
@@ -39,6 +44,9 @@ KEYS = {
     'dcb_reason': 'reason',
     # bond show
     'bonds': 'bonds',
+    'bond_name': 'bond',
+    'bond_members': 'members',
+    'member_netdev': 'netdev',
     # diag run, bond check
     'findings': 'findings',
     'finding_id': 'id',
@@ -180,6 +188,23 @@ def rdma_netdevs(port_list):
     return seen
 
 
+def rdma_ports(port_list):
+    """Each RDMA port with its own (physical) netdev and the bond it is used
+    through (upper): the ports a loop over the host's links wants."""
+    return [dict((k, p.get(k)) for k in KEYS['port_fields']) for p in port_list]
+
+
+def netdev_changes(doc):
+    """What a pfc write did per netdev (a bond: per member): netdev, upper,
+    relation and changed."""
+    out = []
+    for i, obj in enumerate(objects(doc)):
+        out.append(dict(netdev=object_name(obj, i), upper=obj.get(KEYS['object_upper']),
+                        relation=obj.get(KEYS['object_relation']),
+                        changed=bool(obj.get(KEYS['object_changed'], False))))
+    return out
+
+
 def gids(doc):
     return list(doc.get(KEYS['gids']) or [])
 
@@ -217,6 +242,15 @@ def dcb_netdev(dev):
 
 def bonds(doc):
     return list(doc.get(KEYS['bonds']) or [])
+
+
+def bond_members(doc, name):
+    """The member netdevs of bond NAME in a bond show document, in order."""
+    for b in bonds(doc):
+        if b.get(KEYS['bond_name']) == name:
+            return [m.get(KEYS['member_netdev']) for m in b.get(KEYS['bond_members']) or []
+                    if m.get(KEYS['member_netdev'])]
+    return []
 
 
 def findings(doc):

@@ -33,10 +33,13 @@ options:
     default: present
   interfaces:
     description:
-      - The members, exactly (netplan C(interfaces)); members not listed are released.
+      - The members, exactly (netplan C(interfaces)); when given, members not listed are
+        released and listed ones enslaved.
+      - Left out (the default), the members are not managed - an existing bond keeps the
+        members it has (read with C(rdmactl bond show)), so a task that only changes
+        C(parameters) never releases a RoCE LAG's members. Creating a bond needs them.
     type: list
     elements: str
-    default: []
   parameters:
     description:
       - The bond parameters, with netplan's names (C(mii-monitor-interval)) or the same with
@@ -82,6 +85,12 @@ EXAMPLES = r'''
       mii-monitor-interval: 100
       lacp-rate: fast
       transmit-hash-policy: layer3+4
+
+- name: Only a parameter; the members are left as they are (no interfaces given)
+  rdmactl.roce.bond:
+    name: bond0
+    parameters:
+      lacp-rate: slow
 
 - name: The bonds of a host's netplan file, one by one
   rdmactl.roce.bond:
@@ -193,12 +202,20 @@ def netplan_document(name, interfaces, parameters):
     return '\n'.join(lines) + '\n'
 
 
+def current_members(module, name):
+    """The members the bond has now: what a task without 'interfaces' keeps."""
+    doc, _rc, err, cmd = rd.run(module, ['bond', 'show', name], fail=False)
+    if doc is None:
+        module.fail_json(msg='interfaces: needed to create bond %s (%s)' % (name, err), cmd=cmd)
+    return rd.bond_members(doc, name)
+
+
 def main():
     spec = rd.rdmactl_argument_spec()
     spec.update(
         name=dict(type='str', required=True, aliases=['bond']),
         state=dict(type='str', choices=['present', 'absent'], default='present'),
-        interfaces=dict(type='list', elements='str', default=[]),
+        interfaces=dict(type='list', elements='str'),
         parameters=dict(type='dict', default={}),
     )
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
@@ -212,7 +229,10 @@ def main():
                 module.exit_json(changed=False, cmd=cmd, msg=err)
             module.fail_json(msg=err, rc=_rc, cmd=cmd)
         module.exit_json(**rd.result(module, doc, cmd))
-    text = netplan_document(p['name'], p['interfaces'], validate_parameters(module, p['parameters']))
+    interfaces = p['interfaces']
+    if interfaces is None:
+        interfaces = current_members(module, p['name'])
+    text = netplan_document(p['name'], interfaces, validate_parameters(module, p['parameters']))
     doc, _rc, _err, cmd = rd.run(module, ['bond', 'apply', '-f', '-'], dry_run=module.check_mode,
                                  data=text)
     res = rd.result(module, doc, cmd)

@@ -95,10 +95,25 @@ ansible_facts:
           elements: dict
           returned: when gathered
         rdma_netdevs:
-          description: The netdevs of the RDMA ports, once each.
+          description:
+            - The netdevs of the RDMA ports, once each, as C(port show) names them - the port's
+              own netdev, which under RoCE LAG (and rxe on a bond) is the bond, so a bond
+              appears here. C(rdmactl.roce.pfc) takes a bond and configures its members.
+            - For the physical ports and the bond each is used through, see I(rdma_ports).
           type: list
           elements: str
           returned: when ports are gathered
+        rdma_ports:
+          description:
+            - Each RDMA port with its own netdev (C(netdev)), the bond it is a member of
+              (C(upper), null if none), and under RoCE LAG the bond's mode and members
+              (C(bond_mode), C(members)).
+          type: list
+          elements: dict
+          returned: when ports are gathered
+          sample: [{"device": "mlx5_3", "port": 1, "netdev": "ens2f1np1", "upper": "bond1",
+                    "bond_mode": null, "members": null, "state": "ACTIVE",
+                    "link_layer": "Ethernet"}]
         gids:
           description: C(rdmactl port gids)'s GIDs.
           type: list
@@ -166,6 +181,7 @@ def main():
         doc = read('ports', ['port', 'show'])
         facts['ports'] = rd.ports(doc) if doc else []
         facts['rdma_netdevs'] = rd.rdma_netdevs(facts['ports'])
+        facts['rdma_ports'] = rd.rdma_ports(facts['ports'])
     if 'gids' in p['gather']:
         doc = read('gids', ['port', 'gids'])
         facts['gids'] = rd.gids(doc) if doc else []

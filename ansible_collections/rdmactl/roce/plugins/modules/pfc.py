@@ -24,6 +24,9 @@ options:
   dev:
     description:
       - The netdev, or an RDMA device as C(DEV[/PORT]) on it.
+      - A bond (RoCE LAG or not), or a VLAN on one, configures every member behind it, all of
+        them or none (rdmactl rolls back the members already written when one fails);
+        I(netdevs) in the result lists each member.
     type: str
     required: true
     aliases: [netdev]
@@ -161,6 +164,14 @@ dcb_supported:
   description: False when the netdev's driver has no dcbnl operations (with I(no_dcb=skip)).
   returned: always
   type: bool
+netdevs:
+  description:
+    - What was (in check mode, would be) done per netdev; several for a bond, one per member.
+  returned: success
+  type: list
+  elements: dict
+  sample: [{"netdev": "ens1f0np0", "upper": "bond0", "relation": "roce_lag", "changed": true},
+           {"netdev": "ens1f1np1", "upper": "bond0", "relation": "roce_lag", "changed": true}]
 msg:
   description: rdmactl's message when it failed, or why nothing was done (I(no_dcb=skip)).
   returned: failure, or when dcb_supported is false
@@ -178,8 +189,9 @@ rdmactl:
   description: rdmactl's JSON document (per device C(changed), C(before), C(after)).
   returned: success
   type: dict
-  sample: {"schema": 1, "changed": true, "dry_run": false, "devices": [{"netdev": "ens1f0np0",
-           "changed": true, "before": {"trust": "pcp"}, "after": {"trust": "dscp"}}]}
+  sample: {"schema": 2, "kind": "pfc-change", "changed": true, "dry_run": false,
+           "netdevs": [{"netdev": "ens1f0np0", "upper": null, "relation": "same", "changed": true,
+                        "before": {"trust": {"value": "pcp"}}, "after": {"trust": {"value": "dscp"}}}]}
 '''
 
 from ansible.module_utils.basic import AnsibleModule
@@ -272,6 +284,7 @@ def main():
         module.fail_json(msg=err, rc=rc, cmd=cmd, dcb_supported=rd.NO_DCB_TEXT not in err)
     res = rd.result(module, doc, cmd)
     res['dcb_supported'] = True
+    res['netdevs'] = rd.netdev_changes(doc)
     module.exit_json(**res)
 
 
