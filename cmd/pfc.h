@@ -58,11 +58,12 @@ struct pfc_jobs {
  */
 int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_profile *prof,
 		 const struct rdc_dcb_want *want, struct pfc_jobs *jobs, unsigned int line);
-/* Write every plan in order; on a failure or signal undo the written ones, newest first. */
-int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs);
-/* The pfc-change document of the jobs. */
-void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs);
-void pfc_jobs_free(struct pfc_jobs *jobs);
+/*
+ * With @rc 0 (everything planned): write every plan in order (on a failure
+ * or signal undo the written ones, newest first), then print the pfc-change
+ * document; always free the jobs.  Returns the exit code.
+ */
+int pfc_jobs_finish(struct rdc_ctx *ctx, struct pfc_jobs *jobs, int rc);
 
 /* Cross-keyword checks of a set want (trust pcp with dscp-prio); prints, returns exit code. */
 int pfc_set_check(struct rdc_ctx *ctx, const struct rdc_args *args, const struct pfc_set_opts *so);

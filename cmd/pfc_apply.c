@@ -58,7 +58,7 @@ int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_prof
 	return rc;
 }
 
-void pfc_jobs_free(struct pfc_jobs *jobs)
+static void pfc_jobs_free(struct pfc_jobs *jobs)
 {
 	for (size_t i = 0; i < jobs->count; i++)
 		free(jobs->items[i].plan);
@@ -187,7 +187,7 @@ static int jobs_from_file(struct rdc_ctx *ctx, const struct rdc_action *apply, c
  * critical section (signals.h): a SIGINT or SIGTERM stops before the next
  * netdev and undoes every netdev written, the one under way included.
  */
-int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
+static int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 {
 	struct rdc_err err = {0}, undo = {0};
 	const struct pfc_job *job = jobs->items;
@@ -220,7 +220,7 @@ int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
 }
 
-void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
+static void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 {
 	bool changed = false;
 
@@ -234,6 +234,16 @@ void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 		pfc_report(ctx, &jobs->items[i].t, jobs->items[i].plan);
 	rdc_out_arr_close(ctx->out);
 	rdc_out_end(ctx->out);
+}
+
+int pfc_jobs_finish(struct rdc_ctx *ctx, struct pfc_jobs *jobs, int rc)
+{
+	if (!rc)
+		rc = pfc_jobs_write(ctx, jobs);
+	if (!rc)
+		pfc_jobs_report(ctx, jobs);
+	pfc_jobs_free(jobs);
+	return rc;
 }
 
 int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
@@ -255,10 +265,5 @@ int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 		rc = jobs_from_file(ctx, act, ao->file, &jobs);
 	else
 		rc = pfc_jobs_add(ctx, ao->dev, &ao->profile, NULL, &jobs, 0);
-	if (!rc)
-		rc = pfc_jobs_write(ctx, &jobs);
-	if (!rc)
-		pfc_jobs_report(ctx, &jobs);
-	pfc_jobs_free(&jobs);
-	return rc;
+	return pfc_jobs_finish(ctx, &jobs, rc);
 }

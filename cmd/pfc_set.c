@@ -344,10 +344,5 @@ int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct 
 	/* A bond: the same change on every member, all or none. */
 	if (!rc)
 		rc = pfc_jobs_add(ctx, so->dev, NULL, &so->want, &jobs, 0);
-	if (!rc)
-		rc = pfc_jobs_write(ctx, &jobs);
-	if (!rc)
-		pfc_jobs_report(ctx, &jobs);
-	pfc_jobs_free(&jobs);
-	return rc;
+	return pfc_jobs_finish(ctx, &jobs, rc);
 }
