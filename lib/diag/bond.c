@@ -225,6 +225,10 @@ static void check_none(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		snprintf(src, sizeof(src), "/sys/class/net/%s/master", up[0]->port.netdev.name);
 		rdc_finding_evidence(f, "master", src, "none");
 		rdc_finding_why(f, "when this link fails RDMA on the host stops until it is back");
+		rdc_finding_fix(f,
+				"nothing to change while one link is enough; for a failover path "
+				"add a second port of the NIC and bond the two as RoCE LAG "
+				"(rdmactl-bond(8))");
 	}
 }
 
