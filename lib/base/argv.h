@@ -23,6 +23,9 @@ struct rdc_argv {
  * command is printed whole or not at all.
  */
 void rdc_argv_add(struct rdc_argv *a, const char *word);
+
+/* Words as a NULL-terminated array, for the calls below: RDC_WORDS("rdmactl", "port", dev). */
+#define RDC_WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
 int rdc_argv_ok(const struct rdc_argv *a);
 
 /*

@@ -108,19 +108,13 @@ void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-void rdc_finding_fix_cmd(struct rdc_finding *f, const char *word, ...)
+void rdc_finding_fix_cmd(struct rdc_finding *f, const char *const *words)
 {
-	va_list ap;
+	struct rdc_argv a = {0};
 
-	if (!f)
-		return;
-	memset(&f->fix_argv, 0, sizeof(f->fix_argv));
-	va_start(ap, word);
-	for (const char *w = word; w; w = va_arg(ap, const char *))
-		rdc_argv_add(&f->fix_argv, w);
-	va_end(ap);
-	if (!f->fix[0])
-		rdc_argv_join(&f->fix_argv, f->fix, sizeof(f->fix));
+	for (; *words; words++)
+		rdc_argv_add(&a, *words);
+	rdc_finding_fix_argv(f, &a);
 }
 
 void rdc_finding_fix_argv(struct rdc_finding *f, const struct rdc_argv *a)

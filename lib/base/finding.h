@@ -95,14 +95,14 @@ int rdc_finding_evidence(struct rdc_finding *f, const char *name, const char *so
 void rdc_finding_why(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
 void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
 /*
- * The fix's command, as its words up to a NULL: "rdmactl", "bond", "set",
- * b->name, "miimon", "100", NULL.  The fix text keeps what rdc_finding_fix()
+ * The fix's command, as its words: RDC_WORDS("rdmactl", "bond", "set",
+ * b->name, "miimon", "100").  The fix text keeps what rdc_finding_fix()
  * said (it names the command: tests check that it does), or becomes the
  * command when there is none yet.  Every word is a real value of the host:
  * a command that needs what the host cannot tell (a file, a cable length)
  * is no command, its fix is words.
  */
-void rdc_finding_fix_cmd(struct rdc_finding *f, const char *word, ...);
+void rdc_finding_fix_cmd(struct rdc_finding *f, const char *const *words);
 /* The same from words already gathered; the fix text becomes the command when empty. */
 void rdc_finding_fix_argv(struct rdc_finding *f, const struct rdc_argv *a);
 /* The command as one shell line into @buf, "" when the fix has none. */

@@ -387,7 +387,7 @@ static void check_mode(struct check *c)
 			"a new mode only on a down, empty bond, so rdmactl releases the members "
 			"and enslaves them again; RDMA jobs on them stop",
 			b->name);
-	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "mode", "802.3ad", NULL);
+	rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "bond", "set", b->name, "mode", "802.3ad"));
 }
 
 /* The NIC part of a PCI address: "0000:3b:00.0" -> "0000:3b:00" (domain:bus:device). */
@@ -506,7 +506,7 @@ static void check_member_state(struct check *c)
 			ups, fix);
 	/* One member down: one command.  Several: each is named in the text. */
 	if (ndown == 1)
-		rdc_finding_fix_cmd(f, "rdmactl", "port", "set", down, "up", NULL);
+		rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "port", "set", down, "up"));
 }
 
 static void check_speed(struct check *c)
@@ -622,7 +622,7 @@ static void check_mtu(struct check *c)
 				"'rdmactl port set %s mtu %s' (the bond sets its members'), or "
 				"each: %s",
 				b->name, mtu, fix);
-		rdc_finding_fix_cmd(f, "rdmactl", "port", "set", b->name, "mtu", mtu, NULL);
+		rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "port", "set", b->name, "mtu", mtu));
 	} else {
 		rdc_finding_fix(f, "%s", fix);
 	}
@@ -645,8 +645,8 @@ static void check_qos_fix(struct check *c, struct rdc_finding *f)
 			"give every member the same lossless setup: 'rdmactl pfc apply dev %s "
 			"profile roce-lossless' (pfc acts on each member of a bond)",
 			c->b->name);
-	rdc_finding_fix_cmd(f, "rdmactl", "pfc", "apply", "dev", c->b->name, "profile",
-			    "roce-lossless", NULL);
+	rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "pfc", "apply", "dev", c->b->name, "profile",
+					 "roce-lossless"));
 }
 
 static void check_pfc(struct check *c)
@@ -775,7 +775,8 @@ static void check_hash(struct check *c)
 			   "bond's policy: layer2 and layer2+3 see one flow per host pair, while "
 			   "layer3+4 hashes the RoCEv2 UDP source port, which differs per QP");
 	rdc_finding_fix(f, "'rdmactl bond set %s xmit-hash layer3+4'", b->name);
-	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "xmit-hash", "layer3+4", NULL);
+	rdc_finding_fix_cmd(f,
+			    RDC_WORDS("rdmactl", "bond", "set", b->name, "xmit-hash", "layer3+4"));
 }
 
 static void check_lacp(struct check *c)
@@ -807,7 +808,7 @@ static void check_lacp(struct check *c)
 			"'rdmactl bond set %s lacp-rate fast' (the kernel changes it only on a "
 			"down bond: traffic stops briefly)",
 			b->name);
-	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "lacp-rate", "fast", NULL);
+	rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "bond", "set", b->name, "lacp-rate", "fast"));
 }
 
 static void check_miimon(struct check *c)
@@ -838,7 +839,7 @@ static void check_miimon(struct check *c)
 	rdc_finding_evidence(f, "arp_interval_ms", SRC_ARP, "0");
 	rdc_finding_evidence(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
 	rdc_finding_fix(f, "'rdmactl bond set %s miimon 100'", b->name);
-	rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "miimon", "100", NULL);
+	rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "bond", "set", b->name, "miimon", "100"));
 }
 
 /* The options the failover estimate rests on, as evidence. */
@@ -999,9 +1000,11 @@ static void check_failover(struct check *c)
 	rdc_finding_fix(f, "%s", fix);
 	/* On the host, the bond is what a command can change; the QPs are the application's. */
 	if (b->miimon_ms == 0)
-		rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "miimon", "100", NULL);
+		rdc_finding_fix_cmd(f,
+				    RDC_WORDS("rdmactl", "bond", "set", b->name, "miimon", "100"));
 	else if (b->downdelay_ms > 0)
-		rdc_finding_fix_cmd(f, "rdmactl", "bond", "set", b->name, "downdelay", "0", NULL);
+		rdc_finding_fix_cmd(f,
+				    RDC_WORDS("rdmactl", "bond", "set", b->name, "downdelay", "0"));
 }
 
 static void check_rdma(struct check *c)

@@ -96,9 +96,10 @@ static void bd_none_fix(const struct rdc_diag_host *h, struct rdc_finding *f,
 				"then move the addresses to %s; the RDMA devices are replaced "
 				"by one, so running jobs stop",
 				bond, members, bond);
-			rdc_finding_fix_cmd(f, "rdmactl", "bond", "create", bond, "mode", "802.3ad",
-					    "members", members, "xmit-hash", "layer3+4", "miimon",
-					    "100", "lacp-rate", "fast", NULL);
+			rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "bond", "create", bond, "mode",
+							 "802.3ad", "members", members, "xmit-hash",
+							 "layer3+4", "miimon", "100", "lacp-rate",
+							 "fast"));
 			return;
 		}
 	}

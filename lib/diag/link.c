@@ -169,13 +169,13 @@ static void check_port_active(const struct rdc_diag_host *h, const struct rdc_di
 				   "stops or must use another port");
 		if (nd && p->netif.admin_up == 0) {
 			rdc_finding_fix(f, "bring its netdev up: 'rdmactl port set %s up'", nd);
-			rdc_finding_fix_cmd(f, "rdmactl", "port", "set", nd, "up", NULL);
+			rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "port", "set", nd, "up"));
 		} else if (nd && p->port.netdev.is_bond) {
 			rdc_finding_fix(f,
 					"see which members are down: 'rdmactl bond show %s'; check "
 					"their cables, modules and switch ports",
 					nd);
-			rdc_finding_fix_cmd(f, "rdmactl", "bond", "show", nd, NULL);
+			rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "bond", "show", nd));
 		} else if (nd)
 			rdc_finding_fix(f,
 					"check the cable, the module and the switch port: 'ethtool "
@@ -219,7 +219,7 @@ static void check_no_carrier(const struct rdc_diag_host *h, const struct rdc_dia
 			rdc_finding_why(f, "a netdev that is down carries no frames, so its RDMA "
 					   "port is DOWN too: no connection, no traffic");
 			rdc_finding_fix(f, "'rdmactl port set %s up'", nd);
-			rdc_finding_fix_cmd(f, "rdmactl", "port", "set", nd, "up", NULL);
+			rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "port", "set", nd, "up"));
 			continue;
 		}
 		if (n->carrier != 0) {
@@ -684,8 +684,8 @@ static void check_mtu(const struct rdc_diag_host *h, const struct rdc_diag_check
 					"'rdmactl port set %s mtu 9000' (at least %d), with the "
 					"same MTU on the switch ports and the peers",
 					nd, p->port.mtu_for_4096);
-				rdc_finding_fix_cmd(f, "rdmactl", "port", "set", nd, "mtu", "9000",
-						    NULL);
+				rdc_finding_fix_cmd(
+					f, RDC_WORDS("rdmactl", "port", "set", nd, "mtu", "9000"));
 			}
 		}
 

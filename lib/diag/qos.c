@@ -603,8 +603,8 @@ static void check_global_pause(const struct rdc_diag_host *h, const struct rdc_d
 				"of the two wins; with PFC, only the lossless priority should "
 				"ever be paused");
 		if (on)
-			rdc_finding_fix_cmd(f, "ethtool", "-A", qos_netdev(p), "autoneg", "off",
-					    "rx", "off", "tx", "off", NULL);
+			rdc_finding_fix_cmd(f, RDC_WORDS("ethtool", "-A", qos_netdev(p), "autoneg",
+							 "off", "rx", "off", "tx", "off"));
 		else
 			rdc_finding_fix(f, "the peer sends 802.3x pause: turn link-level flow "
 					   "control off on the switch port");
@@ -848,7 +848,7 @@ static void check_lossless_drops(const struct rdc_diag_host *h, const struct rdc
 				"%u: 'rdmactl pfc set dev %s delay' and the length), then check "
 				"the buffers: 'rdmactl pfc show dev %s'",
 				p->dcb.pfc.delay, qos_netdev(p), qos_netdev(p));
-		rdc_finding_fix_cmd(f, "rdmactl", "pfc", "show", "dev", qos_netdev(p), NULL);
+		rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "pfc", "show", "dev", qos_netdev(p)));
 	}
 }
 
@@ -1168,8 +1168,8 @@ static void check_dcbx_fight(const struct rdc_diag_host *h, const struct rdc_dia
 			rdc_finding_fix(f,
 					"to own it on the host: dcb dcbx set dev %s host cee ieee",
 					qos_netdev(p));
-			rdc_finding_fix_cmd(f, "dcb", "dcbx", "set", "dev", qos_netdev(p), "host",
-					    "cee", "ieee", NULL);
+			rdc_finding_fix_cmd(f, RDC_WORDS("dcb", "dcbx", "set", "dev", qos_netdev(p),
+							 "host", "cee", "ieee"));
 		}
 	}
 }

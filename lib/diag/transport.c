@@ -228,8 +228,9 @@ static void check_loss(const struct rdc_diag_host *h, const struct rdc_diag_chec
 				"switch's drop counters; make the RoCE priority lossless with "
 				"'rdmactl pfc apply dev %s profile roce-lossless'",
 				rdc_diag_ip_netdev(p));
-		rdc_finding_fix_cmd(f, "rdmactl", "pfc", "apply", "dev", rdc_diag_ip_netdev(p),
-				    "profile", "roce-lossless", NULL);
+		rdc_finding_fix_cmd(f,
+				    RDC_WORDS("rdmactl", "pfc", "apply", "dev",
+					      rdc_diag_ip_netdev(p), "profile", "roce-lossless"));
 	}
 }
 
@@ -351,7 +352,7 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 				"a container move %s into the namespace ('rdma dev set %s netns' "
 				"and its name)",
 				nd, nd, p->port.device, p->port.device);
-		rdc_finding_fix_cmd(f, "rdmactl", "port", "gids", nd, NULL);
+		rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "port", "gids", nd));
 	} else {
 		rdc_finding_why(f,
 				"RoCE v1 is plain Ethernet (ethertype 0x8915): it does not cross "
@@ -361,7 +362,8 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 				"enable RoCE v2 in the NIC's driver or firmware, then make it "
 				"rdma_cm's default ('rdmactl pfc set dev %s roce-mode v2')",
 				nd);
-		rdc_finding_fix_cmd(f, "rdmactl", "pfc", "set", "dev", nd, "roce-mode", "v2", NULL);
+		rdc_finding_fix_cmd(
+			f, RDC_WORDS("rdmactl", "pfc", "set", "dev", nd, "roce-mode", "v2"));
 	}
 }
 
