@@ -258,7 +258,9 @@ static void tr_only_link_local(const struct rdc_diag_check *c, const struct rdc_
 	char src[160];
 	struct rdc_finding *f;
 
-	if (p->port.state != IB_STATE_ACTIVE)
+	/* A member's addresses are its bond's: judged only when they are what was read. */
+	if (p->port.state != IB_STATE_ACTIVE ||
+	    (p->port.netdev.master[0] && strcmp(nd, p->port.netdev.master)))
 		return;
 	f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "no IP address on %s: only link-local GIDs", nd);
 	if (p->netif.naddrs)

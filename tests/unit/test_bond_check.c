@@ -233,8 +233,10 @@ static void test_balance_rr(void **state)
 	x = expect(&list, "bond.mode-no-roce-lag", RDC_SEV_FAIL);
 	assert_contains(x->title, "balance-rr");
 	assert_string_equal(x->evidence[0].source, "rtnetlink IFLA_BOND_MODE");
-	assert_contains(x->fix, "rdmactl bond apply -f");
 	assert_contains(x->fix, "rdmactl bond set bond0 mode 802.3ad");
+	/* The command as words, runnable as they are. */
+	assert_int_equal(x->fix_argv.argc, 6);
+	assert_string_equal(x->fix_argv.argv[5], "802.3ad");
 	/* A QP cannot move without LAG: its timeout is no cure, so it is not judged. */
 	x = expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
 	assert_string_equal(x->evidence[0].value, "balance-rr");
@@ -279,7 +281,12 @@ static void test_mismatches(void **state)
 	eval(&b, &f, &defaults, &list);
 	x = expect(&list, "bond.mtu-mismatch", RDC_SEV_FAIL);
 	assert_contains(x->title, "ens1f1np1 1500");
-	assert_string_equal(x->fix, "'rdmactl port set ens1f1np1 mtu 9000'");
+	/* The bond sets its members' MTU: one command, each member's named too. */
+	assert_string_equal(x->fix,
+			    "'rdmactl port set bond0 mtu 9000' (the bond sets its members'), "
+			    "or each: 'rdmactl port set ens1f1np1 mtu 9000'");
+	assert_int_equal(x->fix_argv.argc, 6);
+	assert_string_equal(x->fix_argv.argv[3], "bond0");
 	assert_int_equal(x->nevidence, 3); /* the bond's and both members' */
 
 	good_lag(&b, &f);
@@ -288,8 +295,9 @@ static void test_mismatches(void **state)
 	x = expect(&list, "bond.pfc-mismatch", RDC_SEV_FAIL);
 	assert_contains(x->title, "ens1f0np0 0x08 (prio 3)");
 	assert_contains(x->title, "ens1f1np1 0x00 (none)");
-	assert_contains(x->fix, "'rdmactl pfc apply dev ens1f0np0 profile roce-lossless'");
-	assert_contains(x->fix, "'rdmactl pfc apply dev ens1f1np1 profile roce-lossless'");
+	/* pfc on the bond sets every member alike. */
+	assert_contains(x->fix, "'rdmactl pfc apply dev bond0 profile roce-lossless'");
+	assert_string_equal(x->fix_argv.argv[4], "bond0");
 	assert_string_equal(x->evidence[0].source, "dcbnl DCB_CMD_IEEE_GET");
 
 	good_lag(&b, &f);

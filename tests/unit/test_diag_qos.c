@@ -365,7 +365,8 @@ static void test_skip_no_dcb(void **state)
 		 "cannot read DCB of 'ens2f1np1': Operation not supported (no dcbnl operations)");
 	run_dump(fx);
 	assert_int_equal(fx->r.findings.count, 0);
-	assert_int_equal(fx->r.nskipped, 4 * n);
+	/* Every check per port, but qos.members-differ, which is per bond: none here. */
+	assert_int_equal(fx->r.nskipped, 4 * (n - 1));
 	for (size_t i = 0; i < fx->r.nskipped; i++) {
 		const struct rdc_diag_skip *s = &fx->r.skipped[i];
 
@@ -796,9 +797,12 @@ static void test_lossless_drops(void **state)
 	assert_string_equal(evidence(f, "receive buffer")->value,
 			    "priority 3 in buffer 1: 132016 of 262016 bytes");
 	assert_contains(f->why, "headroom");
-	assert_string_equal(
-		f->fix, "rdmactl pfc set dev " NETDEV " delay METRES (mlx5: the cable length in "
-			"metres, now 7); then check the buffers: rdmactl pfc show dev " NETDEV);
+	/* The cable's length is not known here: the command that can run is the check. */
+	assert_string_equal(f->fix,
+			    "set the PFC delay to the cable's length (mlx5 takes metres, now "
+			    "7: 'rdmactl pfc set dev " NETDEV " delay' and the length), then "
+			    "check the buffers: 'rdmactl pfc show dev " NETDEV "'");
+	assert_string_equal(f->fix_argv.argv[2], "show");
 
 	f = finding_on(fx, "qos.lossless-drops", NETDEV2);
 	assert_int_equal(f->severity, RDC_SEV_FAIL);

@@ -55,12 +55,12 @@ static void test_json(void **state)
 	char *s = render(RDC_FMT_JSON, false);
 
 	(void)state;
-	assert_string_equal(s,
-			    "{\"schema\":2,\"kind\":\"test\",\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
-			    "\"quote\":\"a\\\"b\\\\c\\n\\t\\u0001\",\"looks_like_number\":\"4096\","
-			    "\"looks_like_bool\":\"on\",\"numa_node\":-1,\"rate_gbps\":2.5,"
-			    "\"nan\":null,\"degraded\":true,\"lid\":null,\"machine_only\":\"m\","
-			    "\"empty\":[]}]}\n");
+	assert_string_equal(
+		s, "{\"schema\":2,\"kind\":\"test\",\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
+		   "\"quote\":\"a\\\"b\\\\c\\n\\t\\u0001\",\"looks_like_number\":\"4096\","
+		   "\"looks_like_bool\":\"on\",\"numa_node\":-1,\"rate_gbps\":2.5,"
+		   "\"nan\":null,\"degraded\":true,\"lid\":null,\"machine_only\":\"m\","
+		   "\"empty\":[]}]}\n");
 	free(s);
 }
 
@@ -69,8 +69,8 @@ static void test_json_pretty(void **state)
 	char *s = render(RDC_FMT_JSON, true);
 
 	(void)state;
-	assert_non_null(strstr(
-		s, "{\n  \"schema\": 2,\n  \"kind\": \"test\",\n  \"ports\": [\n    {\n      \"device\": \"mlx5_0\""));
+	assert_non_null(strstr(s, "{\n  \"schema\": 2,\n  \"kind\": \"test\",\n  \"ports\": [\n    "
+				  "{\n      \"device\": \"mlx5_0\""));
 	assert_non_null(strstr(s, "\"empty\": []\n    }\n  ]\n}\n"));
 	free(s);
 }
@@ -120,7 +120,8 @@ static void test_two_documents(void **state)
 	}
 	assert_int_equal(rdc_out_free(o), 0);
 	fclose(fp);
-	assert_string_equal(buf, "{\"schema\":2,\"kind\":\"test\",\"sample\":1}\n{\"schema\":2,\"kind\":\"test\",\"sample\":2}\n");
+	assert_string_equal(buf, "{\"schema\":2,\"kind\":\"test\",\"sample\":1}\n{\"schema\":2,"
+				 "\"kind\":\"test\",\"sample\":2}\n");
 	free(buf);
 }
 
