@@ -229,10 +229,12 @@ def main():
                 module.exit_json(changed=False, cmd=cmd, msg=err)
             module.fail_json(msg=err, rc=_rc, cmd=cmd)
         module.exit_json(**rd.result(module, doc, cmd))
+    # Bad parameters are the task's own error: said before anything is read.
+    parameters = validate_parameters(module, p['parameters'])
     interfaces = p['interfaces']
     if interfaces is None:
         interfaces = current_members(module, p['name'])
-    text = netplan_document(p['name'], interfaces, validate_parameters(module, p['parameters']))
+    text = netplan_document(p['name'], interfaces, parameters)
     doc, _rc, _err, cmd = rd.run(module, ['bond', 'apply', '-f', '-'], dry_run=module.check_mode,
                                  data=text)
     res = rd.result(module, doc, cmd)
