@@ -15,7 +15,9 @@
 #include "base/ipv4.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "bond/check.h"
 #include "bench/client.h"
+#include "bench/engine.h"
 #include "bench/server.h"
 #include "bench/stats.h"
 #include "host/gid.h"
@@ -132,6 +134,10 @@ static const struct rdc_val_uint qps_range = {
 	.min = 1, .max = RDC_BENCH_MAX_QPS, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_uint tclass_range = {
 	.min = 0, .max = 255, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint qp_timeout_range = {
+	.min = 0, .max = RDC_BENCH_QP_TIMEOUT_MAX, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint retry_range = {
+	.min = 0, .max = RDC_BENCH_RETRY_MAX, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_seconds window_s = {.min_s = 0.001};
 static const struct rdc_val_seconds warmup_s = {.min_s = 0.001, .zero_ok = true};
 static const struct rdc_val_seconds interval_s = {.min_s = 0.1};
@@ -200,6 +206,24 @@ static const struct rdc_param bench_client_params[] = {
 	 .suggest = mtu_values,
 	 .help = "path MTU limit: 256, 512, 1024, 2048 or 4096",
 	 .parse = client_mtu},
+	{.name = "qp-timeout",
+	 .metavar = "N",
+	 .help = "RC QP ACK timeout, 4.096 us * 2^N (0-31, 0: forever; default 14, about 67 ms)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(qp_timeout),
+	 .spec = &qp_timeout_range},
+	{.name = "retry-cnt",
+	 .metavar = "N",
+	 .help = "RC QP retries after an ACK timeout (0-7, default 7)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(retry_cnt),
+	 .spec = &retry_range},
+	{.name = "rnr-retry",
+	 .metavar = "N",
+	 .help = "RC QP retries after a receiver-not-ready NAK (0-7, 7: forever; default 7)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(rnr_retry),
+	 .spec = &retry_range},
 	{.name = "port",
 	 .metavar = "N",
 	 .help = "the server's TCP port (default 18515)",
@@ -433,6 +457,33 @@ static void out_link_head(struct rdc_out *o, enum rdc_out_sink sink, uint32_t i,
 	rdc_out_u64(o, sink, "path_mtu_bytes", ", mtu %" PRIu64, lr->path_mtu);
 }
 
+/*
+ * The RC requester's retry settings and the window they give a silent link
+ * before the QP dies (rdc_qp_survival_s(), as `bond check` judges it; null:
+ * timeout 0 waits forever).  The text names them when they are not perftest's.
+ */
+static void out_qp_settings(struct rdc_out *o, enum rdc_out_sink sink,
+			    const struct rdc_bench_params *p)
+{
+	struct rdc_bench_params def;
+	double window = rdc_qp_survival_s(p->qp_timeout, p->retry_cnt);
+	enum rdc_out_sink shown;
+
+	rdc_bench_params_default(&def, p->test);
+	shown = p->qp_timeout != def.qp_timeout || p->retry_cnt != def.retry_cnt ||
+				p->rnr_retry != def.rnr_retry
+			? sink
+			: RDC_OUT_MACHINE;
+	rdc_out_u64(o, shown, "qp_timeout", ", qp-timeout %" PRIu64, p->qp_timeout);
+	rdc_out_u64(o, shown, "retry_cnt", " retry-cnt %" PRIu64, p->retry_cnt);
+	rdc_out_u64(o, shown, "rnr_retry", " rnr-retry %" PRIu64, p->rnr_retry);
+	if (isfinite(window))
+		rdc_out_f64(o, shown, "qp_retry_window_s", " (a silent link kills a QP in %.3g s)",
+			    window);
+	else
+		rdc_out_null(o, "qp_retry_window_s", NULL);
+}
+
 static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct rdc_bench_params *p)
 {
 	rdc_out_str(o, sink, "test", "bench %s", rdc_bench_test_name(p->test));
@@ -455,6 +506,7 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 		rdc_out_u64(o, sink, "mtu_limit_bytes", ", mtu <= %" PRIu64, p->mtu);
 	else
 		rdc_out_null(o, "mtu_limit_bytes", NULL);
+	out_qp_settings(o, sink, p);
 }
 
 struct client_out {
@@ -594,6 +646,32 @@ static void out_stalls(struct rdc_out *o, const struct rdc_bench_report *r,
 		rdc_out_null(o, "silent_from_s", NULL);
 }
 
+/*
+ * How a QP died: the completion's status and how long its retries held from
+ * the last completion before the silence (a blackholed link's fault is
+ * there); with the run's settings the RC window is T_ack * (retry_cnt + 1).
+ */
+static void out_qp_death(struct rdc_out *o, const struct rdc_bench_report *r,
+			 const struct rdc_bench_result *res)
+{
+	if (!res->failed_ns) {
+		rdc_out_null(o, "wc_status", NULL);
+		rdc_out_null(o, "failed_at_s", NULL);
+		rdc_out_null(o, "retries_held_s", NULL);
+		return;
+	}
+	rdc_out_str(o, RDC_OUT_MACHINE, "wc_status", NULL,
+		    rdc_bench_wc_status_str(res->wc_status));
+	rdc_out_f64(o, RDC_OUT_MACHINE, "failed_at_s", NULL,
+		    rdc_bench_report_clock_s(r, res->failed_ns));
+	if (res->silent_to_end && res->failed_ns >= res->silent_from_ns)
+		rdc_out_f64(o, RDC_OUT_ANY, "retries_held_s",
+			    "\n    the QP died %.3f s after its last completion",
+			    (double)(res->failed_ns - res->silent_from_ns) / 1e9);
+	else
+		rdc_out_null(o, "retries_held_s", NULL);
+}
+
 /* The port's last outage: lost, back and how long, or lost and never back. */
 static void out_carrier(struct rdc_out *o, const struct rdc_bench_report *r,
 			const struct rdc_bench_link_report *lr)
@@ -679,6 +757,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 	out_stalls(o, r, res);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, res->errors);
 	rdc_out_str(o, RDC_OUT_ANY, "error", "\n    error: %s", res->status ? res->error : NULL);
+	out_qp_death(o, r, res);
 	out_carrier(o, r, lr);
 	rdc_out_nl(o);
 	out_counters(o, &lr->counters);

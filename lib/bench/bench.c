@@ -38,6 +38,9 @@ void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test te
 	p->duration_ns = 5000000000ull;
 	p->warmup_ns = 1000000000ull;
 	p->interval_ns = 1000000000ull;
+	p->qp_timeout = 14;
+	p->retry_cnt = 7;
+	p->rnr_retry = 7;
 }
 
 static uint64_t page_round(uint64_t n)
@@ -97,5 +100,11 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 	if (p->mtu && (p->mtu < 256 || p->mtu > 4096 || (p->mtu & (p->mtu - 1))))
 		return rdc_err_set(err, EINVAL, "MTU %u is not one of 256, 512, 1024, 2048, 4096",
 				   p->mtu);
+	if (p->qp_timeout > RDC_BENCH_QP_TIMEOUT_MAX)
+		return rdc_err_set(err, EINVAL, "QP ACK timeout %u is outside 0-%u",
+				   p->qp_timeout, RDC_BENCH_QP_TIMEOUT_MAX);
+	if (p->retry_cnt > RDC_BENCH_RETRY_MAX || p->rnr_retry > RDC_BENCH_RETRY_MAX)
+		return rdc_err_set(err, EINVAL, "QP retry counts are 0-%u, not %u and %u",
+				   RDC_BENCH_RETRY_MAX, p->retry_cnt, p->rnr_retry);
 	return 0;
 }

@@ -42,9 +42,23 @@ struct rdc_bench_params {
 	uint64_t interval_ns;  /* per-interval samples */
 	uint8_t traffic_class; /* GRH traffic class: DSCP << 2 */
 	uint32_t mtu;	       /* path MTU limit in bytes (256..4096), 0: none */
+	/*
+	 * The RC requester's retry settings (IB spec 9.7.6): ACK timeout as the
+	 * exponent of 4.096 us * 2^N (0: wait forever; at most 31), retries after
+	 * a timeout (0-7), retries after an RNR NAK (0-7, 7: forever).
+	 */
+	uint8_t qp_timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
 };
 
-/* Defaults as perftest users expect them: 64 KiB (2 B for lat), depth 128, 5 s. */
+#define RDC_BENCH_QP_TIMEOUT_MAX 31
+#define RDC_BENCH_RETRY_MAX 7
+
+/*
+ * Defaults as perftest users expect them: 64 KiB (2 B for lat), depth 128, 5 s,
+ * ACK timeout 14 (about 67 ms), 7 retries, RNR retry 7 (forever).
+ */
 void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test test);
 /*
  * Check a parameter set against the limits above (the server runs this on

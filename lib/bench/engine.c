@@ -23,14 +23,11 @@
 #include "seam/fs.h"
 
 /*
- * RC transport settings perftest users know: ACK timeout 14 (4.096 us *
- * 2^14, about 67 ms), 7 retries, RNR retry 7 (infinite) and an RNR timer of
- * 12 (0.64 ms).  A dead peer or cable therefore ends in a retry-exceeded
- * completion within about 0.5 s.
+ * The RNR timer perftest users know: 12 (0.64 ms).  The requester's ACK
+ * timeout and retry counts are the run's (rdc_bench_params; by default 14,
+ * about 67 ms, and 7 retries: a dead peer or cable ends in a retry-exceeded
+ * completion within about 0.5 s).
  */
-#define QP_TIMEOUT 14
-#define QP_RETRY 7
-#define QP_RNR_RETRY 7
 #define QP_MIN_RNR_TIMER 12
 #define QP_HOP_LIMIT 64
 #define LAT_INLINE 220		    /* inline bytes tried for lat; bandwidth tests use none */
@@ -430,9 +427,9 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 					  l);
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_RTS;
-		attr.timeout = QP_TIMEOUT;
-		attr.retry_cnt = QP_RETRY;
-		attr.rnr_retry = QP_RNR_RETRY;
+		attr.timeout = l->p.qp_timeout;
+		attr.retry_cnt = l->p.retry_cnt;
+		attr.rnr_retry = l->p.rnr_retry;
 		attr.sq_psn = bq->psn;
 		attr.max_rd_atomic = (uint8_t)(rd ? rd : 1);
 		if (ibv_modify_qp(bq->qp, &attr,
@@ -520,6 +517,11 @@ static void note_end(struct rdc_bench_link *l, uint64_t now, uint64_t last)
 	}
 }
 
+const char *rdc_bench_wc_status_str(int status)
+{
+	return ibv_wc_status_str((enum ibv_wc_status)status);
+}
+
 /* "retry exceeded" and what usually causes it, for a failed completion. */
 static void link_failed_wc(struct rdc_bench_link *l, const struct ibv_wc *wc, uint64_t now)
 {
@@ -527,6 +529,8 @@ static void link_failed_wc(struct rdc_bench_link *l, const struct ibv_wc *wc, ui
 	if (l->res.status)
 		return;
 	l->res.status = -EIO;
+	l->res.wc_status = (int)wc->status;
+	l->res.failed_ns = now;
 	if (wc->status == IBV_WC_RETRY_EXC_ERR)
 		snprintf(l->res.error, sizeof(l->res.error),
 			 "%s (status %d) at %.3f s: no answer from the peer; cable, route, GID, "

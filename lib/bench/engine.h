@@ -44,6 +44,13 @@ struct rdc_bench_result {
 	 */
 	bool silent_to_end;
 	uint64_t silent_from_ns;  /* CLOCK_MONOTONIC */
+	/*
+	 * The first failed work completion: when it came (CLOCK_MONOTONIC; 0: the
+	 * link did not fail on a completion) and its ibv_wc_status.  After a
+	 * blackhole, failed_ns - silent_from_ns is how long the QP's retries held.
+	 */
+	int wc_status;
+	uint64_t failed_ns;
 	uint64_t cpu_ns;	  /* CPU time of the link's thread */
 	uint32_t errors;	  /* failed completions */
 	uint64_t *interval_bytes; /* per interval from the window start */
@@ -79,6 +86,9 @@ int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_be
 			  struct rdc_err *err);
 void rdc_bench_links_stop(struct rdc_bench_sync *sync);
 void rdc_bench_links_join(struct rdc_bench_link **links, size_t n);
+
+/* verbs' words for a work completion status ("transport retry counter exceeded"). */
+const char *rdc_bench_wc_status_str(int status);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t rdc_bench_now_ns(void);

@@ -172,6 +172,9 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u64(w, p->interval_ns);
 	w_u8(w, p->traffic_class);
 	w_u32(w, p->mtu);
+	w_u8(w, p->qp_timeout);
+	w_u8(w, p->retry_cnt);
+	w_u8(w, p->rnr_retry);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
@@ -190,6 +193,9 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 	p->interval_ns = r_u64(r, "interval");
 	p->traffic_class = r_u8(r, "traffic class");
 	p->mtu = r_u32(r, "mtu");
+	p->qp_timeout = r_u8(r, "qp timeout");
+	p->retry_cnt = r_u8(r, "retry count");
+	p->rnr_retry = r_u8(r, "rnr retry");
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

@@ -28,7 +28,7 @@
  * must be NUL-free and fit their field, and trailing bytes are an error.
  */
 #define RDC_BENCH_PROTO_MAGIC "RDCB"
-#define RDC_BENCH_PROTO_VERSION 1
+#define RDC_BENCH_PROTO_VERSION 2 /* 2: SETUP carries the QP retry settings */
 #define RDC_BENCH_HDR_LEN 12
 #define RDC_BENCH_MAX_FRAME 65536
 

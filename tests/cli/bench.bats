@@ -33,15 +33,15 @@ probe() {
 	python3 - "$PORT" "$1" <<-'EOF'
 	import socket, struct, sys
 	port, case = int(sys.argv[1]), sys.argv[2]
-	def hdr(version=1, mtype=1, length=0, magic=b"RDCB"):
+	def hdr(version=2, mtype=1, length=0, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, length)
 	hello = struct.pack(">H", 13) + b"rdmactl 0.1.0"
 	msg = {
 	    "garbage": b"\x00\xffgarbage\x17" * 8,
 	    "magic": hdr(magic=b"XXXX", length=len(hello)) + hello,
 	    "huge": hdr(length=0x7FFFFFFF),
-	    "version": hdr(version=2),
-	    "version+hello": hdr(version=2, length=len(hello)) + hello,
+	    "version": hdr(version=1),
+	    "version+hello": hdr(version=1, length=len(hello)) + hello,
 	    "nothing": b"",
 	    "truncated": hdr(length=len(hello)) + hello[:5],
 	    "badstring": hdr(length=len(hello)) + struct.pack(">H", 200) + hello[2:],
@@ -125,7 +125,7 @@ fake_server() {
 	    else:
 	        log.write("%s %d type %d\n" % (magic.decode(), version, mtype))
 	    return mtype
-	def frame(mtype, payload=b"", version=1, magic=b"RDCB"):
+	def frame(mtype, payload=b"", version=2, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, len(payload)) + payload
 	def s(text):
 	    return struct.pack(">H", len(text)) + text
@@ -135,7 +135,7 @@ fake_server() {
 	      + bytes([24]) + struct.pack(">II", 4096, 100000) + bytes([1]) + struct.pack(">i", 0))
 	read_msg()
 	if mode == "version":
-	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), version=2))
+	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), version=1))
 	elif mode == "magic":
 	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), magic=b"HTTP"))
 	elif mode == "close":
@@ -324,11 +324,11 @@ usage_error() {
 	fake_server version
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT"
 	assert_failure 1
-	[[ $stderr == *"version mismatch: peer speaks 2, this rdmactl speaks 1"* ]] || fail "$stderr"
+	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 2"* ]] || fail "$stderr"
 	run fake_log
 	# The client's HELLO was well-formed, and it said why it gave up.
-	assert_line --index 0 "RDCB 1 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
-	assert_line --index 1 --regexp '^RDCB 1 ERROR [0-9]+ protocol version mismatch: peer speaks 2'
+	assert_line --index 0 "RDCB 2 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
+	assert_line --index 1 --regexp '^RDCB 2 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
 }
 
 @test "bench client: not a bench server (bad magic), exit 1" {
@@ -376,7 +376,7 @@ usage_error() {
 	[[ $stderr == *"this host has no RDMA port with a RoCE v2 IPv4 GID (see 'rdmactl port gids')"* ]] ||
 		fail "$stderr"
 	run fake_log
-	assert_line --index 1 --regexp "^RDCB 1 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
+	assert_line --index 1 --regexp "^RDCB 2 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
 	# A named link: the name is in the message.
 	fake_server ports
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" link rxe0:mlx5_0
@@ -493,7 +493,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	run cat "$SRV.out"
 	assert_output --partial "failed: not an rdmactl bench peer (bad magic)"
 	assert_output --partial "failed: message of 2147483647 bytes is over the limit of 65536"
-	assert_output --partial "failed: protocol version mismatch: peer speaks 2, this rdmactl speaks 1"
+	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 2"
 	assert_output --partial "failed: waiting for HELLO from the client: the peer closed the connection"
 	assert_output --partial "failed: malformed HELLO message: bad software name"
 	assert_output --partial "failed: unknown message type 77"
@@ -505,15 +505,15 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	start_server bench server
 	run probe version
 	assert_success
-	assert_output --regexp '^reply 1 9 [0-9]+ protocol version mismatch: peer speaks 2, this rdmactl speaks 1$'
+	assert_output --regexp '^reply 2 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 2$'
 	run probe version+hello
-	assert_output --regexp '^reply 1 9 [0-9]+ protocol version mismatch'
+	assert_output --regexp '^reply 2 9 [0-9]+ protocol version mismatch'
 	run probe huge
-	assert_output --regexp '^reply 1 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
+	assert_output --regexp '^reply 2 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
 	run probe magic
-	assert_output --regexp '^reply 1 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
+	assert_output --regexp '^reply 2 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
 	run probe type
-	assert_output --regexp '^reply 1 9 [0-9]+ unknown message type 77$'
+	assert_output --regexp '^reply 2 9 [0-9]+ unknown message type 77$'
 	# One that left says nothing more: no answer to read.
 	run probe truncated
 	assert_output closed

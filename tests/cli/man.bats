@@ -364,7 +364,7 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
 	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
 	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench/proto.h" || fail "the magic changed"
-	grep -qE '^#define RDC_BENCH_PROTO_VERSION 1$' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 2\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
 	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench/proto.h" || fail "the header length changed"
 	grep -qE '^#define RDC_BENCH_MAX_FRAME 65536$' "$TOP/lib/bench/proto.h" || fail "the frame limit changed"
 	grep -qF "16 links per run, 64 QPs per link, 16 MiB per message, 1 GiB of registered memory per side and run, 32 endpoints per host" <<<"$flat" ||

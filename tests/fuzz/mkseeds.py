@@ -13,7 +13,7 @@ import sys
 import tarfile
 
 MAGIC = b"RDCB"
-VERSION = 1
+VERSION = 2
 HELLO, PORTS, SETUP, SETUP_OK, START, STARTED, DONE, RESULT, ERROR = range(1, 10)
 
 
@@ -34,8 +34,9 @@ def endpoint(dev, port, netdev, ip, prefix, active, numa=-1):
 
 
 def params(test=0, size=65536, qps=2, depth=128, dur=5 * 10**9, iters=0):
-    return struct.pack(">BIIIQQQQBI", test, size, qps, depth, dur, iters, 10**9, 10**9, 104,
-                       1024)
+    # ... traffic class 104, MTU limit 1024, QP timeout 14, retry count 7, RNR retry 7
+    return struct.pack(">BIIIQQQQBIBBB", test, size, qps, depth, dur, iters, 10**9, 10**9, 104,
+                       1024, 14, 7, 7)
 
 
 def link(ep, qps):
@@ -67,7 +68,7 @@ def bench_seeds():
     yield "result", frame(RESULT, struct.pack(">QI", 5 * 10**9, 1) +
                           struct.pack(">QQI", 1, 1, 0))
     yield "error", frame(ERROR, struct.pack(">I", 16) + s("server busy: a run from 198.18.1.1"))
-    yield "hello-v2", frame(HELLO, s("rdmactl 0.2.0"), version=2)
+    yield "hello-v1", frame(HELLO, s("rdmactl 0.1.0"), version=1)
     # A peer's text that is not UTF-8 and carries terminal escapes (issue 12).
     hostile = b"busy \xff\xfe \x1b[2J\x1b]0;owned\x07"
     yield "error-hostile-text", frame(ERROR, struct.pack(">I", 16) +

@@ -361,6 +361,9 @@ static void sample_msg(struct rdc_bench_msg *m, unsigned int type)
 		m->u.setup.params.qps = 3;
 		m->u.setup.params.traffic_class = 26 << 2;
 		m->u.setup.params.mtu = 1024;
+		m->u.setup.params.qp_timeout = 31;
+		m->u.setup.params.retry_cnt = 0;
+		m->u.setup.params.rnr_retry = 3;
 		m->u.setup.params.iters = 12345;
 		m->u.setup.params.duration_ns = 0;
 		/* fall through */
@@ -589,6 +592,9 @@ static void f_params(struct frame *f, uint8_t test)
 	f_u64(f, NS_PER_S);	/* interval */
 	f_u8(f, 0);		/* traffic class */
 	f_u32(f, 0);		/* mtu */
+	f_u8(f, 14);		/* qp timeout */
+	f_u8(f, 7);		/* retry count */
+	f_u8(f, 7);		/* rnr retry */
 }
 
 /* One link with @nqps QPs, the first one's qpn and psn given. */
@@ -638,7 +644,7 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	/* 0 */ {"valid HELLO (control)", 0, NULL},
 	/* 1 */ {"bad magic", -EPROTO, "bad magic"},
-	/* 2 */ {"version 2", -EPROTONOSUPPORT, "version mismatch"},
+	/* 2 */ {"version 1 (an older rdmactl)", -EPROTONOSUPPORT, "version mismatch"},
 	/* 3 */ {"version 0", -EPROTONOSUPPORT, "version mismatch"},
 	/* 4 */ {"unknown type 0", -EPROTO, "unknown message type 0"},
 	/* 5 */ {"unknown type 10", -EPROTO, "unknown message type 10"},
@@ -676,38 +682,38 @@ static void bad_frame(struct frame *f, size_t k)
 	memset(big, 'a', sizeof(big));
 	switch (k) {
 	case 0:
-		f_start(f, 1, RDC_BENCH_MSG_HELLO);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		f_str(f, "x", 1);
 		break;
 	case 1:
-		f_start(f, 1, RDC_BENCH_MSG_HELLO);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		f_str(f, "x", 1);
 		f->b[3] = 'X';
 		break;
 	case 2:
 	case 3:
-		f_start(f, k == 2 ? 2 : 0, RDC_BENCH_MSG_HELLO);
+		f_start(f, k == 2 ? 1 : 0, RDC_BENCH_MSG_HELLO);
 		f_str(f, "x", 1);
 		break;
 	case 4:
 	case 5:
-		f_start(f, 1, k == 4 ? 0 : 10);
+		f_start(f, RDC_BENCH_PROTO_VERSION, k == 4 ? 0 : 10);
 		break;
 	case 6:
 	case 7:
-		f_start(f, 1, RDC_BENCH_MSG_SETUP_OK);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP_OK);
 		f_u32(f, k == 6 ? 17 : 16);
 		for (int l = 0; l < (k == 6 ? 17 : 16); l++)
 			f_link(f, 0, 1, 1, 1);
 		break;
 	case 8:
 	case 9:
-		f_start(f, 1, RDC_BENCH_MSG_SETUP_OK);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP_OK);
 		f_u32(f, 1);
 		f_link(f, 0, k == 8 ? 65 : 64, 1, 1);
 		break;
 	case 10:
-		f_start(f, 1, RDC_BENCH_MSG_PORTS);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_PORTS);
 		f_str(f, "host", 4);
 		f_u32(f, 33);
 		for (int e = 0; e < 33; e++)
@@ -715,21 +721,21 @@ static void bad_frame(struct frame *f, size_t k)
 		break;
 	case 11:
 	case 12:
-		f_start(f, 1, RDC_BENCH_MSG_HELLO);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		f_str(f, big, k == 11 ? 32 : 31);
 		break;
 	case 13:
-		f_start(f, 1, RDC_BENCH_MSG_HELLO);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		f_str(f, "ab\0c", 4);
 		break;
 	case 14:
-		f_start(f, 1, RDC_BENCH_MSG_HELLO);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		f_u16(f, 10);
 		f_bytes(f, "abc", 3);
 		break;
 	case 15:
 	case 16:
-		f_start(f, 1, RDC_BENCH_MSG_SETUP_OK);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP_OK);
 		f_u32(f, 1);
 		f_link(f, 0, 1, k == 15 ? 0x1000000 : 5, k == 16 ? 0x1000000 : 5);
 		break;
@@ -737,49 +743,49 @@ static void bad_frame(struct frame *f, size_t k)
 	case 18:
 	case 19:
 	case 20:
-		f_start(f, 1, RDC_BENCH_MSG_PORTS);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_PORTS);
 		f_str(f, "host", 4);
 		f_u32(f, 1);
 		f_endpoint(f, big, k == 20 ? 64 : 63, k == 17 ? 33 : 32, k == 19 ? 2 : 1);
 		break;
 	case 21:
 	case 22:
-		f_start(f, 1, RDC_BENCH_MSG_SETUP);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
 		f_params(f, k == 21 ? 4 : 3);
 		f_u32(f, 1);
 		f_link(f, 0, 1, 1, 1);
 		break;
 	case 23:
-		f_start(f, 1, RDC_BENCH_MSG_START);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_START);
 		f_u8(f, 0);
 		break;
 	case 24:
-		f_start(f, 1, RDC_BENCH_MSG_HELLO);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		f_str(f, "x", 1);
 		f_bytes(f, "abc", 3);
 		break;
 	case 25:
-		f_start(f, 1, RDC_BENCH_MSG_SETUP_OK);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP_OK);
 		f_u32(f, 1);
 		f_link(f, RDC_BENCH_MAX_ENDPOINTS, 1, 1, 1);
 		break;
 	case 26:
-		f_start(f, 1, RDC_BENCH_MSG_DONE);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_DONE);
 		f_u64(f, 1);
 		f_u32(f, 17);
 		break;
 	case 27:
-		f_start(f, 1, RDC_BENCH_MSG_ERROR);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_ERROR);
 		f_u32(f, EIO);
 		f_str(f, big, 256);
 		break;
 	case 28:
-		f_start(f, 1, RDC_BENCH_MSG_PORTS);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_PORTS);
 		f_str(f, "", 0);
 		f_u32(f, 0);
 		break;
 	case 29:
-		f_start(f, 1, RDC_BENCH_MSG_HELLO);
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		break;
 	default:
 		fail_msg("no frame %zu", k);
@@ -818,7 +824,7 @@ static void test_decode_header(void **state)
 
 	(void)state;
 	/* Shorter than a header. */
-	f_start(&f, 1, RDC_BENCH_MSG_START);
+	f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_START);
 	for (size_t n = 0; n < RDC_BENCH_HDR_LEN; n++) {
 		memset(&err, 0, sizeof(err));
 		assert_int_equal(rdc_bench_msg_decode(f.b, n, &m, &err), -EPROTO);
@@ -828,7 +834,7 @@ static void test_decode_header(void **state)
 	assert_int_equal(m.type, RDC_BENCH_MSG_START);
 
 	/* A length over the frame limit, in the header alone and in a whole message. */
-	f_start(&f, 1, RDC_BENCH_MSG_HELLO);
+	f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 	f.b[8] = 0;
 	f.b[9] = 1;
 	f.b[10] = 0;
@@ -844,7 +850,7 @@ static void test_decode_header(void **state)
 	assert_int_equal(rdc_bench_hdr_decode(f.b, &version, &type, &len, NULL), -EMSGSIZE);
 
 	/* A length field that does not match the bytes, either way. */
-	f_start(&f, 1, RDC_BENCH_MSG_HELLO);
+	f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 	f_str(&f, "abc", 3);
 	f_end(&f);
 	assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, NULL), 0);
@@ -856,17 +862,17 @@ static void test_decode_header(void **state)
 	assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, NULL), -EPROTO);
 
 	/* Another version: the fields are filled so the caller can name it. */
-	f_start(&f, 2, RDC_BENCH_MSG_PORTS);
+	f_start(&f, 3, RDC_BENCH_MSG_PORTS);
 	f_u32(&f, 0);
 	f_end(&f);
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(rdc_bench_hdr_decode(f.b, &version, &type, &len, &err), -EPROTONOSUPPORT);
-	assert_int_equal(version, 2);
+	assert_int_equal(version, 3);
 	assert_int_equal(type, RDC_BENCH_MSG_PORTS);
 	assert_int_equal(len, 4);
 	assert_int_equal(err.code, EPROTONOSUPPORT);
 	assert_non_null(strstr(err.msg, "version mismatch"));
-	assert_non_null(strstr(err.msg, "peer speaks 2"));
+	assert_non_null(strstr(err.msg, "peer speaks 3"));
 }
 
 /* Every truncation of every valid message, its header length patched to match, fails cleanly. */
@@ -912,14 +918,14 @@ static void test_decode_control_chars(void **state)
 			    "b\x7f\x1b[31mred\t\r\n\xc3\xa9";
 
 	(void)state;
-	f_start(&f, 1, RDC_BENCH_MSG_HELLO);
+	f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 	f_str(&f, text, sizeof(text) - 1);
 	f_end(&f);
 	assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, NULL), 0);
 	/* bytes >= 0x80 (UTF-8) pass; C0 and DEL do not */
 	assert_string_equal(m.u.hello.software, "a?b??[31mred???\xc3\xa9");
 
-	f_start(&f, 1, RDC_BENCH_MSG_ERROR);
+	f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_ERROR);
 	f_u32(&f, EPERM);
 	f_str(&f, "\x1b]0;owned\x07", 10);
 	f_end(&f);
@@ -927,7 +933,7 @@ static void test_decode_control_chars(void **state)
 	assert_int_equal(m.u.error.code, EPERM);
 	assert_string_equal(m.u.error.text, "?]0;owned?");
 
-	f_start(&f, 1, RDC_BENCH_MSG_PORTS);
+	f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_PORTS);
 	f_str(&f, "h\nost", 5);
 	f_u32(&f, 1);
 	f_endpoint(&f, "rx\te0", 5, 24, 1);
@@ -969,6 +975,9 @@ static void test_params_default(void **state)
 		assert_int_equal(p.interval_ns, NS_PER_S);
 		assert_int_equal(p.traffic_class, 0);
 		assert_int_equal(p.mtu, 0);
+		assert_int_equal(p.qp_timeout, 14);
+		assert_int_equal(p.retry_cnt, 7);
+		assert_int_equal(p.rnr_retry, 7);
 		assert_int_equal(rdc_bench_params_check(&p, &err), 0);
 	}
 }
@@ -1061,6 +1070,31 @@ static void test_params_check(void **state)
 }
 
 #undef K
+
+/* The QP retry settings a peer sends are checked like the rest (IB spec limits). */
+static void test_params_check_retry(void **state)
+{
+	static const struct {
+		unsigned int timeout, retry, rnr;
+		int rc;
+	} cases[] = {
+		{0, 0, 0, 0},	    {31, 7, 7, 0},	  {32, 7, 7, -EINVAL},
+		{14, 8, 7, -EINVAL}, {14, 7, 8, -EINVAL}, {255, 255, 255, -EINVAL},
+	};
+	(void)state;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
+		struct rdc_bench_params p;
+		struct rdc_err err = {0};
+
+		rdc_bench_params_default(&p, RDC_BENCH_WRITE);
+		p.qp_timeout = (uint8_t)cases[i].timeout;
+		p.retry_cnt = (uint8_t)cases[i].retry;
+		p.rnr_retry = (uint8_t)cases[i].rnr;
+		assert_int_equal(rdc_bench_params_check(&p, &err), cases[i].rc);
+		if (cases[i].rc)
+			assert_non_null(strstr(err.msg, "QP"));
+	}
+}
 
 static void test_params_memory(void **state)
 {
@@ -1681,6 +1715,7 @@ int main(void)
 		cmocka_unit_test(test_decode_control_chars),
 		cmocka_unit_test(test_params_default),
 		cmocka_unit_test(test_params_check),
+		cmocka_unit_test(test_params_check_retry),
 		cmocka_unit_test(test_params_memory),
 		cmocka_unit_test(test_test_names),
 		cmocka_unit_test(test_link_spec_parse),
