@@ -153,6 +153,28 @@ static void emit_ms(struct rdc_out *o, const char *key, const char *fmt, double 
 	emit_s(o, key, fmt, isnan(s) ? s : s * 1e3);
 }
 
+/* What the probes saw once traffic flowed again: the outage is not the whole cost. */
+static void out_after_outage(struct rdc_out *o, const struct rdc_failover_probe_report *pr)
+{
+	bool shown = pr->ran && pr->after_known;
+
+	if (!shown) {
+		rdc_out_null(o, "sent_after_outage", NULL);
+		rdc_out_null(o, "lost_after_outage", NULL);
+		rdc_out_null(o, "loss_after_outage_pct", NULL);
+		return;
+	}
+	rdc_out_u64(o, RDC_OUT_ANY, "lost_after_outage", "  after it: %" PRIu64, pr->after_lost);
+	rdc_out_u64(o, RDC_OUT_ANY, "sent_after_outage", " of %" PRIu64 " probes lost",
+		    pr->after_sent);
+	rdc_out_f64(o, RDC_OUT_ANY, "loss_after_outage_pct", " (%.1f%%)",
+		    pr->after_sent ? 100.0 * (double)pr->after_lost / (double)pr->after_sent : 0.0);
+	rdc_out_nl(o);
+	if (rdc_failover_lossy_after(pr))
+		rdc_out_text(o, "  traffic still goes over the failed member: balance-rr or "
+				"balance-xor here or on the peer?\n");
+}
+
 static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_report *r)
 {
 	const struct rdc_failover_probe_report *pr = &r->probe;
@@ -219,6 +241,7 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 		pr->ran ? ", traffic again %.1f ms after the fault" : NULL, pr->recovered_s);
 	if (pr->ran)
 		rdc_out_nl(o);
+	out_after_outage(o, pr);
 	emit_s(o, "resolution_ms", NULL, pr->max_send_pause_ms);
 	emit_s(o, "rtt_max_ms", NULL, pr->rtt_max_ms);
 	emit_s(o, "failback_gap_ms", NULL, pr->failback_gap_ms);
@@ -314,6 +337,7 @@ int bond_failover_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	struct sigaction sa = {.sa_handler = failover_on_signal};
 	struct rdc_failover_report *r;
 	struct rdc_err err = {0};
+	bool lossy;
 	int rc;
 
 	if (!bo->member && !bo->wait_s)
@@ -341,8 +365,14 @@ int bond_failover_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	/* A measurement cut short or without a failover still shows what it saw. */
 	if (!rc || rc == -ETIMEDOUT || rc == -EINTR)
 		failover_report(ctx, r);
+	lossy = !rc && rdc_failover_lossy_after(&r->probe);
+	if (lossy)
+		fprintf(stderr,
+			"%s: bond: failover of %s: %" PRIu64 " of %" PRIu64
+			" probes lost after the outage: the bond did not fail over cleanly\n",
+			ctx->prog, r->bond, r->probe.after_lost, r->probe.after_sent);
 	free(r);
 	if (rc)
 		return rdc_fail(ctx, &err);
-	return RDC_EXIT_OK;
+	return lossy ? RDC_EXIT_FAIL : RDC_EXIT_OK;
 }

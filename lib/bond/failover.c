@@ -115,11 +115,15 @@ void rdc_failover_gap_init(struct rdc_failover_gap *g)
 static void gap_offer(struct rdc_failover_gap *g, uint64_t start, uint64_t end, uint64_t lost,
 		      bool open_start, bool open_end)
 {
-	struct rdc_failover_span sp = {start, end, lost, open_start, open_end};
+	struct rdc_failover_span sp = {start,	     end,     lost, open_start,
+				       open_end, g->sent, g->sent - g->received};
 	const struct rdc_failover_span *l = &g->longest;
 
-	if (lost)
+	if (lost) {
+		if (g->nspans < RDC_FAILOVER_MAX_SPANS)
+			g->first_spans[g->nspans] = sp;
 		g->spans[g->nspans++ % RDC_FAILOVER_MAX_SPANS] = sp;
+	}
 	/* Lossy beats lossless, then the longer wins, the first of equals. */
 	if (g->found && (!lost && l->lost))
 		return;
@@ -173,12 +177,14 @@ void rdc_failover_gap_finish(struct rdc_failover_gap *g)
 bool rdc_failover_gap_pick(const struct rdc_failover_gap *g, uint64_t fault_ns, uint64_t until_ns,
 			   struct rdc_failover_span *out)
 {
-	uint64_t n = g->nspans < RDC_FAILOVER_MAX_SPANS ? g->nspans : RDC_FAILOVER_MAX_SPANS;
+	const uint64_t max = RDC_FAILOVER_MAX_SPANS;
+	uint64_t nfirst = g->nspans < max ? g->nspans : max;
+	/* The ring's spans that are not among the first ones, oldest first. */
+	uint64_t from = g->nspans > 2 * max ? g->nspans - max : nfirst;
 
-	/* Oldest first: the ring's next slot holds the oldest once it wrapped. */
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t k = 0; k < nfirst + (g->nspans - from); k++) {
 		const struct rdc_failover_span *sp =
-			&g->spans[(g->nspans - n + i) % RDC_FAILOVER_MAX_SPANS];
+			k < nfirst ? &g->first_spans[k] : &g->spans[(from + k - nfirst) % max];
 
 		if (sp->end_ns > fault_ns && sp->start_ns < until_ns) {
 			*out = *sp;
@@ -862,6 +868,22 @@ static void probe_span(struct rdc_failover_probe_report *pr, uint64_t t0,
 	pr->gap_open_end = sp->open_end;
 }
 
+bool rdc_failover_lossy_after(const struct rdc_failover_probe_report *pr)
+{
+	return pr->after_known && pr->after_lost > RDC_FAILOVER_LOSSY_AFTER_MIN &&
+	       100.0 * (double)pr->after_lost > RDC_FAILOVER_LOSSY_AFTER_PCT * (double)pr->after_sent;
+}
+
+void rdc_failover_after_span(const struct rdc_failover_gap *g, const struct rdc_failover_span *sp,
+			     uint64_t *sent, uint64_t *lost)
+{
+	*sent = *lost = 0;
+	if (sp->open_end || g->sent < sp->sent_through)
+		return;
+	*sent = g->sent - sp->sent_through;
+	*lost = g->sent - g->received - sp->lost_through;
+}
+
 /* The reaction (or what stands for it) + this: loss starting later is not the fault's. */
 #define FO_OUTAGE_WINDOW_NS (1000 * NS_PER_MS)
 
@@ -893,6 +915,8 @@ static void probe_report(struct fo_probe *p, struct rdc_failover_report *r)
 			probe_span(pr, r->t0_ns, &sp);
 			if (!sp.open_end)
 				pr->recovered_s = pr->gap_end_s - r->fault_s;
+			rdc_failover_after_span(g, &sp, &pr->after_sent, &pr->after_lost);
+			pr->after_known = !sp.open_end;
 		}
 	} else if (g->found) {
 		probe_span(pr, r->t0_ns, &g->longest);

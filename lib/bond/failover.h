@@ -98,14 +98,22 @@ struct rdc_failover_span {
 	uint64_t start_ns, end_ns; /* the answered probes around it (or the ends: open_*) */
 	uint64_t lost;		   /* probes lost inside it */
 	bool open_start, open_end; /* no answer before / after it: the outage ran past the ends */
+	/*
+	 * Probes sent and lost from the first up to the one that closed the span:
+	 * the stream's counts minus these are what came after it (a bond that
+	 * keeps losing once traffic is back has not really failed over).
+	 */
+	uint64_t sent_through, lost_through;
 };
 
 /*
  * The probe stream's gaps, built probe by probe in send order (each probe
  * once its reply came or its timeout passed) with rdc_failover_gap_add().
- * Every gap with lost probes is kept (the last RDC_FAILOVER_MAX_SPANS), and
- * the longest of all: one with lost probes beats any without (a pause of the
- * sender is the measurement's resolution, not an outage).
+ * Every gap with lost probes is kept (the first and the last
+ * RDC_FAILOVER_MAX_SPANS: a bond that loses every other probe after the
+ * switch makes thousands, and the outage is among the first after the
+ * fault), and the longest of all: one with lost probes beats any without (a
+ * pause of the sender is the measurement's resolution, not an outage).
  */
 #define RDC_FAILOVER_MAX_SPANS 64
 
@@ -119,6 +127,7 @@ struct rdc_failover_gap {
 	struct rdc_failover_span longest;
 	uint64_t nspans; /* gaps with lost probes, all of them; spans[] holds the last ones */
 	struct rdc_failover_span spans[RDC_FAILOVER_MAX_SPANS];
+	struct rdc_failover_span first_spans[RDC_FAILOVER_MAX_SPANS]; /* the first ones */
 };
 
 void rdc_failover_gap_init(struct rdc_failover_gap *g);
@@ -126,6 +135,9 @@ void rdc_failover_gap_init(struct rdc_failover_gap *g);
 void rdc_failover_gap_add(struct rdc_failover_gap *g, uint64_t sent_ns, bool answered);
 /* After the last probe: a loss that was still running becomes an open-ended gap. */
 void rdc_failover_gap_finish(struct rdc_failover_gap *g);
+/* Probes @g sent after the span @sp closed, and how many of them were lost (0, 0: open end). */
+void rdc_failover_after_span(const struct rdc_failover_gap *g, const struct rdc_failover_span *sp,
+			     uint64_t *sent, uint64_t *lost);
 /*
  * The outage a fault at @fault_ns caused: the first gap with lost probes
  * that ends after it and starts before @until_ns (loss elsewhere is noise:
@@ -150,6 +162,14 @@ struct rdc_failover_probe_report {
 	double recovered_s; /* gap end - fault: traffic flows again this long after the fault */
 	double max_send_pause_ms; /* the achieved resolution: longest pause between two sends */
 	double rtt_max_ms;
+	/*
+	 * After the outage (to the restore in member mode): probes sent and lost
+	 * once traffic flowed again (@after_known: an outage was found and
+	 * closed).  A bond that still sends over the dead member (balance-rr or
+	 * xor on either end) shows here, not in the outage.
+	 */
+	bool after_known;
+	uint64_t after_sent, after_lost;
 	/* Member mode: the longest gap after the restore (a fail-back moves traffic again). */
 	double failback_gap_ms;
 	uint64_t failback_gap_lost;
@@ -215,6 +235,15 @@ struct rdc_failover_report {
  * either case; -EINTR when @o->interrupted ended it early (r->interrupted).
  * Needs the live kernel (events cannot be replayed): -EOPNOTSUPP otherwise.
  */
+/*
+ * Loss after the outage that says the failover did not work: more than
+ * RDC_FAILOVER_LOSSY_AFTER_PCT of the probes after it, and more than
+ * RDC_FAILOVER_LOSSY_AFTER_MIN of them (one late reply in a busy VM is not it).
+ */
+#define RDC_FAILOVER_LOSSY_AFTER_PCT 1.0
+#define RDC_FAILOVER_LOSSY_AFTER_MIN 2
+bool rdc_failover_lossy_after(const struct rdc_failover_probe_report *pr);
+
 int rdc_bond_failover_run(const struct rdc_failover_opts *o, struct rdc_failover_report *r,
 			  struct rdc_err *err);
 

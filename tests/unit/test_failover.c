@@ -164,17 +164,70 @@ static void test_gap_pick_by_fault(void **state)
 	assert_int_equal(sp.start_ns, 1019 * MS);
 	assert_true(sp.open_end);
 
-	/* More lossy gaps than are kept: the oldest go, the newest are found. */
+	/*
+	 * More lossy gaps than are kept (every other probe lost: 3 x the limit):
+	 * the first and the last are found, the middle ones are gone.
+	 */
 	rdc_failover_gap_init(&g);
-	for (uint64_t i = 0; i < 2 * RDC_FAILOVER_MAX_SPANS; i++) {
+	for (uint64_t i = 0; i < 3 * RDC_FAILOVER_MAX_SPANS; i++) {
 		rdc_failover_gap_add(&g, (1000 + 2 * i) * MS, true);
 		rdc_failover_gap_add(&g, (1001 + 2 * i) * MS, false);
 	}
 	rdc_failover_gap_finish(&g);
-	assert_int_equal(g.nspans, 2 * RDC_FAILOVER_MAX_SPANS);
-	assert_false(rdc_failover_gap_pick(&g, 0, 1001 * MS, &sp));
-	assert_true(rdc_failover_gap_pick(&g, 0, UINT64_MAX, &sp));
-	assert_int_equal(sp.start_ns, (1000 + 2 * RDC_FAILOVER_MAX_SPANS) * MS);
+	assert_int_equal(g.nspans, 3 * RDC_FAILOVER_MAX_SPANS);
+	assert_true(rdc_failover_gap_pick(&g, 0, 1001 * MS, &sp));
+	assert_int_equal(sp.start_ns, 1000 * MS);
+	assert_true(rdc_failover_gap_pick(&g, 1000 * MS + 2 * (RDC_FAILOVER_MAX_SPANS - 1) * MS,
+					  UINT64_MAX, &sp));
+	assert_int_equal(sp.start_ns, (1000 + 2 * (RDC_FAILOVER_MAX_SPANS - 1)) * MS);
+	/* A fault in the middle third: the first kept span after it is the last third's. */
+	assert_true(rdc_failover_gap_pick(&g, (1000 + 2 * RDC_FAILOVER_MAX_SPANS + 1) * MS,
+					  UINT64_MAX, &sp));
+	assert_int_equal(sp.start_ns, (1000 + 4 * RDC_FAILOVER_MAX_SPANS) * MS);
+}
+
+/* What came after the outage: a clean switch loses nothing, balance-rr keeps losing. */
+static void test_gap_after_outage(void **state)
+{
+	struct rdc_failover_gap g;
+	struct rdc_failover_span sp;
+	struct rdc_failover_probe_report pr = {.after_known = true};
+	uint64_t sent, lost;
+
+	(void)state;
+	/* 0-4 answered, 5-9 lost (the outage, closed by 10), 10-19 answered. */
+	gap_of(".....xxxxx..........", &g);
+	assert_true(rdc_failover_gap_pick(&g, 1005 * MS, 1006 * MS, &sp));
+	assert_int_equal(sp.sent_through, 11);
+	assert_int_equal(sp.lost_through, 5);
+	rdc_failover_after_span(&g, &sp, &sent, &lost);
+	assert_int_equal(sent, 9);
+	assert_int_equal(lost, 0);
+	pr.after_sent = sent, pr.after_lost = lost;
+	assert_false(rdc_failover_lossy_after(&pr));
+
+	/* The same outage, then every other probe lost (a peer's balance-rr over a dead member). */
+	gap_of(".....xxxxx..x.x.x.x.x.x.x.x.x.x.", &g);
+	assert_true(rdc_failover_gap_pick(&g, 1005 * MS, 1006 * MS, &sp));
+	assert_int_equal(sp.lost, 5);
+	rdc_failover_after_span(&g, &sp, &sent, &lost);
+	assert_int_equal(sent, 21);
+	assert_int_equal(lost, 10);
+	pr.after_sent = sent, pr.after_lost = lost;
+	assert_true(rdc_failover_lossy_after(&pr));
+	/* Two lost after it are a busy VM, not a failed switch. */
+	pr.after_sent = 21, pr.after_lost = 2;
+	assert_false(rdc_failover_lossy_after(&pr));
+	pr.after_known = false, pr.after_lost = 10;
+	assert_false(rdc_failover_lossy_after(&pr));
+
+	/* An outage that never closed has nothing after it. */
+	gap_of(".....xxxxx", &g);
+	assert_true(rdc_failover_gap_pick(&g, 1005 * MS, 1006 * MS, &sp));
+	assert_true(sp.open_end);
+	rdc_failover_after_span(&g, &sp, &sent, &lost);
+	assert_int_equal(sent, 0);
+	assert_int_equal(lost, 0);
 }
 
 /* ---- RTM_NEWLINK parsing ----------------------------------------------------- */
@@ -539,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_gap_none_answered_and_empty),
 		cmocka_unit_test(test_gap_send_pause),
 		cmocka_unit_test(test_gap_pick_by_fault),
+		cmocka_unit_test(test_gap_after_outage),
 		cmocka_unit_test(test_event_bond),
 		cmocka_unit_test(test_event_member),
 		cmocka_unit_test(test_event_plain_and_deleted),
