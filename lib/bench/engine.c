@@ -517,6 +517,14 @@ static void note_end(struct rdc_bench_link *l, uint64_t now, uint64_t last)
 	}
 }
 
+static bool any_success(const struct ibv_wc *wc, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (wc[i].status == IBV_WC_SUCCESS)
+			return true;
+	return false;
+}
+
 const char *rdc_bench_wc_status_str(int status)
 {
 	return ibv_wc_status_str((enum ibv_wc_status)status);
@@ -698,7 +706,13 @@ static void run_bw(struct rdc_bench_link *l)
 		}
 		if (n > 0) {
 			now = rdc_bench_now_ns();
-			note_activity(l, now, &last);
+			/*
+			 * Only good completions end a silence: a batch of failures alone
+			 * (retries exhausted after a blackhole) is where the silence ends
+			 * the link, and silent_from_ns must stay at the last good one.
+			 */
+			if (any_success(wc, n))
+				note_activity(l, now, &last);
 			if (phase == PHASE_DRAIN)
 				drain_until = now + DRAIN_NS;
 		} else if (phase != PHASE_DRAIN && now - last > STALL_FAIL_NS && !all_retired(l)) {
