@@ -326,8 +326,14 @@ void rdc_failover_derive(struct rdc_failover_report *r)
 					 "no other member became active");
 		}
 	} else if (r->mode == RDC_BOND_8023AD) {
+		/*
+		 * Out of the transmit set: the port stopped distributing, or the bond
+		 * made it a backup (what the 6.1 kernel announces for a port whose link
+		 * went: its LACP actor state changes without a message of its own).
+		 */
 		for (size_t i = fi; i < r->nevents && ri == r->nevents; i++)
-			if (ev_is(&r->events[i], RDC_FO_AGGREGATOR_LEFT, m))
+			if (ev_is(&r->events[i], RDC_FO_AGGREGATOR_LEFT, m) ||
+			    ev_is(&r->events[i], RDC_FO_STATE_BACKUP, m))
 				ri = i;
 		if (ri == r->nevents)
 			snprintf(r->react_reason, sizeof(r->react_reason),

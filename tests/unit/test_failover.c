@@ -528,6 +528,25 @@ static void test_derive_8023ad_and_xor(void **state)
 	assert_near(r.detect_s, 0.1);
 	assert_near(r.react_s, 0.0);
 
+	/* As the lab's 6.1 kernel says it: no LACP state message, the member made a backup. */
+	report_init(&r, RDC_BOND_8023AD, false, "", "");
+	ev(&r, 7.907, "eth0", RDC_FO_CARRIER_LOST, NULL);
+	ev(&r, 7.950, "eth0", RDC_FO_MII_STATUS, "down");
+	ev(&r, 7.952, "eth0", RDC_FO_STATE_BACKUP, NULL);
+	rdc_failover_derive(&r);
+	assert_true(r.failover);
+	assert_near(r.detect_s, 0.043);
+	assert_near(r.react_s, 0.002);
+	assert_string_equal(r.member, "eth0");
+
+	/* A carrier loss the bond never acts on is no failover, and says why. */
+	report_init(&r, RDC_BOND_8023AD, false, "", "");
+	ev(&r, 1.0, "eth1", RDC_FO_CARRIER_LOST, NULL);
+	ev(&r, 1.1, "eth1", RDC_FO_MII_STATUS, "down");
+	rdc_failover_derive(&r);
+	assert_false(r.failover);
+	assert_string_equal(r.react_reason, "'eth1' did not leave the aggregator");
+
 	report_init(&r, RDC_BOND_BALANCE_XOR, false, "", "");
 	ev(&r, 1.0, "eth1", RDC_FO_CARRIER_LOST, NULL);
 	ev(&r, 1.2, "eth1", RDC_FO_MII_STATUS, "down");
