@@ -138,17 +138,20 @@ include tests/dcb-double/double.mk
 
 # check: the include rules, then every tier whose needs are met; tests/run says
 # which were skipped and why.
-# With asan in the same make (CI: check asan), the corrupt tier runs once, under the
-# sanitizers, where a memory error in a parser of broken input shows.
+# With asan in the same make (CI: check asan), the corrupt tier and the cli files that
+# test the binary run once, under the sanitizers, where a memory error or undefined
+# behaviour shows; the plain run keeps the cli files that test the tree (CLI_TREE).
+CLI_TREE := fixtures build install layers
 ifneq ($(filter check,$(MAKECMDGOALS)),)
 ifneq ($(filter asan,$(MAKECMDGOALS)),)
 CHECK_TIERS := unit cli netns ansible lab fuzz package
 ASAN_AFTER_CHECK := 1
+CHECK_ENV := CLI_ONLY="$(CLI_TREE)" SCHEMA_TIERS="netns"
 endif
 endif
 
 check: check-layers rdmactl $(UNIT_BIN) man $(DCB_DOUBLE_ALL) $(FUZZ_IF_CLANG)
-	$(Q)tests/run $(CHECK_TIERS)
+	$(Q)$(CHECK_ENV) tests/run $(CHECK_TIERS)
 
 # Every #include "..." of lib/ and cmd/ points down the layers (docs/HACKING.md).
 check-layers:
@@ -183,10 +186,10 @@ asan:
 asan-check: $(UNIT_BIN) $(LIB_OBJ) $(CMD_OBJ) man $(DCB_DOUBLE_ALL) $(FLAGS_FILE)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $(BUILD)/rdmactl $(LIB_OBJ) $(CMD_OBJ) $(LDLIBS)
 	@# The cli test files that check the tree, not how rdmactl is built, ran in the plain
-	@# run.  JSON documents are captured and validated once: here only the corrupt tier's,
-	@# when the plain run left that tier to this one.
-	$(Q)CLI_SKIP="fixtures build install layers" RDMACTL=$(CURDIR)/$(BUILD)/rdmactl \
-		UNIT_DIR=$(BUILD)/tests SCHEMA_TIERS="$(if $(ASAN_AFTER_CHECK),corrupt)" \
+	@# run.  JSON documents are captured and validated once: here the cli and corrupt
+	@# tiers', when the plain run left them to this one.
+	$(Q)CLI_SKIP="$(CLI_TREE)" RDMACTL=$(CURDIR)/$(BUILD)/rdmactl \
+		UNIT_DIR=$(BUILD)/tests SCHEMA_TIERS="$(if $(ASAN_AFTER_CHECK),cli corrupt)" \
 		tests/run unit cli corrupt netns
 
 TIDY_FLAGS = -std=gnu11 -Ilib -Icmd $(PKG_CFLAGS) $(VERSION_DEFS)
