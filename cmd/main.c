@@ -438,7 +438,12 @@ int main(int argc, char **argv)
 	rc = run_verb(&ctx, cmd, argc, argv);
 	out_rc = rdc_out_free(ctx.out);
 	rdc_system_close();
-	if (out_rc && rc == RDC_EXIT_OK) {
+	/*
+	 * Output that did not arrive is a failure whatever the verdict was: exit 3
+	 * ("warnings") over a full disk would read as a success with warnings.  A
+	 * reader that left (EPIPE, `| head -1`) wanted no more: not an error.
+	 */
+	if (out_rc && out_rc != -EPIPE) {
 		fprintf(stderr, "%s: cannot write output: %s\n", ctx.prog, strerror(-out_rc));
 		rc = RDC_EXIT_FAIL;
 	}

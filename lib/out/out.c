@@ -58,8 +58,10 @@ int rdc_out_free(struct rdc_out *o)
 		return 0;
 	if (o->backend)
 		rc = o->backend->close(o->state);
+	/* The reason, not a bare EIO: "No space left on device" is what to fix. */
+	errno = 0;
 	if (fflush(o->fp) != 0 || ferror(o->fp))
-		rc = -EIO;
+		rc = errno > 0 ? -errno : -EIO;
 	free(o);
 	return rc;
 }

@@ -189,6 +189,15 @@ load ../helpers
 	run bash -c "'$RDMACTL' --root '$HOSTS/cx6dx' port gids >/dev/full"
 	assert_failure 1
 	assert_output --partial "cannot write output"
+	# Whatever the verdict: diag on rxe has warnings only (exit 3), a full disk is exit 1.
+	run "$RDMACTL" --root "$HOSTS/rxe" -j diag
+	assert_failure 3
+	run bash -c "'$RDMACTL' --root '$HOSTS/rxe' -j diag >/dev/full"
+	assert_failure 1
+	assert_output --partial "rdmactl: cannot write output: "
+	run bash -c "'$RDMACTL' --root '$HOSTS/rxe' -b port >/dev/full"
+	assert_failure 1
+	assert_output "rdmactl: cannot write output: No space left on device"
 }
 
 @test "-v adds information, -q leaves only errors, and they exclude each other" {
