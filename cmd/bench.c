@@ -134,8 +134,10 @@ static const struct rdc_val_uint qps_range = {
 	.min = 1, .max = RDC_BENCH_MAX_QPS, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_uint tclass_range = {
 	.min = 0, .max = 255, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
-static const struct rdc_val_uint qp_timeout_range = {
-	.min = 0, .max = RDC_BENCH_QP_TIMEOUT_MAX, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint qp_timeout_range = {.min = 0,
+						     .max = RDC_BENCH_QP_TIMEOUT_MAX,
+						     .size = sizeof(uint8_t),
+						     .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_uint retry_range = {
 	.min = 0, .max = RDC_BENCH_RETRY_MAX, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_seconds window_s = {.min_s = 0.001};
@@ -660,8 +662,7 @@ static void out_qp_death(struct rdc_out *o, const struct rdc_bench_report *r,
 		rdc_out_null(o, "retries_held_s", NULL);
 		return;
 	}
-	rdc_out_str(o, RDC_OUT_MACHINE, "wc_status", NULL,
-		    rdc_bench_wc_status_str(res->wc_status));
+	rdc_out_str(o, RDC_OUT_MACHINE, "wc_status", NULL, rdc_bench_wc_status_str(res->wc_status));
 	rdc_out_f64(o, RDC_OUT_MACHINE, "failed_at_s", NULL,
 		    rdc_bench_report_clock_s(r, res->failed_ns));
 	if (res->silent_to_end && res->failed_ns >= res->silent_from_ns)

@@ -101,8 +101,8 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 		return rdc_err_set(err, EINVAL, "MTU %u is not one of 256, 512, 1024, 2048, 4096",
 				   p->mtu);
 	if (p->qp_timeout > RDC_BENCH_QP_TIMEOUT_MAX)
-		return rdc_err_set(err, EINVAL, "QP ACK timeout %u is outside 0-%u",
-				   p->qp_timeout, RDC_BENCH_QP_TIMEOUT_MAX);
+		return rdc_err_set(err, EINVAL, "QP ACK timeout %u is outside 0-%u", p->qp_timeout,
+				   RDC_BENCH_QP_TIMEOUT_MAX);
 	if (p->retry_cnt > RDC_BENCH_RETRY_MAX || p->rnr_retry > RDC_BENCH_RETRY_MAX)
 		return rdc_err_set(err, EINVAL, "QP retry counts are 0-%u, not %u and %u",
 				   RDC_BENCH_RETRY_MAX, p->retry_cnt, p->rnr_retry);

@@ -43,7 +43,7 @@ struct rdc_bench_result {
 	 * is not counted in longest_stall_ns; silent_from_ns is where it began.
 	 */
 	bool silent_to_end;
-	uint64_t silent_from_ns;  /* CLOCK_MONOTONIC */
+	uint64_t silent_from_ns; /* CLOCK_MONOTONIC */
 	/*
 	 * The first failed work completion: when it came (CLOCK_MONOTONIC; 0: the
 	 * link did not fail on a completion) and its ibv_wc_status.  After a

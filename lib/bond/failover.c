@@ -115,8 +115,8 @@ void rdc_failover_gap_init(struct rdc_failover_gap *g)
 static void gap_offer(struct rdc_failover_gap *g, uint64_t start, uint64_t end, uint64_t lost,
 		      bool open_start, bool open_end)
 {
-	struct rdc_failover_span sp = {start,	     end,     lost, open_start,
-				       open_end, g->sent, g->sent - g->received};
+	struct rdc_failover_span sp = {
+		start, end, lost, open_start, open_end, g->sent, g->sent - g->received};
 	const struct rdc_failover_span *l = &g->longest;
 
 	if (lost) {
@@ -877,7 +877,8 @@ static void probe_span(struct rdc_failover_probe_report *pr, uint64_t t0,
 bool rdc_failover_lossy_after(const struct rdc_failover_probe_report *pr)
 {
 	return pr->after_known && pr->after_lost > RDC_FAILOVER_LOSSY_AFTER_MIN &&
-	       100.0 * (double)pr->after_lost > RDC_FAILOVER_LOSSY_AFTER_PCT * (double)pr->after_sent;
+	       100.0 * (double)pr->after_lost >
+		       RDC_FAILOVER_LOSSY_AFTER_PCT * (double)pr->after_sent;
 }
 
 void rdc_failover_after_span(const struct rdc_failover_gap *g, const struct rdc_failover_span *sp,

@@ -1078,7 +1078,7 @@ static void test_params_check_retry(void **state)
 		unsigned int timeout, retry, rnr;
 		int rc;
 	} cases[] = {
-		{0, 0, 0, 0},	    {31, 7, 7, 0},	  {32, 7, 7, -EINVAL},
+		{0, 0, 0, 0},	     {31, 7, 7, 0},	  {32, 7, 7, -EINVAL},
 		{14, 8, 7, -EINVAL}, {14, 7, 8, -EINVAL}, {255, 255, 255, -EINVAL},
 	};
 	(void)state;
