@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/safefile.h"
 #include "diag.h"
 #include "host/bundle.h"
 #include "host/system.h"
@@ -90,14 +91,20 @@ static int versions_write(const char *dir, const struct rdc_diag_host *h)
 	return fclose(fp) ? -errno : 0;
 }
 
-/* rdmactl-bundle-20261202T231500Z.tar.gz */
-static void default_name(char *buf, size_t size)
+/*
+ * rdmactl-bundle-20261202T231500Z.tar.gz, or -2, -3... when that is taken:
+ * reserved as an empty file made with O_EXCL, so that two collects in one
+ * second never write the same bundle (the packed one is renamed over it).
+ */
+static int default_name(char *buf, size_t size, struct rdc_err *err)
 {
 	time_t now = time(NULL);
+	char stem[48];
 	struct tm tm;
 
 	gmtime_r(&now, &tm);
-	strftime(buf, size, "rdmactl-bundle-%Y%m%dT%H%M%SZ.tar.gz", &tm);
+	strftime(stem, sizeof(stem), "rdmactl-bundle-%Y%m%dT%H%M%SZ", &tm);
+	return rdc_file_reserve(buf, size, stem, ".tar.gz", 0600, err);
 }
 
 /* Read the host as diag does, with the file seam copying and the transport recording. */
@@ -146,12 +153,22 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		free(h);
 		return rdc_usage_error(ctx, "collect: reads the live host, not --root or --replay");
 	}
+	/* A target that cannot be replaced is said before seconds of sampling. */
+	if (out && rdc_file_target_ok(out, &err)) {
+		free(h);
+		return rdc_fail(ctx, &err);
+	}
 	if (!out) {
-		default_name(name, sizeof(name));
+		if (default_name(name, sizeof(name), &err)) {
+			free(h);
+			return rdc_fail(ctx, &err);
+		}
 		out = name;
 	}
 	rc = rdc_bundle_tmpdir(tmp, sizeof(tmp), &err) ? rdc_fail(ctx, &err) : 0;
 	if (rc) {
+		if (out == name)
+			unlink(name);
 		free(h);
 		return rc;
 	}
@@ -191,6 +208,9 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 			rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", ", one sample\n", 0);
 		rdc_out_end(ctx->out);
 	}
+	/* The reserved default name goes when no bundle took its place. */
+	if (rc && out == name)
+		unlink(name);
 	rdc_bundle_remove(tmp);
 	rdc_diag_host_free(h);
 	free(h);

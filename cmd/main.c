@@ -438,6 +438,15 @@ int main(int argc, char **argv)
 	rc = run_verb(&ctx, cmd, argc, argv);
 	out_rc = rdc_out_free(ctx.out);
 	rdc_system_close();
+	{
+		struct rdc_err rec_err = {0};
+
+		/* A recording asked for and lost is a failure, whatever the verb said. */
+		if (rdc_system_record_result(&rec_err)) {
+			rdc_fail(&ctx, &rec_err);
+			rc = RDC_EXIT_FAIL;
+		}
+	}
 	/*
 	 * Output that did not arrive is a failure whatever the verdict was: exit 3
 	 * ("warnings") over a full disk would read as a success with warnings.  A

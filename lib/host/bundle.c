@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/safefile.h"
 #include "host/bundle.h"
 
 extern char **environ;
@@ -99,26 +100,36 @@ int rdc_bundle_unpack(const char *path, char *dir, size_t size, struct rdc_err *
 
 int rdc_bundle_pack(const char *dir, const char *out, struct rdc_err *err)
 {
-	/* Sorted and owner-free: the same host gives the same listing. */
-	const char *const argv[] = {"tar",
-				    "--create",
-				    "--gzip",
-				    "--sort=name",
-				    "--owner=0",
-				    "--group=0",
-				    "--numeric-owner",
-				    "--file",
-				    out,
-				    "--directory",
-				    dir,
-				    ".",
-				    NULL};
+	struct rdc_file f;
+	/* The bundle describes the host: only its owner reads it (0600). */
+	int rc = rdc_file_begin(&f, out, 0600, err);
 
-	mode_t old = umask(077); /* the bundle describes the host: only its owner reads it */
-	int rc = run_tar(argv, "pack the bundle", err);
+	if (rc)
+		return rc;
+	{
+		/* Sorted and owner-free: the same host gives the same listing. */
+		const char *const argv[] = {"tar",
+					    "--create",
+					    "--gzip",
+					    "--sort=name",
+					    "--owner=0",
+					    "--group=0",
+					    "--numeric-owner",
+					    "--file",
+					    f.tmp,
+					    "--directory",
+					    dir,
+					    ".",
+					    NULL};
 
-	umask(old);
-	return rc;
+		/* tar writes into our temporary file; the old bundle stays until the rename. */
+		rc = run_tar(argv, "pack the bundle", err);
+	}
+	if (rc) {
+		rdc_file_abort(&f);
+		return rc;
+	}
+	return rdc_file_commit(&f, err);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -77,6 +77,11 @@ const char *rdc_system_strict_line(size_t i)
 	return rdc_nl_strict_line(i);
 }
 
+int rdc_system_record_result(struct rdc_err *err)
+{
+	return rdc_nl_record_result(err);
+}
+
 void rdc_system_close(void)
 {
 	rdc_nl_close();

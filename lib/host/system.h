@@ -20,6 +20,8 @@ struct rdc_system_opts {
  */
 int rdc_system_open(const struct rdc_system_opts *o, struct rdc_err *err);
 void rdc_system_close(void);
+/* After rdc_system_close() with --record: 0, or -errno when the recording could not be written. */
+int rdc_system_record_result(struct rdc_err *err);
 /*
  * At the end of a command, before or after rdc_system_close(): 0, or -EPROTO
  * when a strict replay (RDMACTL_REPLAY_STRICT, seam/nl.h) found requests

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* prom.c - Prometheus text exposition (0.0.4): families, escaping, sorted output, atomic files */
+/* prom.c - Prometheus text exposition (0.0.4): families, escaping, sorted output, files */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "base/safefile.h"
 #include "base/util.h"
 #include "out/prom.h"
 
@@ -411,98 +409,18 @@ int rdc_prom_write(const struct rdc_prom *p, FILE *fp, struct rdc_err *err)
 	return rc;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int rdc_prom_write_file(const struct rdc_prom *p, const char *path, struct rdc_err *err)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	char *dir = NULL, *tmp = NULL, *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
-	int fd = -1, rc, dfd;
+	int rc;
 
-	if (!base[0])
-		return rdc_err_set_plain(
-			err, EISDIR, "cannot write '%s': it names a directory, not a file", path);
 	/* Everything that can fail without touching the file system comes first. */
 	rc = rdc_prom_render(p, &buf, &len, err);
 	if (rc)
 		return rc;
-	if (slash == path)
-		dir = strdup("/");
-	else if (slash)
-		dir = strndup(path, (size_t)(slash - path));
-	else
-		dir = strdup(".");
-	if (!dir || asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
-		tmp = NULL;
-		rc = rdc_err_set(err, ENOMEM, "cannot write '%s'", path);
-		goto out;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		rc = rdc_err_set(err, errno, "cannot create a temporary file in '%s' for '%s'", dir,
-				 path);
-		free(tmp);
-		tmp = NULL; /* nothing to remove */
-		goto out;
-	}
-	rc = write_all(fd, buf, len);
-	if (rc) {
-		rc = rdc_err_set(err, -rc, "cannot write '%s'", tmp);
-		goto out;
-	}
-	if (fsync(fd)) {
-		rc = rdc_err_set(err, errno, "cannot sync '%s'", tmp);
-		goto out;
-	}
-	/* mkstemp makes 0600; node_exporter runs as its own user and must read it. */
-	if (fchmod(fd, 0644)) {
-		rc = rdc_err_set(err, errno, "cannot make '%s' readable", tmp);
-		goto out;
-	}
-	rc = close(fd);
-	fd = -1;
-	if (rc) {
-		rc = rdc_err_set(err, errno, "cannot write '%s'", tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		rc = rdc_err_set(err, errno, "cannot replace '%s'", path);
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL;
-	/*
-	 * The rename is durable once the directory is synced.  The new file is
-	 * in place either way, so a directory that cannot be synced (some file
-	 * systems refuse fsync on a directory) is not a failure.
-	 */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp)
-		unlink(tmp);
-	free(tmp);
-	free(dir);
+	/* node_exporter runs as its own user and must read it: 0644. */
+	rc = rdc_file_replace(path, buf, len, 0644, err);
 	free(buf);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include <linux/sockios.h>
 
 #include "base/log.h"
+#include "base/safefile.h"
 #include "base/util.h"
 #include "seam/fs.h"
 #include "seam/nl.h"
@@ -66,6 +67,8 @@ static struct {
 	struct mnl_socket *sock[NL_MAX_PROTO];
 	uint32_t seq;
 	FILE *rec;
+	struct rdc_file
+		rec_file; /* rec writes a temporary file, renamed over the target at close */
 	char *rec_path;
 	struct nl_exchange *ex;
 	size_t nex;
@@ -588,6 +591,9 @@ static void strict_from_env(void)
 
 /* ---- open / close ------------------------------------------------------ */
 
+/* Why the last recording could not be written, kept past rdc_nl_close(); code 0: it was. */
+static struct rdc_err nl_rec_err;
+
 int rdc_nl_open_replay_fd(int fd, const char *name, struct rdc_err *err)
 {
 	int rc;
@@ -626,12 +632,60 @@ int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
 	nl.mode = mode;
 	nl.seq = (uint32_t)time(NULL);
 	if (mode == RDC_NL_RECORD) {
-		nl.rec = fopen(file, "we");
-		if (!nl.rec)
-			return rdc_err_set(err, errno, "cannot write recording '%s'", file);
+		int rc;
+
+		memset(&nl_rec_err, 0, sizeof(nl_rec_err));
+		/* Never through a link, over a device or another user's file (safefile.h). */
+		rc = rdc_file_begin(&nl.rec_file, file, 0600, err);
+		if (rc) {
+			nl.mode = RDC_NL_OFF;
+			return rc;
+		}
+		/* The stream gets its own descriptor: the commit syncs and closes the first. */
+		fd = dup(nl.rec_file.fd);
+		nl.rec = fd >= 0 ? fdopen(fd, "we") : NULL;
+		if (!nl.rec) {
+			rc = rdc_err_set(err, errno, "cannot write recording '%s'", file);
+			if (fd >= 0)
+				close(fd);
+			rdc_file_abort(&nl.rec_file);
+			nl.mode = RDC_NL_OFF;
+			return rc;
+		}
 		fprintf(nl.rec, "%s\n", NL_REC_MAGIC);
 	}
 	return 0;
+}
+
+int rdc_nl_record_result(struct rdc_err *err)
+{
+	if (!nl_rec_err.code)
+		return 0;
+	if (err)
+		*err = nl_rec_err;
+	return -nl_rec_err.code;
+}
+
+/* The recording written whole, or why not (a full disk shows at the flush). */
+static void nl_record_finish(void)
+{
+	struct rdc_err err = {0};
+	int failed = fflush(nl.rec) || ferror(nl.rec);
+	int saved = errno;
+
+	if (fclose(nl.rec) && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	nl.rec = NULL;
+	if (failed) {
+		rdc_err_set(&nl_rec_err, saved ? saved : EIO, "cannot write recording '%s'",
+			    nl.rec_file.path);
+		rdc_file_abort(&nl.rec_file);
+		return;
+	}
+	if (rdc_file_commit(&nl.rec_file, &err))
+		nl_rec_err = err;
 }
 
 void rdc_nl_close(void)
@@ -650,8 +704,7 @@ void rdc_nl_close(void)
 		nl.sock[i] = NULL;
 	}
 	if (nl.rec)
-		fclose(nl.rec);
-	nl.rec = NULL;
+		nl_record_finish();
 	for (size_t i = 0; i < nl.nex; i++) {
 		for (size_t r = 0; r < nl.ex[i].nreplies; r++)
 			free(nl.ex[i].replies[r].data);

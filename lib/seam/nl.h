@@ -78,6 +78,12 @@ typedef int (*rdc_nl_msg_cb)(const struct nlmsghdr *nlh, void *arg);
 int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err);
 void rdc_nl_close(void);
 /*
+ * After rdc_nl_close() of a recording: 0 when the file was written whole and
+ * renamed into place, else -errno with why in @err (ENOSPC at the flush...);
+ * the target then keeps what it had.
+ */
+int rdc_nl_record_result(struct rdc_err *err);
+/*
  * Replay the recording open on @fd (read and closed here): the caller opened
  * it, through the file seam's --root jail where it belongs to a bundle.
  * @name names it in messages.

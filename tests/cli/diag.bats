@@ -163,6 +163,43 @@ check_ids() {
 	[ ! -e "$BATS_TEST_TMPDIR/b.tar.gz" ]
 }
 
+@test "diag collect out: never through a link, over a device or another user's file; default names never shared" {
+	cd "$BATS_TEST_TMPDIR"
+	echo precious >target
+	ln -s target link.tar.gz
+	# Refused before any sampling: the link and its target untouched, nothing left.
+	run -1 "$RDMACTL" diag collect out link.tar.gz interval 0
+	assert_output --partial "cannot write 'link.tar.gz': it is a symbolic link"
+	[ "$(cat target)" = precious ] && [ -L link.tar.gz ]
+	run -1 "$RDMACTL" diag collect out /dev/null interval 0
+	assert_output --partial "it is a device"
+	[ -c /dev/null ]
+	if [ "$(id -u)" -eq 0 ]; then
+		echo theirs >theirs.tar.gz
+		chown 65534 theirs.tar.gz
+		chmod 666 theirs.tar.gz
+		run -1 "$RDMACTL" diag collect out theirs.tar.gz interval 0
+		assert_output --partial "it belongs to user 65534, not to us"
+		[ "$(cat theirs.tar.gz)" = theirs ]
+	fi
+	# A bundle over our own older one: replaced whole, 0600 whatever the umask.
+	echo old >own.tar.gz
+	chmod 666 own.tar.gz
+	run -0 bash -c "umask 000 && '$RDMACTL' diag collect out own.tar.gz interval 0 >/dev/null"
+	[ "$(stat -c %a own.tar.gz)" = 600 ]
+	tar -tzf own.tar.gz | grep -qx './kernel.rec'
+	# Two default-named collects at once: two bundles, whatever second they fall in.
+	mkdir two && cd two
+	"$RDMACTL" -j diag collect interval 0 >a.json &
+	"$RDMACTL" -j diag collect interval 0 >b.json
+	wait $!
+	[ "$(jq -r .out a.json)" != "$(jq -r .out b.json)" ]
+	[ "$(ls rdmactl-bundle-*.tar.gz | wc -l)" -eq 2 ]
+	for f in rdmactl-bundle-*.tar.gz; do tar -tzf "$f" | grep -qx './kernel.rec'; done
+	# No temporary file beside them.
+	[ -z "$(ls -A | grep -v -e '^rdmactl-bundle-' -e '\.json$')" ]
+}
+
 @test "diag collect: a bundle of this host reads back with --root, same findings, nothing secret" {
 	cd "$BATS_TEST_TMPDIR"
 	run -0 "$RDMACTL" -j diag collect out b.tar.gz interval 0.2

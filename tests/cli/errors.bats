@@ -220,3 +220,30 @@ load ../helpers
 	assert_failure 2
 	assert_output --partial "-q and -v exclude each other"
 }
+
+@test "--record FILE: never through a link, over a device or another user's file; 0600 and whole" {
+	cd "$BATS_TEST_TMPDIR"
+	run "$RDMACTL" --record /dev/full pfc show
+	assert_failure 1
+	assert_output --partial "cannot write '/dev/full': it is a device, which rdmactl does not replace"
+	echo precious >target
+	ln -s target link.rec
+	run "$RDMACTL" --record link.rec pfc show
+	assert_failure 1
+	assert_output --partial "it is a symbolic link"
+	[ "$(cat target)" = precious ] && [ -L link.rec ]
+	if [ "$(id -u)" -eq 0 ]; then
+		echo theirs >theirs.rec
+		chown 65534 theirs.rec
+		run "$RDMACTL" --record theirs.rec pfc show
+		assert_failure 1
+		assert_output --partial "belongs to user 65534"
+		[ "$(cat theirs.rec)" = theirs ]
+	fi
+	# Our own file is replaced whole (the verb's own verdict aside: this host may have no RDMA).
+	echo old >own.rec
+	run bash -c "umask 000 && '$RDMACTL' --record own.rec pfc show >/dev/null 2>&1"
+	[ "$(stat -c %a own.rec)" = 600 ]
+	[ "$(head -n1 own.rec)" = "# rdmactl kernel recording v1" ]
+	[ -z "$(ls -A | grep -v -x -e target -e link.rec -e theirs.rec -e own.rec)" ]
+}

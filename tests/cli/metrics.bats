@@ -199,9 +199,9 @@ value() {
 	local dir=$BATS_TEST_TMPDIR/textfile
 	mkdir -p "$dir/taken.prom"
 	touch "$dir/taken.prom/keep"
-	# FILE is a directory: the rename fails after the temporary file was written.
+	# FILE is a directory: refused before anything is written.
 	run -1 rd cx6dx diag metrics out "$dir/taken.prom"
-	assert_output --partial "cannot replace '$dir/taken.prom'"
+	assert_output --partial "cannot write '$dir/taken.prom': it is a directory, which rdmactl does not replace"
 	[ "$(ls -A "$dir")" = taken.prom ]
 	[ "$(ls -A "$dir/taken.prom")" = keep ]
 	# No such directory.
@@ -222,6 +222,7 @@ value() {
 		cp -a "$HOSTS/clean-2port" "$SHARED/host"
 		chmod -R a+rX "$SHARED"
 		as=(setpriv --reuid=65534 --regid=65534 --clear-groups "$SHARED/rdmactl")
+		chown 65534 "$SHARED/ro/rdmactl.prom" # its own file: only the directory stops it
 	else
 		cp -a "$HOSTS/clean-2port" "$SHARED/host"
 		as=("$RDMACTL")
@@ -233,6 +234,32 @@ value() {
 	assert_output --partial "Permission denied"
 	[ "$(ls -A "$SHARED/ro")" = rdmactl.prom ]
 	[ "$(cat "$SHARED/ro/rdmactl.prom")" = old ]
+}
+
+@test "diag metrics out FILE: never a device, link, FIFO or someone else's file; 0644 whatever the umask" {
+	local dir=$BATS_TEST_TMPDIR/t
+	mkdir -p "$dir"
+	run -1 rd rxe diag metrics out /dev/null
+	assert_output --partial "cannot write '/dev/null': it is a device, which rdmactl does not replace (name a regular file)"
+	[ -c /dev/null ]
+	echo old >"$dir/target"
+	ln -s "$dir/target" "$dir/link.prom"
+	run -1 rd rxe diag metrics out "$dir/link.prom"
+	assert_output --partial "it is a symbolic link"
+	[ "$(cat "$dir/target")" = old ] && [ -L "$dir/link.prom" ]
+	mkfifo "$dir/fifo.prom"
+	run -1 rd rxe diag metrics out "$dir/fifo.prom"
+	assert_output --partial "it is a FIFO"
+	if [ "$(id -u)" -eq 0 ]; then
+		echo theirs >"$dir/theirs.prom"
+		chown 65534 "$dir/theirs.prom"
+		run -1 rd rxe diag metrics out "$dir/theirs.prom"
+		assert_output --partial "it belongs to user 65534, not to us"
+		[ "$(cat "$dir/theirs.prom")" = theirs ]
+	fi
+	[ "$(ls -A "$dir" | sort | tr '\n' ' ')" = "fifo.prom link.prom target $([ "$(id -u)" -ne 0 ] || echo 'theirs.prom ')" ]
+	run -0 bash -c "umask 077 && '$RDMACTL' --root '$HOSTS/rxe' diag metrics out '$dir/new.prom'"
+	[ "$(stat -c %a "$dir/new.prom")" = 644 ]
 }
 
 @test "diag metrics: in help, completion and the man page, every family documented" {

@@ -263,15 +263,15 @@ static void test_write_file(void **state)
 	assert_int_equal(st.st_mode & 07777, 0644);
 	assert_int_equal(dir_entries(dir), 1);
 
-	/* The target is a directory: the rename fails, the temporary file goes, the directory stays. */
+	/* The target is a directory: refused before a temporary file is made; it stays. */
 	snprintf(sub, sizeof(sub), "%s/d.prom", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	snprintf(text, sizeof(text), "%s/keep", sub);
 	fp = fopen(text, "w");
 	assert_non_null(fp);
 	fclose(fp);
-	assert_true(rdc_prom_write_file(p, sub, &err) < 0);
-	assert_non_null(strstr(err.msg, "cannot replace"));
+	assert_int_equal(rdc_prom_write_file(p, sub, &err), -EISDIR);
+	assert_non_null(strstr(err.msg, "it is a directory"));
 	assert_int_equal(dir_entries(dir), 2);
 	assert_int_equal(dir_entries(sub), 1);
 
