@@ -4,18 +4,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <spawn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/safefile.h"
 #include "host/bundle.h"
-
-extern char **environ;
 
 bool rdc_bundle_is_tarball(const char *path)
 {
@@ -30,6 +29,93 @@ bool rdc_bundle_is_tarball(const char *path)
 	return gz;
 }
 
+/*
+ * A scratch directory outlives nothing: a guard process (forked when it is
+ * made) waits for rdmactl's end on a pipe and removes it, however rdmactl
+ * ends (SIGINT, SIGTERM, SIGHUP, SIGPIPE from `| head -1`, SIGKILL).  The
+ * normal end removes it first and closes the pipe.
+ */
+#define GUARDS_MAX 4
+
+static struct bundle_guard {
+	char dir[4096];
+	int fd; /* the pipe's write end: its close is the signal */
+	pid_t pid;
+} guards[GUARDS_MAX];
+
+static void guard_child(const char *dir, int rfd)
+{
+	char c;
+	int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	/* The terminal's Ctrl-C and a kill of the process group are for rdmactl, not this. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	/* Hold none of rdmactl's files: a reader of its stdout must see EOF when it ends. */
+	if (nul >= 0) {
+		dup2(nul, 0);
+		dup2(nul, 1);
+		dup2(nul, 2);
+	}
+	if (dup2(rfd, 3) == 3)
+		close_range(4, ~0U, 0);
+	while (read(3, &c, 1) < 0 && errno == EINTR)
+		;
+	/* A tar that was writing into it dies with rdmactl, maybe a moment later: try again. */
+	for (int i = 0; i < 50; i++) {
+		struct stat st;
+
+		rdc_bundle_remove(dir);
+		if (lstat(dir, &st))
+			break;
+		usleep(100000);
+	}
+	_exit(0);
+}
+
+static void guard_start(const char *dir)
+{
+	struct bundle_guard *g = NULL;
+	int p[2];
+	pid_t pid;
+
+	for (size_t i = 0; i < GUARDS_MAX && !g; i++)
+		if (!guards[i].dir[0])
+			g = &guards[i];
+	/* Without a guard the directory is still removed on a normal end. */
+	if (!g || strlen(dir) >= sizeof(g->dir) || pipe2(p, O_CLOEXEC))
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0)
+		guard_child(dir, p[0]);
+	close(p[0]);
+	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	g->fd = p[1];
+	g->pid = pid;
+}
+
+static void guard_end(const char *dir)
+{
+	for (size_t i = 0; i < GUARDS_MAX; i++) {
+		struct bundle_guard *g = &guards[i];
+
+		if (!g->dir[0] || strcmp(g->dir, dir))
+			continue;
+		close(g->fd);
+		while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		g->dir[0] = 0;
+	}
+}
+
 int rdc_bundle_tmpdir(char *dir, size_t size, struct rdc_err *err)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -40,27 +126,68 @@ int rdc_bundle_tmpdir(char *dir, size_t size, struct rdc_err *err)
 		return rdc_err_set(err, ENAMETOOLONG, "TMPDIR is too long");
 	if (!mkdtemp(dir)) /* mode 0700 */
 		return rdc_err_set(err, errno, "cannot make a scratch directory in %s", tmp);
+	guard_start(dir);
 	return 0;
 }
 
-#define TAR_ARGS_MAX 16
+#define TAR_ARGS_MAX 20
 
-/* Run tar with @argv (NULL-terminated); 0 when it exits 0. */
-static int run_tar(const char *const *argv, const char *what, struct rdc_err *err)
+/* GNU tar by its path: not whatever "tar" comes first in the caller's PATH. */
+static const char *tar_path(void)
 {
+	static const char *const paths[] = {"/usr/bin/tar", "/bin/tar"};
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!access(paths[i], X_OK))
+			return paths[i];
+	return NULL;
+}
+
+/*
+ * Run tar with @argv (NULL-terminated) in a clean environment: the caller's
+ * TAR_OPTIONS (--absolute-names, -v), GZIP and TAPE must not reach it.  Its
+ * stdout goes to @out_fd (-1: /dev/null, never ours: our stdout is the JSON).
+ * 0 when it exits 0.
+ */
+static int run_tar(const char *const *argv, int out_fd, const char *what, struct rdc_err *err)
+{
+	/* gzip is found on this PATH; LC_ALL=C: messages and the listing's format as parsed. */
+	static char env_path[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin", env_lang[] = "LC_ALL=C";
+	char *const env[] = {env_path, env_lang, NULL};
+	const char *tar = tar_path();
+	pid_t parent = getpid(), pid;
 	char *args[TAR_ARGS_MAX];
 	size_t n = 0;
-	pid_t pid;
-	int status, rc;
+	int status;
 
-	/* posix_spawnp wants char *const[]: copy the pointers, the strings stay untouched. */
+	if (!tar)
+		return rdc_err_set_plain(
+			err, ENOENT, "cannot %s: no tar in /usr/bin or /bin (Debian package tar)",
+			what);
+	/* execve wants char *const[]: copy the pointers, the strings stay untouched. */
 	while (argv[n] && n + 1 < TAR_ARGS_MAX)
 		n++;
 	memcpy(args, argv, n * sizeof(args[0]));
 	args[n] = NULL;
-	rc = posix_spawnp(&pid, "tar", NULL, NULL, args, environ);
-	if (rc)
-		return rdc_err_set(err, rc, "cannot run tar to %s", what);
+	/*
+	 * fork + exec, not posix_spawn: tar must die with rdmactl (PDEATHSIG), or
+	 * a killed rdmactl leaves it writing into the scratch directory its guard
+	 * is removing.
+	 */
+	pid = fork();
+	if (pid < 0)
+		return rdc_err_set(err, errno, "cannot run tar to %s", what);
+	if (pid == 0) {
+		int nul = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent || nul < 0 || dup2(nul, 1) < 0)
+			_exit(127);
+		execve(tar, args, env);
+		_exit(127);
+	}
+	if (out_fd >= 0)
+		close(out_fd);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return rdc_err_set(err, errno, "cannot wait for tar");
@@ -69,27 +196,119 @@ static int run_tar(const char *const *argv, const char *what, struct rdc_err *er
 	return 0;
 }
 
+int rdc_bundle_listing_check(FILE *listing, struct rdc_err *err)
+{
+	char line[8192];
+	unsigned long long bytes = 0, entries = 0;
+
+	while (fgets(line, sizeof(line), listing)) {
+		unsigned long long size;
+		char mode[16], owner[64];
+
+		/* "-rw-r--r-- 0/0  1234 2026-12-02 23:15 ./name" (--numeric-owner) */
+		if (sscanf(line, "%15s %63s %llu", mode, owner, &size) != 3)
+			return rdc_err_set_plain(err, EPROTO, "cannot read tar's listing: '%.80s'",
+						 line);
+		entries++;
+		if (mode[0] == '-' || mode[0] == 'h')
+			bytes += size;
+		if (entries > RDC_BUNDLE_MAX_ENTRIES)
+			return rdc_err_set_plain(
+				err, EFBIG,
+				"more than %u entries: not a bundle rdmactl made "
+				"(the limit keeps a hostile archive from filling the disk)",
+				RDC_BUNDLE_MAX_ENTRIES);
+		if (bytes > RDC_BUNDLE_MAX_BYTES)
+			return rdc_err_set_plain(
+				err, EFBIG,
+				"more than %u MiB unpacked: not a bundle rdmactl made "
+				"(the limit keeps a hostile archive from filling the disk)",
+				RDC_BUNDLE_MAX_BYTES >> 20);
+	}
+	return 0;
+}
+
+/* The archive's listing against the caps, before anything is unpacked. */
+static int bundle_check(const char *path, struct rdc_err *err)
+{
+	const char *const argv[] = {
+		"tar",		 "--list", "--verbose", "--gzip", "--numeric-owner",
+		"--force-local", "--file", path,	NULL};
+	int p[2], rc, rc2;
+	FILE *fp;
+
+	if (pipe2(p, O_CLOEXEC))
+		return rdc_err_set(err, errno, "cannot list the bundle");
+	fp = fdopen(p[0], "re");
+	if (!fp) {
+		rc = rdc_err_set(err, errno, "cannot list the bundle");
+		close(p[0]);
+		close(p[1]);
+		return rc;
+	}
+	/*
+	 * tar writes while we read: run it in the background, read to the end,
+	 * then collect its status.  A listing over a cap stops reading: tar then
+	 * ends on EPIPE, and the cap is the error reported.
+	 */
+	{
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			rc = rdc_err_set(err, errno, "cannot list the bundle");
+			fclose(fp);
+			close(p[1]);
+			return rc;
+		}
+		if (pid == 0) {
+			struct rdc_err cerr = {0};
+
+			/* Only the parent reads: a cap hit there must end tar on EPIPE. */
+			close(p[0]);
+			signal(SIGPIPE, SIG_DFL);
+			_exit(run_tar(argv, p[1], "list the bundle", &cerr) ? 1 : 0);
+		}
+		close(p[1]);
+		rc = rdc_bundle_listing_check(fp, err);
+		fclose(fp);
+		while (waitpid(pid, &rc2, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (!rc && (!WIFEXITED(rc2) || WEXITSTATUS(rc2)))
+		rc = rdc_err_set_plain(err, EIO, "tar could not list the bundle (not a .tar.gz?)");
+	return rc;
+}
+
 int rdc_bundle_unpack(const char *path, char *dir, size_t size, struct rdc_err *err)
 {
-	int rc = rdc_bundle_tmpdir(dir, size, err);
+	int rc = bundle_check(path, err);
 
-	if (rc)
+	if (!rc)
+		rc = rdc_bundle_tmpdir(dir, size, err);
+	if (rc) {
+		rdc_err_prefix(err, "'%s'", path);
 		return rc;
+	}
 	{
-		/* No owners and no modes from the archive; GNU tar drops absolute and ".." names. */
+		/*
+		 * No owners and no modes from the archive; GNU tar drops absolute
+		 * and ".." names; --force-local: a colon in the name
+		 * ("gw1:2026-12-02.tar.gz") is a file name, not host:file for rsh.
+		 */
 		const char *const argv[] = {"tar",
 					    "--extract",
 					    "--gzip",
 					    "--no-same-owner",
 					    "--no-same-permissions",
 					    "--no-overwrite-dir",
+					    "--force-local",
 					    "--file",
 					    path,
 					    "--directory",
 					    dir,
 					    NULL};
 
-		rc = run_tar(argv, "unpack the bundle", err);
+		rc = run_tar(argv, -1, "unpack the bundle", err);
 	}
 	if (rc) {
 		rdc_bundle_remove(dir);
@@ -108,22 +327,14 @@ int rdc_bundle_pack(const char *dir, const char *out, struct rdc_err *err)
 		return rc;
 	{
 		/* Sorted and owner-free: the same host gives the same listing. */
-		const char *const argv[] = {"tar",
-					    "--create",
-					    "--gzip",
-					    "--sort=name",
-					    "--owner=0",
-					    "--group=0",
-					    "--numeric-owner",
-					    "--file",
-					    f.tmp,
-					    "--directory",
-					    dir,
-					    ".",
-					    NULL};
+		const char *const argv[] = {
+			"tar",	     "--create",  "--gzip",	     "--sort=name",
+			"--owner=0", "--group=0", "--numeric-owner", "--force-local",
+			"--file",    f.tmp,	  "--directory",     dir,
+			".",	     NULL};
 
 		/* tar writes into our temporary file; the old bundle stays until the rename. */
-		rc = run_tar(argv, "pack the bundle", err);
+		rc = run_tar(argv, -1, "pack the bundle", err);
 	}
 	if (rc) {
 		rdc_file_abort(&f);
@@ -143,6 +354,8 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 
 void rdc_bundle_remove(const char *dir)
 {
-	if (dir && dir[0])
-		nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (!dir || !dir[0])
+		return;
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	guard_end(dir);
 }

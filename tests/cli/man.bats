@@ -638,3 +638,9 @@ run_page_examples() {
 		[[ $output == *"${name%.*}"* ]] || fail "$name: $output"
 	done
 }
+
+@test "rdmactl(8): the bundle caps the page states are bundle.h's" {
+	grep -qE '^#define RDC_BUNDLE_MAX_ENTRIES 100000u$' "$TOP/lib/host/bundle.h" || fail "RDC_BUNDLE_MAX_ENTRIES changed"
+	grep -qE '^#define RDC_BUNDLE_MAX_BYTES \(128u << 20\)$' "$TOP/lib/host/bundle.h" || fail "RDC_BUNDLE_MAX_BYTES changed"
+	tr -s '\n\t' '  ' <"$MAN/rdmactl.8.scd" | grep -qF "at most 100000 entries and 128 MiB unpacked"
+}

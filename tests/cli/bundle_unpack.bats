@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # bats' run sets $output
+# bundle_unpack: a .tar.gz given to --root is unpacked safely: tar by its path in a clean
+# environment, a colon in the name is a file, caps before anything is written, and the
+# scratch directory goes however rdmactl ends (issue 22).
+load ../helpers
+
+setup() {
+	SCR=$BATS_TEST_TMPDIR/scratch
+	mkdir -p "$SCR"
+	B=$BATS_TEST_TMPDIR/gw1:2026-12-02.tar.gz
+	tar -C "$HOSTS/rxe" -czf "$B" --force-local .
+}
+
+# Nothing left in the scratch folder within 2 s (the guard removes it after rdmactl ended).
+scratch_empty() {
+	local i
+	for ((i = 0; i < 20; i++)); do
+		[ -n "$(ls -A "$SCR")" ] || return 0
+		sleep 0.1
+	done
+	fail "left behind: $(ls -A "$SCR")"
+}
+
+@test "bundle: a colon in the name is a file; TAR_OPTIONS, GZIP and a tar on PATH change nothing" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho fake tar >&2\nexit 1\n' >"$BATS_TEST_TMPDIR/bin/tar"
+	chmod +x "$BATS_TEST_TMPDIR/bin/tar"
+	run --separate-stderr env TMPDIR="$SCR" TAR_OPTIONS="--absolute-names --verbose" GZIP=-9v \
+		PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$RDMACTL" --root "$B" -j port show
+	assert_success
+	jq -e '[.ports[].device] == ["rxe0", "rxe1"]' <<<"$output" >/dev/null || fail "$output"
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	scratch_empty
+}
+
+@test "bundle: the scratch directory goes on SIGINT, SIGTERM, SIGHUP, SIGKILL and SIGPIPE" {
+	local sig pid i
+	for sig in INT TERM HUP KILL; do
+		# A shell's background job ignores SIGINT: put the default back, as a terminal's would be.
+		TMPDIR=$SCR perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+			"$RDMACTL" --root "$B" port stats rxe0 interval 0.2 count 1000 >/dev/null 2>&1 &
+		pid=$!
+		for ((i = 0; i < 50; i++)); do
+			[ -z "$(ls -A "$SCR")" ] || break
+			sleep 0.1
+		done
+		[ -n "$(ls -A "$SCR")" ] || fail "$sig: no scratch directory was made"
+		sleep 0.3
+		kill -"$sig" "$pid"
+		wait "$pid" || true
+		scratch_empty
+	done
+	# A reader that leaves early: rdmactl dies of SIGPIPE.
+	run bash -c "TMPDIR='$SCR' '$RDMACTL' --root '$B' port stats rxe0 interval 0.05 count 100000 | head -n 1"
+	assert_output --partial "sample 1"
+	scratch_empty
+}
+
+@test "bundle: over the caps (bytes) is refused before anything is unpacked" {
+	local big=$BATS_TEST_TMPDIR/big
+	mkdir -p "$big"
+	cp -a "$HOSTS/rxe/." "$big/"
+	# 129 MiB of zeros: a few hundred KB of gzip, over the 128 MiB cap when unpacked.
+	head -c $((129 << 20)) /dev/zero >"$big/filler"
+	tar -C "$big" -czf "$BATS_TEST_TMPDIR/bomb.tar.gz" .
+	rm -rf "$big"
+	run env TMPDIR="$SCR" "$RDMACTL" --root "$BATS_TEST_TMPDIR/bomb.tar.gz" port show
+	assert_failure 1
+	assert_output --partial "more than 128 MiB unpacked: not a bundle rdmactl made"
+	[ -z "$(ls -A "$SCR")" ] || fail "unpacked: $(ls -A "$SCR")"
+}
+
+@test "bundle: a gzip file that is not a tar, or a tar that is cut short: exit 1, nothing left" {
+	# GNU tar reads 9 bytes of non-tar as an empty archive: an empty root, no ports.
+	printf 'not a tar' | gzip >"$BATS_TEST_TMPDIR/x.tar.gz"
+	run env TMPDIR="$SCR" "$RDMACTL" --root "$BATS_TEST_TMPDIR/x.tar.gz" port show
+	assert_failure 1
+	[ -z "$(ls -A "$SCR")" ]
+	head -c 2000 "$B" >"$BATS_TEST_TMPDIR/cut.tar.gz"
+	run env TMPDIR="$SCR" "$RDMACTL" --root "$BATS_TEST_TMPDIR/cut.tar.gz" port show
+	assert_failure 1
+	assert_output --partial "tar could not list the bundle"
+	[ -z "$(ls -A "$SCR")" ]
+}
