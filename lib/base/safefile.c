@@ -30,6 +30,8 @@ int rdc_file_target_ok(const char *path, struct rdc_err *err)
 {
 	struct stat st;
 
+	if (!path)
+		return rdc_err_set(err, EINVAL, "no file named");
 	if (lstat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;
@@ -54,21 +56,26 @@ static int split_dir(struct rdc_file *f, const char *path, struct rdc_err *err)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
+	char *dir, *copy, *tmp = NULL;
 
 	if (!base[0] || !strcmp(base, ".") || !strcmp(base, ".."))
 		return rdc_err_set_plain(
 			err, EISDIR, "cannot write '%s': it names a directory, not a file", path);
 	if (slash == path)
-		f->dir = strdup("/");
+		dir = strdup("/");
 	else if (slash)
-		f->dir = strndup(path, (size_t)(slash - path));
+		dir = strndup(path, (size_t)(slash - path));
 	else
-		f->dir = strdup(".");
-	f->path = strdup(path);
-	if (!f->dir || !f->path || asprintf(&f->tmp, "%s/.%s.XXXXXX", f->dir, base) < 0) {
-		f->tmp = NULL;
+		dir = strdup(".");
+	copy = strdup(path);
+	if (!dir || !copy || asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
+		free(dir);
+		free(copy);
 		return rdc_err_set(err, ENOMEM, "cannot write '%s'", path);
 	}
+	f->dir = dir;
+	f->path = copy;
+	f->tmp = tmp;
 	return 0;
 }
 
@@ -95,7 +102,7 @@ int rdc_file_begin(struct rdc_file *f, const char *path, mode_t mode, struct rdc
 		return rc;
 	}
 	/* mkostemp: O_CREAT | O_EXCL, a name nobody holds, never a link followed. */
-	f->fd = mkostemp(f->tmp, O_CLOEXEC);
+	f->fd = f->tmp ? mkostemp(f->tmp, O_CLOEXEC) : -1;
 	if (f->fd < 0) {
 		rc = rdc_err_set(err, errno, "cannot create a temporary file in '%s' for '%s'",
 				 f->dir, path);
@@ -124,6 +131,8 @@ int rdc_file_commit(struct rdc_file *f, struct rdc_err *err)
 {
 	int rc, dfd;
 
+	if (f->fd < 0 || !f->tmp || !f->path || !f->dir)
+		return rdc_err_set(err, EBADF, "no file being written to commit");
 	if (fsync(f->fd)) {
 		rc = rdc_err_set(err, errno, "cannot write '%s'", f->path);
 		rdc_file_abort(f);

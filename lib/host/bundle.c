@@ -203,14 +203,21 @@ int rdc_bundle_listing_check(FILE *listing, struct rdc_err *err)
 
 	while (fgets(line, sizeof(line), listing)) {
 		unsigned long long size;
-		char mode[16], owner[64];
+		char *p = line, *end;
+		char type = line[0];
 
 		/* "-rw-r--r-- 0/0  1234 2026-12-02 23:15 ./name" (--numeric-owner) */
-		if (sscanf(line, "%15s %63s %llu", mode, owner, &size) != 3)
+		for (int field = 0; field < 2; field++) {
+			p += strcspn(p, " \t\n");
+			p += strspn(p, " \t");
+		}
+		errno = 0;
+		size = strtoull(p, &end, 10);
+		if (!*line || *line == ' ' || end == p || errno || (*end != ' ' && *end != '\t'))
 			return rdc_err_set_plain(err, EPROTO, "cannot read tar's listing: '%.80s'",
 						 line);
 		entries++;
-		if (mode[0] == '-' || mode[0] == 'h')
+		if (type == '-' || type == 'h')
 			bytes += size;
 		if (entries > RDC_BUNDLE_MAX_ENTRIES)
 			return rdc_err_set_plain(
