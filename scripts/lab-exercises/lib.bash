@@ -61,12 +61,15 @@ active_is() { [ "$(cat "/sys/class/net/$1/bonding/active_slave")" = "$2" ]; }
 
 # members_carry SERVER_IP MIN_BYTES NETDEV...: a bench run to SERVER_IP (16 QPs, 2 s)
 # sends at least MIN_BYTES out of each NETDEV (a bond's members: does the hash spread it?).
+# The counters count every attempt: a run that fails (Soft-RoCE over a bond whose
+# flows just moved between members sometimes answers "remote invalid request") is
+# said, and the bytes it moved still count.
 members_carry() {
 	local ip=$1 min=$2 m d
 	local -A t0
 	shift 2
 	for m; do read -r "t0[$m]" <"/sys/class/net/$m/statistics/tx_bytes" || return 1; done
-	./rdmactl bench client "$ip" qps 16 duration 2 >/dev/null || return 1
+	./rdmactl bench client "$ip" qps 16 duration 2 >/dev/null || echo "(the bench run failed; its bytes count)" >&2
 	for m; do
 		read -r d <"/sys/class/net/$m/statistics/tx_bytes" || return 1
 		d=$((d - t0[$m]))
