@@ -144,26 +144,29 @@ static const char *tar_path(void)
 }
 
 /*
- * Run tar with @argv (NULL-terminated) in a clean environment: the caller's
+ * Start tar with @argv (NULL-terminated) in a clean environment: the caller's
  * TAR_OPTIONS (--absolute-names, -v), GZIP and TAPE must not reach it.  Its
- * stdout goes to @out_fd (-1: /dev/null, never ours: our stdout is the JSON).
- * 0 when it exits 0.
+ * stdout goes to @out_fd (closed here; -1: /dev/null, never ours: our stdout
+ * is the JSON).  Its pid in @pid, for tar_wait().
  */
-static int run_tar(const char *const *argv, int out_fd, const char *what, struct rdc_err *err)
+static int tar_start(const char *const *argv, int out_fd, const char *what, pid_t *pid,
+		     struct rdc_err *err)
 {
 	/* gzip is found on this PATH; LC_ALL=C: messages and the listing's format as parsed. */
 	static char env_path[] = "PATH=/usr/sbin:/usr/bin:/sbin:/bin", env_lang[] = "LC_ALL=C";
 	char *const env[] = {env_path, env_lang, NULL};
 	const char *tar = tar_path();
-	pid_t parent = getpid(), pid;
+	pid_t parent = getpid();
 	char *args[TAR_ARGS_MAX];
 	size_t n = 0;
-	int status;
 
-	if (!tar)
+	if (!tar) {
+		if (out_fd >= 0)
+			close(out_fd);
 		return rdc_err_set_plain(
 			err, ENOENT, "cannot %s: no tar in /usr/bin or /bin (Debian package tar)",
 			what);
+	}
 	/* execve wants char *const[]: copy the pointers, the strings stay untouched. */
 	while (argv[n] && n + 1 < TAR_ARGS_MAX)
 		n++;
@@ -174,13 +177,18 @@ static int run_tar(const char *const *argv, int out_fd, const char *what, struct
 	 * a killed rdmactl leaves it writing into the scratch directory its guard
 	 * is removing.
 	 */
-	pid = fork();
-	if (pid < 0)
+	*pid = fork();
+	if (*pid < 0) {
+		if (out_fd >= 0)
+			close(out_fd);
 		return rdc_err_set(err, errno, "cannot run tar to %s", what);
-	if (pid == 0) {
+	}
+	if (*pid == 0) {
 		int nul = out_fd >= 0 ? out_fd : open("/dev/null", O_WRONLY);
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* A reader that stopped (a listing over a cap) ends tar on EPIPE. */
+		signal(SIGPIPE, SIG_DFL);
 		if (getppid() != parent || nul < 0 || dup2(nul, 1) < 0)
 			_exit(127);
 		execve(tar, args, env);
@@ -188,12 +196,28 @@ static int run_tar(const char *const *argv, int out_fd, const char *what, struct
 	}
 	if (out_fd >= 0)
 		close(out_fd);
+	return 0;
+}
+
+/* 0 when tar @pid exits 0. */
+static int tar_wait(pid_t pid, const char *what, struct rdc_err *err)
+{
+	int status;
+
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return rdc_err_set(err, errno, "cannot wait for tar");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return rdc_err_set(err, EIO, "tar could not %s", what);
 	return 0;
+}
+
+static int run_tar(const char *const *argv, const char *what, struct rdc_err *err)
+{
+	pid_t pid;
+	int rc = tar_start(argv, -1, what, &pid, err);
+
+	return rc ? rc : tar_wait(pid, what, err);
 }
 
 int rdc_bundle_listing_check(FILE *listing, struct rdc_err *err)
@@ -241,47 +265,32 @@ static int bundle_check(const char *path, struct rdc_err *err)
 	const char *const argv[] = {
 		"tar",		 "--list", "--verbose", "--gzip", "--numeric-owner",
 		"--force-local", "--file", path,	NULL};
-	int p[2], rc, rc2;
+	struct rdc_err tar_err = {0};
+	int p[2], rc;
+	pid_t pid;
 	FILE *fp;
 
 	if (pipe2(p, O_CLOEXEC))
 		return rdc_err_set(err, errno, "cannot list the bundle");
+	rc = tar_start(argv, p[1], "list the bundle", &pid, err);
+	if (rc) {
+		close(p[0]);
+		return rc;
+	}
 	fp = fdopen(p[0], "re");
 	if (!fp) {
 		rc = rdc_err_set(err, errno, "cannot list the bundle");
 		close(p[0]);
-		close(p[1]);
+		tar_wait(pid, "list the bundle", &tar_err);
 		return rc;
 	}
 	/*
-	 * tar writes while we read: run it in the background, read to the end,
-	 * then collect its status.  A listing over a cap stops reading: tar then
-	 * ends on EPIPE, and the cap is the error reported.
+	 * Read while tar writes, then collect its status.  A listing over a cap
+	 * stops reading: tar then ends on EPIPE, and the cap is the error reported.
 	 */
-	{
-		pid_t pid = fork();
-
-		if (pid < 0) {
-			rc = rdc_err_set(err, errno, "cannot list the bundle");
-			fclose(fp);
-			close(p[1]);
-			return rc;
-		}
-		if (pid == 0) {
-			struct rdc_err cerr = {0};
-
-			/* Only the parent reads: a cap hit there must end tar on EPIPE. */
-			close(p[0]);
-			signal(SIGPIPE, SIG_DFL);
-			_exit(run_tar(argv, p[1], "list the bundle", &cerr) ? 1 : 0);
-		}
-		close(p[1]);
-		rc = rdc_bundle_listing_check(fp, err);
-		fclose(fp);
-		while (waitpid(pid, &rc2, 0) < 0 && errno == EINTR)
-			;
-	}
-	if (!rc && (!WIFEXITED(rc2) || WEXITSTATUS(rc2)))
+	rc = rdc_bundle_listing_check(fp, err);
+	fclose(fp);
+	if (tar_wait(pid, "list the bundle", &tar_err) && !rc)
 		rc = rdc_err_set_plain(err, EIO, "tar could not list the bundle (not a .tar.gz?)");
 	return rc;
 }
@@ -315,7 +324,7 @@ int rdc_bundle_unpack(const char *path, char *dir, size_t size, struct rdc_err *
 					    dir,
 					    NULL};
 
-		rc = run_tar(argv, -1, "unpack the bundle", err);
+		rc = run_tar(argv, "unpack the bundle", err);
 	}
 	if (rc) {
 		rdc_bundle_remove(dir);
@@ -341,7 +350,7 @@ int rdc_bundle_pack(const char *dir, const char *out, struct rdc_err *err)
 			".",	     NULL};
 
 		/* tar writes into our temporary file; the old bundle stays until the rename. */
-		rc = run_tar(argv, -1, "pack the bundle", err);
+		rc = run_tar(argv, "pack the bundle", err);
 	}
 	if (rc) {
 		rdc_file_abort(&f);
