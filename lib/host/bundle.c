@@ -214,7 +214,7 @@ static int tar_wait(pid_t pid, const char *what, struct rdc_err *err)
 
 static int run_tar(const char *const *argv, const char *what, struct rdc_err *err)
 {
-	pid_t pid;
+	pid_t pid = -1;
 	int rc = tar_start(argv, -1, what, &pid, err);
 
 	return rc ? rc : tar_wait(pid, what, err);
@@ -267,7 +267,7 @@ static int bundle_check(const char *path, struct rdc_err *err)
 		"--force-local", "--file", path,	NULL};
 	struct rdc_err tar_err = {0};
 	int p[2], rc;
-	pid_t pid;
+	pid_t pid = -1;
 	FILE *fp;
 
 	if (pipe2(p, O_CLOEXEC))
