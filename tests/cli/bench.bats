@@ -196,6 +196,13 @@ usage_error() {
 	usage_error "'tclass 256': out of range 0-255" "${c[@]}" tclass 256
 	usage_error "'mtu 1000': not 256, 512, 1024, 2048 or 4096" "${c[@]}" mtu 1000
 	usage_error "'mtu 8192': not 256, 512, 1024, 2048 or 4096" "${c[@]}" mtu 8192
+	usage_error "'qp-timeout 32': out of range 0-31" "${c[@]}" qp-timeout 32
+	usage_error "'retry-cnt 8': out of range 0-7" "${c[@]}" retry-cnt 8
+	usage_error "'rnr-retry -1': " "${c[@]}" rnr-retry -1
+	# The edges of the QP settings pass the parser: the run fails only on the connection.
+	run --separate-stderr "$RDMACTL" bench "${c[@]}" qp-timeout 0 retry-cnt 0 rnr-retry 7
+	assert_failure 1
+	[[ $stderr == *"cannot reach the bench server"* ]] || fail "$stderr"
 	usage_error "'expect-gbps -1': not a positive number of Gb/s" "${c[@]}" expect-gbps -1
 	usage_error "'min-link-gbps x': not a positive number of Gb/s" "${c[@]}" min-link-gbps x
 	usage_error "'iters 0': not a number 1-100000000" "${c[@]}" iters 0
