@@ -15,6 +15,11 @@ PORT=18516 # our bench server's: 60-bench's is the default 18515
 MIIMON=100
 # TCG on a shared host: a VM stalls whenever qemu is not scheduled (seen: 400 ms).
 SLACK_MS=400
+# One retry per test (bats 1.8, teardown runs in between): a TCG guest starved
+# by a loaded host once reported a lossless failover (0 of 4007 probes lost
+# across a 100 ms reaction, CI). Two misses in a row still fail.
+# shellcheck disable=SC2034 # read by bats
+BATS_TEST_RETRIES=1
 
 setup_file() {
 	need_lab 2
