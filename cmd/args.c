@@ -5,10 +5,12 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/config.h"
 #include "base/log.h"
+#include "base/textfmt.h"
 #include "base/util.h"
 #include "host/ibdev.h"
 #include "host/netdev.h"
@@ -134,12 +136,16 @@ int rdc_args_take_globals(const struct rdc_action *act, int argc, char **argv, c
 
 static void usage_vprint(struct rdc_ctx *ctx, const char *where, const char *fmt, va_list ap)
 {
+	char *text;
+
 	fprintf(stderr, "%s: ", ctx->prog);
 	if (ctx->verb)
 		fprintf(stderr, "%s: ", ctx->verb);
 	if (where)
 		fprintf(stderr, "%s: ", where);
-	vfprintf(stderr, fmt, ap);
+	text = rdc_text_vasprintf(fmt, ap); /* the user's words may hold ESC or a newline */
+	fputs(text ? text : "(no memory for the message)", stderr);
+	free(text);
 	fputc('\n', stderr);
 	if (ctx->verb)
 		fprintf(stderr, "see '%s help %s'\n", ctx->prog, ctx->verb);

@@ -3,9 +3,11 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
+#include "base/textfmt.h"
 #include "base/util.h"
 
 static const char *log_prog = "rdmactl";
@@ -29,17 +31,19 @@ void rdc_log(enum rdc_log_level level, const char *fmt, ...)
 		[RDC_LOG_INFO] = "",
 		[RDC_LOG_DEBUG] = "debug: ",
 	};
-	char text[LOG_TEXT_MAX];
 	va_list ap;
+	char *text;
 
 	/* Errors are always shown; -q only silences warnings and information. */
 	if (level > log_level && level != RDC_LOG_ERR)
 		return;
+	/* A newline in an argument (a name from a file) is escaped; the format's own stays. */
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	text = rdc_text_vasprintf(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s: %s", log_prog, prefix[level]);
-	log_put(text, true);
+	log_put(text ? text : "(no memory for the message)", true);
+	free(text);
 	fputc('\n', stderr);
 }
 

@@ -224,15 +224,44 @@ int rdc_utf8_sanitize(char *dst, size_t size, const char *src)
 	return 0;
 }
 
-/* A character a terminal would act on rather than show: C0, DEL and the C1 range. */
-static bool escape_char(const unsigned char *p, size_t n, bool keep_nl)
+uint32_t rdc_utf8_cp(const char *s, size_t n)
 {
+	static const unsigned char lead_mask[] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+
+	if (n == 0 || n > 4)
+		return 0xfffd;
+	cp = p[0] & lead_mask[n];
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (p[i] & 0x3fu);
+	return cp;
+}
+
+bool rdc_cp_is_invisible(uint32_t cp)
+{
+	return cp == 0x061c ||			 /* ARABIC LETTER MARK (bidi) */
+	       cp == 0x180e ||			 /* MONGOLIAN VOWEL SEPARATOR (zero width) */
+	       (cp >= 0x200b && cp <= 0x200f) || /* ZWSP, ZWNJ, ZWJ, LRM, RLM */
+	       (cp >= 0x2028 && cp <= 0x202e) || /* line/paragraph separator, LRE..RLO */
+	       (cp >= 0x2060 && cp <= 0x2064) || /* WORD JOINER, invisible operators */
+	       (cp >= 0x2066 && cp <= 0x2069) || /* LRI, RLI, FSI, PDI */
+	       cp == 0xfeff;			 /* ZERO WIDTH NO-BREAK SPACE (BOM) */
+}
+
+enum rdc_esc rdc_esc_kind(const char *s, size_t n, bool keep_nl)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
 	if (n == 0)
-		return true;
+		return RDC_ESC_BYTE;
 	if (n == 1)
-		return (p[0] < 0x20 && !(keep_nl && (p[0] == '\n' || p[0] == '\t'))) ||
-		       p[0] == 0x7f;
-	return n == 2 && p[0] == 0xc2 && p[1] < 0xa0; /* U+0080..U+009F */
+		return (p[0] < 0x20 && !(keep_nl && (p[0] == '\n' || p[0] == '\t'))) || p[0] == 0x7f
+			       ? RDC_ESC_BYTE
+			       : RDC_ESC_NONE;
+	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) /* C1: U+0080..U+009F */
+		return RDC_ESC_BYTE;
+	return rdc_cp_is_invisible(rdc_utf8_cp(s, n)) ? RDC_ESC_CP : RDC_ESC_NONE;
 }
 
 int rdc_str_escape(char *dst, size_t size, const char *src, bool keep_nl)
@@ -245,24 +274,22 @@ int rdc_str_escape(char *dst, size_t size, const char *src, bool keep_nl)
 		const unsigned char *p = (const unsigned char *)src;
 		size_t n = rdc_utf8_len(src);
 		size_t take = n ? n : 1;
+		enum rdc_esc kind = rdc_esc_kind(src, n, keep_nl);
+		size_t need = kind == RDC_ESC_BYTE ? 4 * take : kind == RDC_ESC_CP ? 6 : take;
 
-		if (escape_char(p, n, keep_nl)) {
-			if (out + 4 * take >= size) {
-				dst[out] = '\0';
-				return -ENAMETOOLONG;
-			}
-			for (size_t i = 0; i < take; i++) {
-				snprintf(dst + out, 5, "\\x%02x", p[i]);
-				out += 4;
-			}
-		} else {
-			if (out + take >= size) {
-				dst[out] = '\0';
-				return -ENAMETOOLONG;
-			}
-			memcpy(dst + out, src, take);
-			out += take;
+		if (out + need >= size) {
+			dst[out] = '\0';
+			return -ENAMETOOLONG;
 		}
+		if (kind == RDC_ESC_BYTE) {
+			for (size_t i = 0; i < take; i++)
+				snprintf(dst + out + 4 * i, 5, "\\x%02x", p[i]);
+		} else if (kind == RDC_ESC_CP) {
+			snprintf(dst + out, 7, "\\u%04x", (unsigned int)rdc_utf8_cp(src, n));
+		} else {
+			memcpy(dst + out, src, take);
+		}
+		out += need;
 		src += take;
 	}
 	dst[out] = '\0';
@@ -274,9 +301,9 @@ bool rdc_str_needs_escape(const char *s, bool keep_nl)
 	for (; *s;) {
 		size_t n = rdc_utf8_len(s);
 
-		if (escape_char((const unsigned char *)s, n, keep_nl))
+		if (rdc_esc_kind(s, n, keep_nl) != RDC_ESC_NONE)
 			return true;
-		s += n;
+		s += n ? n : 1;
 	}
 	return false;
 }

@@ -42,13 +42,35 @@ size_t rdc_utf8_len(const char *s);
  *   "caf\xc3\xa9" -> "caf\xc3\xa9" (unchanged)    "ab\xff" -> "ab\xef\xbf\xbd"
  */
 int rdc_utf8_sanitize(char *dst, size_t size, const char *src);
+/* The code point of the valid UTF-8 sequence of @n bytes at @s (U+FFFD when @n is 0). */
+uint32_t rdc_utf8_cp(const char *s, size_t n);
+/*
+ * Code points that show nothing yet change how the text around them reads:
+ * bidi controls (U+202A..U+202E, U+2066..U+2069, LRM, RLM, ALM), zero-width
+ * characters (U+200B..U+200D, U+2060..U+2064, U+180E, U+FEFF) and the line
+ * and paragraph separators (U+2028, U+2029).  A name holding U+202E can make
+ * "evil" read "live"; every output format escapes them.
+ */
+bool rdc_cp_is_invisible(uint32_t cp);
+
+/* How an escaping writer treats one character. */
+enum rdc_esc {
+	RDC_ESC_NONE, /* printable: as is */
+	RDC_ESC_BYTE, /* control (C0, DEL, C1) or not UTF-8: each byte as \xNN */
+	RDC_ESC_CP,   /* invisible (rdc_cp_is_invisible()): \uXXXX */
+};
+/* The kind for the character at @s, @n = rdc_utf8_len(@s); @keep_nl as below. */
+enum rdc_esc rdc_esc_kind(const char *s, size_t n, bool keep_nl);
 /*
  * Copy @src into @dst for a terminal: printable UTF-8 as is; control
  * characters (C0, DEL, C1) and bytes that are not valid UTF-8 as \xNN, so no
- * escape sequence from a file reaches the terminal.  @keep_nl leaves newline
- * and tab alone (text output lays itself out with them).  Always
- * NUL-terminated; -ENAMETOOLONG when cut (at a whole character).
+ * escape sequence from a file reaches the terminal; bidi controls and
+ * zero-width characters as \uXXXX.  @keep_nl leaves newline and tab alone
+ * (text output lays itself out with them).  Output is at most 4 bytes per
+ * input byte.  Always NUL-terminated; -ENAMETOOLONG when cut (at a whole
+ * character).
  *   "a\033[2Jb" -> "a\\x1b[2Jb"    "\xff" -> "\\xff"    "\xc2\x9b" (CSI) -> "\\xc2\\x9b"
+ *   "a\xe2\x80\xaeb" (RLO) -> "a\\u202eb"
  */
 int rdc_str_escape(char *dst, size_t size, const char *src, bool keep_nl);
 /* Whether rdc_str_escape() would change @s. */

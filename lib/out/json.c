@@ -31,6 +31,7 @@ static void *json_open(FILE *fp, bool pretty)
  * A JSON string.  Strings come from sysfs, driver counter names and network
  * peers, so nothing about their bytes is assumed:
  *   control characters, DEL and C1 (U+0080..U+009F)  -> \u00XX
+ *   bidi controls and zero-width characters          -> \uXXXX (base/util.h rdc_cp_is_invisible())
  *   a byte that is not part of valid UTF-8            -> \ufffd (U+FFFD), one per byte
  * The document stays valid JSON and no escape sequence survives to a terminal.
  */
@@ -47,6 +48,11 @@ static void json_string(FILE *fp, const char *s)
 		if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
 			fprintf(fp, "\\u%04x", p[1]);
 			p++;
+			continue;
+		}
+		if (n > 1 && rdc_esc_kind((const char *)p, n, false) == RDC_ESC_CP) {
+			fprintf(fp, "\\u%04x", (unsigned int)rdc_utf8_cp((const char *)p, n));
+			p += n - 1;
 			continue;
 		}
 		if (n > 1) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/textfmt.h"
 #include "base/util.h"
 #include "out/out.h"
 #include "out/out_impl.h"
@@ -279,25 +280,21 @@ void rdc_out_null(struct rdc_out *o, const char *key, const char *fmt)
 static void out_vtext(struct rdc_out *o, enum rdc_color color, const char *fmt, va_list ap)
 {
 	bool paint = o->color && color != RDC_COLOR_NONE;
-
-	char small[512], *text = small;
-	va_list copy;
-	int n;
+	char *text;
 
 	if (paint)
 		fputs(color_start[color], o->fp);
-	/* The arguments may be anything read from the system: escape the result. */
-	va_copy(copy, ap);
-	n = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	if (n >= 0 && (size_t)n >= sizeof(small))
-		text = malloc((size_t)n + 1);
-	if (n >= 0 && text) {
-		vsnprintf(text, (size_t)n + 1, fmt, ap);
+	/*
+	 * The arguments may be anything read from the system (a device name
+	 * holding a newline would forge a table row): each is escaped, the
+	 * format's own newlines stay; the whole is checked again.
+	 */
+	text = rdc_text_vasprintf(fmt, ap);
+	if (text)
 		out_put_text(o, text, true);
-	}
-	if (text != small)
-		free(text);
+	else
+		fputs("?", o->fp); /* no memory: leave it out rather than print it raw */
+	free(text);
 	if (paint)
 		fputs(COLOR_RESET, o->fp);
 }

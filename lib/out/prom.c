@@ -178,22 +178,28 @@ int rdc_prom_family(struct rdc_prom *p, const char *name, enum rdc_prom_type typ
 /*
  * Append @s to @fp escaped: backslash and newline always, the double quote
  * in label values (@quote); bytes that are not valid UTF-8 as U+FFFD, since
- * the format is UTF-8, and other control characters too (a driver's name
- * holding ESC must not reach a terminal that cats the file; the format has
- * no escape for them).
- *   a"b\c<LF>   ->  a\"b\\c\n        "\xff", "\x1b" -> "\xef\xbf\xbd"
+ * the format is UTF-8.  Other control characters (C0, DEL, C1), bidi
+ * controls and zero-width characters become the text \uXXXX (the format has
+ * no escape of its own for them, so the backslash is escaped): a driver's
+ * name holding ESC must not reach a terminal that cats the file, nor one
+ * holding U+202E read backwards in a dashboard.
+ *   a"b\c<LF>   ->  a\"b\\c\n        "\xff" -> "\xef\xbf\xbd"    "\x1b" -> "\\u001b"
  */
 static void prom_escape(FILE *fp, const char *s, bool quote)
 {
 	while (*s) {
 		size_t n = rdc_utf8_len(s);
+		enum rdc_esc kind = rdc_esc_kind(s, n, false);
 
 		if (*s == '\n') {
 			fputs("\\n", fp);
 			s++;
-		} else if (!n || (unsigned char)*s < 0x20 || *s == 0x7f) {
+		} else if (!n) {
 			fputs("\xef\xbf\xbd", fp);
 			s++;
+		} else if (kind != RDC_ESC_NONE) {
+			fprintf(fp, "\\\\u%04x", (unsigned int)rdc_utf8_cp(s, n));
+			s += n;
 		} else if (*s == '\\') {
 			fputs("\\\\", fp);
 			s++;

@@ -12,6 +12,9 @@
 
 struct yaml_state {
 	yaml_emitter_t emitter;
+	FILE *fp;
+	unsigned char carry[4]; /* a character libyaml's buffer cut in two */
+	size_t ncarry;
 	bool failed;
 	unsigned int docs; /* documents begun so far */
 };
@@ -25,10 +28,66 @@ static void yaml_emit(struct yaml_state *ys, yaml_event_t *ev)
 		yaml_event_delete(ev);
 }
 
+/* Whether @s holds a bidi control or zero-width character (base/util.h). */
+static bool yaml_has_invisible(const char *s)
+{
+	for (size_t n; *s; s += n ? n : 1) {
+		n = rdc_utf8_len(s);
+		if (n > 1 && rdc_esc_kind(s, n, false) == RDC_ESC_CP)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * libyaml's output, on its way to the file.  libyaml (unicode on) writes
+ * bidi controls and zero-width characters raw, having no notion of them; a
+ * scalar holding one is double-quoted (yaml_plain()), where \uXXXX is an
+ * escape every reader knows, so each is rewritten here.  libyaml's buffer
+ * may end inside a character: its first bytes wait for the next call.
+ */
+static int yaml_write(void *data, unsigned char *buf, size_t size)
+{
+	struct yaml_state *ys = data;
+
+	for (size_t i = 0; i < size;) {
+		char ch[5] = {0};
+		size_t have = ys->ncarry, need, run = 0;
+		unsigned char lead;
+
+		while (!have && i + run < size && buf[i + run] < 0x80)
+			run++;
+		if (run) {
+			fwrite(buf + i, 1, run, ys->fp);
+			i += run;
+			continue;
+		}
+		memcpy(ch, ys->carry, have);
+		if (!have)
+			ch[have++] = (char)buf[i++];
+		lead = (unsigned char)ch[0];
+		need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+		while (have < need && i < size)
+			ch[have++] = (char)buf[i++];
+		if (have < need) {
+			memcpy(ys->carry, ch, have);
+			ys->ncarry = have;
+			break;
+		}
+		ys->ncarry = 0;
+		if (need > 1 && rdc_esc_kind(ch, rdc_utf8_len(ch), false) == RDC_ESC_CP)
+			fprintf(ys->fp, "\\u%04x", (unsigned int)rdc_utf8_cp(ch, need));
+		else
+			fwrite(ch, 1, need, ys->fp);
+	}
+	return !ferror(ys->fp);
+}
+
 static void yaml_plain(struct yaml_state *ys, const char *text, bool is_string)
 {
 	char small[256], *clean = small;
 	size_t size = 3 * strlen(text) + 1;
+	yaml_scalar_style_t style;
 	yaml_event_t ev;
 	int ok;
 
@@ -45,6 +104,7 @@ static void yaml_plain(struct yaml_state *ys, const char *text, bool is_string)
 		}
 	}
 	rdc_utf8_sanitize(clean, size, text);
+	style = yaml_has_invisible(clean) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE;
 
 	/*
 	 * Strings get the str tag with plain style not implicit, so the emitter
@@ -53,7 +113,7 @@ static void yaml_plain(struct yaml_state *ys, const char *text, bool is_string)
 	 */
 	ok = yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)YAML_STR_TAG,
 					  (yaml_char_t *)clean, (int)strlen(clean), !is_string, 1,
-					  YAML_ANY_SCALAR_STYLE);
+					  style);
 	if (clean != small)
 		free(clean);
 	if (!ok) {
@@ -104,7 +164,8 @@ static void *yaml_open(FILE *fp, bool pretty)
 		free(ys);
 		return NULL;
 	}
-	yaml_emitter_set_output_file(&ys->emitter, fp);
+	ys->fp = fp;
+	yaml_emitter_set_output(&ys->emitter, yaml_write, ys);
 	yaml_emitter_set_unicode(&ys->emitter, 1);
 	yaml_emitter_set_width(&ys->emitter, -1);
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);

@@ -86,12 +86,15 @@ static void test_order_and_headers(void **state)
 	rdc_prom_free(NULL);
 }
 
-/* Label values: backslash, quote, newline; HELP: backslash and newline; bad UTF-8 and ESC -> U+FFFD. */
+/*
+ * Label values: backslash, quote, newline; HELP: backslash and newline; bad UTF-8 -> U+FFFD;
+ * ESC, C1 and bidi/zero-width characters -> the text \uXXXX.
+ */
 static void test_escaping(void **state)
 {
 	struct rdc_prom *p = rdc_prom_new();
 	struct rdc_prom_label l[] = {{"v", "a\"b\\c\nd\xff"
-					   "caf\xc3\xa9\x1b[2J"}};
+					   "caf\xc3\xa9\x1b[2J\xc2\x9b\xe2\x80\xae\xe2\x80\x8b"}};
 	char *out;
 
 	(void)state;
@@ -101,7 +104,7 @@ static void test_escaping(void **state)
 	assert_string_equal(out, "# HELP e say \"x\\\\y\"\\nnext\n"
 				 "# TYPE e gauge\n"
 				 "e{v=\"a\\\"b\\\\c\\nd\xef\xbf\xbd"
-				 "caf\xc3\xa9\xef\xbf\xbd[2J\"} 1\n");
+				 "caf\xc3\xa9\\\\u001b[2J\\\\u009b\\\\u202e\\\\u200b\"} 1\n");
 	free(out);
 	rdc_prom_free(p);
 }

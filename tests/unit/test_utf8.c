@@ -11,7 +11,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <inttypes.h>
+#include <sys/types.h>
+#include <yaml.h>
 
+#include "base/textfmt.h"
 #include "base/util.h"
 #include "out/out.h"
 
@@ -91,6 +95,16 @@ static void test_str_escape(void **state)
 		{"two\nlines\t", false, "two\\x0alines\\x09"},
 		{"two\nlines\t", true, "two\nlines\t"},
 		{"cr\r", true, "cr\\x0d"},
+		/* Bidi and zero-width: shown as code points, newline or not. */
+		{"a\xe2\x80\xae"
+		 "b",
+		 true, "a\\u202eb"},
+		{"zw\xe2\x80\x8bj\xe2\x81\xa0", false, "zw\\u200bj\\u2060"},
+		{"lri\xe2\x81\xa6pdi\xe2\x81\xa9", false, "lri\\u2066pdi\\u2069"},
+		{"bom\xef\xbb\xbf alm\xd8\x9c", false, "bom\\ufeff alm\\u061c"},
+		{"ls\xe2\x80\xa8", false, "ls\\u2028"},
+		{"ok\xe2\x80\x90\xe2\x80\xaf", false,
+		 "ok\xe2\x80\x90\xe2\x80\xaf"}, /* hyphen, NNBSP */
 	};
 	char out[64];
 
@@ -106,6 +120,58 @@ static void test_str_escape(void **state)
 	/* Cut before an escape that does not fit whole. */
 	assert_int_equal(rdc_str_escape(out, 6, "ab\x1b", false), -ENAMETOOLONG);
 	assert_string_equal(out, "ab");
+}
+
+/* printf for a terminal: string arguments escaped (newline too), the format's own text kept. */
+static void test_text_asprintf(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = rdc_text_asprintf("%s\n", "mlx5\nFAKE ROW \xe2\x80\xae");
+	assert_string_equal(s, "mlx5\\x0aFAKE ROW \\u202e\n");
+	free(s);
+	/* Width pads the escaped form; precision cuts the raw argument at a whole character. */
+	s = rdc_text_asprintf("[%-8s][%6s][%.3s][%.*s][%-*.*s]", "a\tb", "ok", "ab\ncd", 3,
+			      "caf\xc3\xa9", 5, 1, "\x1bxyz");
+	assert_string_equal(s, "[a\\x09b  ][    ok][ab\\x0a][caf][\\x1b ]");
+	free(s);
+	s = rdc_text_asprintf(
+		"%d %i %u %x %X %o %c %% %ld %lu %lld %llu %zu %zd %jd %hhu %hd %5.2f "
+		"%-6.1e| %g %" PRIu64 " %p",
+		-1, 2, 3u, 255u, 255u, 8u, 'z', -4L, 5UL, -6LL, 7ULL, (size_t)8, (ssize_t)-9,
+		(intmax_t)10, 300, -11, 3.14159, 1e3, 0.5, (uint64_t)1 << 40, (void *)0);
+	assert_string_equal(s, "-1 2 3 ff FF 10 z % -4 5 -6 7 8 -9 10 44 -11  3.14 1.0e+03| 0.5 "
+			       "1099511627776 (nil)");
+	free(s);
+	s = rdc_text_asprintf("plain, no conversion");
+	assert_string_equal(s, "plain, no conversion");
+	free(s);
+}
+
+/* What a format does not support is refused, never guessed at. */
+static char *text_fmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = rdc_text_vasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+static void test_text_asprintf_refuses(void **state)
+{
+	int n = 0;
+
+	(void)state;
+	errno = 0;
+	assert_null(text_fmt("%n", &n));
+	assert_int_equal(errno, EINVAL);
+	assert_null(text_fmt("%ls", L"w"));
+	assert_null(text_fmt("trailing %"));
+	assert_null(text_fmt("%q", 1));
 }
 
 static void test_number_bases(void **state)
@@ -186,12 +252,53 @@ static void test_out_formats(void **state)
 	free(s);
 }
 
+/* Bidi and zero-width characters: \uXXXX in every format, and YAML reads them back. */
+static void test_out_invisible(void **state)
+{
+	const char *v = "live\xe2\x80\xae\xe2\x80\x8bx";
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	bool found = false;
+	char *s;
+
+	(void)state;
+	s = emit(RDC_FMT_JSON, "k", v);
+	assert_string_equal(s, "{\"schema\":2,\"kind\":\"test\",\"k\":\"live\\u202e\\u200bx\"}\n");
+	free(s);
+	s = emit(RDC_FMT_TEXT, "k\xe2\x81\xa6", v);
+	assert_string_equal(s, "v=live\\u202e\\u200bx\nk=k\\u2066\n");
+	free(s);
+	s = emit(RDC_FMT_YAML, "k", v);
+	assert_non_null(strstr(s, "\"live\\u202e\\u200bx\""));
+	assert_null(strstr(s, "\xe2\x80\xae"));
+	assert_true(yaml_parser_initialize(&parser));
+	yaml_parser_set_input_string(&parser, (const unsigned char *)s, strlen(s));
+	for (;;) {
+		assert_true(yaml_parser_parse(&parser, &ev));
+		if (ev.type == YAML_SCALAR_EVENT && !strcmp((char *)ev.data.scalar.value, v))
+			found = true;
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	assert_true(found);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_utf8_len),    cmocka_unit_test(test_utf8_sanitize),
-		cmocka_unit_test(test_str_escape),  cmocka_unit_test(test_number_bases),
+		cmocka_unit_test(test_utf8_len),
+		cmocka_unit_test(test_utf8_sanitize),
+		cmocka_unit_test(test_str_escape),
+		cmocka_unit_test(test_number_bases),
 		cmocka_unit_test(test_out_formats),
+		cmocka_unit_test(test_text_asprintf),
+		cmocka_unit_test(test_text_asprintf_refuses),
+		cmocka_unit_test(test_out_invisible),
 	};
 
 	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
