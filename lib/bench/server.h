@@ -16,6 +16,14 @@
  */
 #define RDC_BENCH_HELLO_TIMEOUT_S 5
 /*
+ * After its HELLO a client holds the server's one run slot; it must send
+ * SETUP within this many seconds of PORTS (it opens its links and registers
+ * its memory meanwhile) and START within as many of SETUP_OK, or the run
+ * fails and the slot is free again.  A client that stalls mid-handshake
+ * keeps others waiting for no longer.
+ */
+#define RDC_BENCH_SETUP_TIMEOUT_S 10
+/*
  * Connections that have not said HELLO yet, at most, each in a slot of
  * about 350 bytes.  When all are taken, a new connection pushes out the
  * one that has waited longest (it is told why): idle connections cannot
@@ -63,7 +71,8 @@ bool rdc_bench_server_system_ok(void);
  * Serve runs, one at a time, until interrupted (or after one with @once);
  * connections that have not said HELLO yet are handled meanwhile, and one
  * that says HELLO during a run is told at once: ERROR EBUSY, "busy with
- * run N for ADDR:PORT, started S s ago; try again later".
+ * run N, started S s ago; try again later" (the holder's address is in
+ * the server's log only).
  * *@last_status is the last run's status: 0, or -errno when it failed.
  */
 int rdc_bench_server_serve(const struct rdc_bench_server_opts *o,
