@@ -92,7 +92,7 @@ int rdc_yaml_events(const char *path, const unsigned char *buf, size_t len,
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	bool done = false;
-	int docs = 0, rc = 0;
+	int docs = 0, depth = 0, rc = 0;
 
 	if (!yaml_parser_initialize(&parser))
 		return rdc_err_set(err, ENOMEM, "cannot load '%s'", path);
@@ -109,8 +109,15 @@ int rdc_yaml_events(const char *path, const unsigned char *buf, size_t len,
 		else if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs > 1)
 			rc = rdc_err_set(err, EINVAL, "%s line %zu: only one document is allowed",
 					 path, ev.start_mark.line + 1);
+		else if ((ev.type == YAML_SEQUENCE_START_EVENT ||
+			  ev.type == YAML_MAPPING_START_EVENT) &&
+			 ++depth > RDC_YAML_MAX_DEPTH)
+			rc = rdc_err_set(err, EINVAL, "%s line %zu: nested more than %d deep", path,
+					 ev.start_mark.line + 1, RDC_YAML_MAX_DEPTH);
 		else if (on_event)
 			rc = on_event(ctx, &ev);
+		if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
+			depth--;
 		yaml_event_delete(&ev);
 	}
 	yaml_parser_delete(&parser);

@@ -149,3 +149,21 @@ BOND0='    bond0:
 	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
 	[[ $stderr == *"$F line 4: more than 256 keys in one mapping"* ]] || fail "$stderr"
 }
+
+@test "bond apply -f: a document nested 80000 deep is refused at depth 32, as it is read (was quadratic: 22 s)" {
+	{
+		printf 'network:\n  bonds:\n    bond0: '
+		perl -e 'print "[" x 80000, "]" x 80000, "\n"'
+	} >"$F"
+	run --separate-stderr timeout 20 "$RDMACTL" --root "$HOSTS/$LAG" --dry-run bond apply -f "$F"
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	[[ $stderr == *"$F line 3: nested more than 32 deep"* ]] || fail "$stderr"
+	# 32 deep is still a document: the error is then about what it says.
+	{
+		printf 'network:\n  bonds:\n    bond0: '
+		perl -e 'print "[" x 29, "]" x 29, "\n"'
+	} >"$F"
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/$LAG" --dry-run bond apply -f "$F"
+	[ "$status" -ne 0 ]
+	[[ $stderr != *"nested more than"* ]] || fail "$stderr"
+}
