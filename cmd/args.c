@@ -461,3 +461,15 @@ int rdc_writes_allowed(struct rdc_ctx *ctx)
 		ctx->verb);
 	return RDC_EXIT_FAIL;
 }
+
+int rdc_lock_netdev(struct rdc_ctx *ctx, const char *ifname)
+{
+	struct rdc_err err = {0};
+
+	if (ctx->dry_run || !rdc_system_live())
+		return 0;
+	/* A name that cannot be one is the planner's to refuse (a usage error, exit 2). */
+	if (!*ifname || strchr(ifname, '/') || strlen(ifname) >= IF_NAMESIZE)
+		return 0;
+	return rdc_locks_take(&ctx->locks, ifname, &err) ? rdc_fail(ctx, &err) : 0;
+}

@@ -717,6 +717,14 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 
 	if (!plans)
 		return rdc_oom(ctx);
+	/* Every netdev named, locked before the plans read them: held until the run ends. */
+	for (size_t i = 0; i < nwants && !rc; i++) {
+		rc = rdc_lock_netdev(ctx, wants[i].name);
+		for (size_t m = 0; m < wants[i].nmembers && !rc; m++)
+			rc = rdc_lock_netdev(ctx, wants[i].members[m]);
+		for (size_t m = 0; m < wants[i].nremove && !rc; m++)
+			rc = rdc_lock_netdev(ctx, wants[i].remove[m]);
+	}
 	for (size_t i = 0; i < nwants && !rc; i++) {
 		rc = delete ? rdc_bond_plan_delete(wants[i].name, &plans[i], &err)
 			    : rdc_bond_plan_make(&wants[i], &plans[i], &err);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/lock.h"
 #include "out/out.h"
 
 /* 3: a check found warnings only (bond check, diag). */
@@ -23,6 +24,7 @@ struct rdc_ctx {
 	bool quiet; /* -q: results only, no progress */
 	bool brief; /* -b: one line per object in text (port, pfc show, bond show) */
 	struct rdc_out *out;
+	struct rdc_locks locks; /* the netdevs this run writes, held till it ends */
 };
 
 /* What a positional argument or a keyword's value names, for completion. */
@@ -207,6 +209,15 @@ int rdc_param_find(const struct rdc_action *act, const char *name);
  * errors still exit 2.  Prints the refusal and returns RDC_EXIT_FAIL.
  */
 int rdc_writes_allowed(struct rdc_ctx *ctx);
+
+/*
+ * Hold @ifname's write lock (base/lock.h) until the verb returns: a write
+ * verb takes it for every netdev it will change before it reads the state
+ * it plans against.  Nothing under --dry-run, --root or --replay (nothing
+ * is written).  Prints "busy: pid N holds ..." and returns RDC_EXIT_FAIL
+ * when another run holds it past the wait.
+ */
+int rdc_lock_netdev(struct rdc_ctx *ctx, const char *ifname);
 
 /* "rdmactl: port: MSG" and "see 'rdmactl help port'"; returns RDC_EXIT_USAGE. */
 int rdc_usage_error(struct rdc_ctx *ctx, const char *fmt, ...) RDC_PRINTF(2, 3);

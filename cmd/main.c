@@ -277,6 +277,8 @@ static int run_action(struct rdc_ctx *ctx, const struct rdc_action *act, int arg
 	rc = rdc_args_convert(ctx, act, &args, opts);
 	if (!rc)
 		rc = act->run(ctx, act, &args, opts);
+	rdc_locks_release(
+		&ctx->locks); /* a write verb's netdevs: changed and verified, or undone */
 	free(opts);
 	return rc;
 }

@@ -50,7 +50,10 @@ int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_prof
 			rdc_dcb_profile_want(prof, &job->t, &profile_want);
 			w = &profile_want;
 		}
-		rc = pfc_prepare(ctx, &job->t, w, &job->plan);
+		/* Locked before its state is read: held until the run ends. */
+		rc = rdc_lock_netdev(ctx, job->t.netdev);
+		if (!rc)
+			rc = pfc_prepare(ctx, &job->t, w, &job->plan);
 		if (!rc)
 			jobs->count++;
 	}

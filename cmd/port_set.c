@@ -121,6 +121,10 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 	rc = set_resolve_netdev(ctx, args->object, ifname, sizeof(ifname));
 	if (rc)
 		return rc;
+	/* Held from before the state is read until the change is verified or undone. */
+	rc = rdc_lock_netdev(ctx, ifname);
+	if (rc)
+		return rc;
 	if (rdc_link_plan_make(ifname, so->mtu_given ? (int64_t)so->mtu : -1, so->admin_up, &plan,
 			       &err))
 		return rdc_fail(ctx, &err);

@@ -11,6 +11,8 @@ export NO_COLOR=1
 # Tests preload the dcbnl NIC double; an ASan build of rdmactl must accept
 # a preload that is not its runtime (a no-op for ordinary builds).
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+# Write verbs lock their netdevs (base/lock.h): in this run's scratch, not /run/lock.
+export RDMACTL_LOCK_DIR=${RDMACTL_LOCK_DIR:-$BATS_RUN_TMPDIR/rdmactl-lock}
 
 # rdmactl on a fixture host: rd HOST ARGS...
 rd() {

@@ -91,6 +91,19 @@ int rdc_link_plan_make(const char *ifname, int64_t mtu, int admin_up, struct rdc
 	return 0;
 }
 
+bool rdc_link_undo_own(const struct rdc_link *before, const struct rdc_link_change *change,
+		       const struct rdc_link *want, const struct rdc_link *now,
+		       struct rdc_link_change *undo)
+{
+	bool mtu_ours = change->mtu >= 0 && now->mtu == want->mtu && now->mtu != before->mtu;
+	bool up_ours = change->admin_up >= 0 && now->admin_up == want->admin_up &&
+		       now->admin_up != before->admin_up;
+
+	undo->mtu = mtu_ours ? (int64_t)before->mtu : -1;
+	undo->admin_up = up_ours ? before->admin_up : -1;
+	return now->mtu != want->mtu && now->mtu != before->mtu;
+}
+
 int rdc_link_plan_apply(struct rdc_link_plan *plan, struct rdc_err *err)
 {
 	const struct rdc_link *before = &plan->before;
@@ -108,18 +121,30 @@ int rdc_link_plan_apply(struct rdc_link_plan *plan, struct rdc_err *err)
 	plan->after = now;
 	if (now.mtu == want.mtu && now.admin_up == want.admin_up)
 		return 0;
-	/* The kernel took the request but the link says otherwise: put it back. */
-	struct rdc_link_change undo = {
-		.mtu = now.mtu != before->mtu ? (int64_t)before->mtu : -1,
-		.admin_up = now.admin_up != before->admin_up ? before->admin_up : -1,
-	};
+	/*
+	 * The kernel took the request but the link says otherwise.  Only a value
+	 * that still reads what this run wrote is put back: one that reads
+	 * neither that nor the value before was set by another writer meanwhile
+	 * (ip link, NetworkManager, a second rdmactl without the lock) and is
+	 * theirs, named in the error rather than undone.
+	 */
+	struct rdc_link_change undo;
+	bool mtu_theirs = rdc_link_undo_own(before, &plan->change, &want, &now, &undo);
 
-	rc = rdc_err_set(err, EIO, "'%s' reads mtu %u %s after the change, not mtu %u %s",
-			 before->name, now.mtu, now.admin_up ? "up" : "down", want.mtu,
-			 want.admin_up ? "up" : "down");
-	if ((undo.mtu >= 0 || undo.admin_up >= 0) && rdc_link_set(&now, &undo, &undo_err))
-		rdc_err_detail(err, "restoring the old state failed too");
+	if (mtu_theirs)
+		rc = rdc_err_set(err, EBUSY,
+				 "'%s' changed under this run: it reads mtu %u, neither the %u it "
+				 "had nor the %u this run set (another writer?)",
+				 before->name, now.mtu, before->mtu, want.mtu);
 	else
-		rdc_err_detail(err, "old state restored");
+		rc = rdc_err_set(err, EIO, "'%s' reads mtu %u %s after the change, not mtu %u %s",
+				 before->name, now.mtu, now.admin_up ? "up" : "down", want.mtu,
+				 want.admin_up ? "up" : "down");
+	if ((undo.mtu >= 0 || undo.admin_up >= 0) && rdc_link_set(&now, &undo, &undo_err))
+		rdc_err_detail(err, "restoring what this run changed failed too");
+	else if (undo.mtu >= 0 || undo.admin_up >= 0)
+		rdc_err_detail(err, "what this run changed is restored");
+	else
+		rdc_err_detail(err, "nothing of this run's is left to restore");
 	return rc;
 }

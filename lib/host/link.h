@@ -30,7 +30,18 @@ int rdc_link_plan_make(const char *ifname, int64_t mtu, int admin_up, struct rdc
 		       struct rdc_err *err);
 /*
  * Send the change (nothing when the plan is empty), read the link back and
- * compare; when it reads otherwise, put back what was read first.
+ * compare; when it reads otherwise, put back what this run changed and still
+ * reads as this run wrote it (rdc_link_undo_own()): -EIO; a value another
+ * writer set meanwhile is left and named: -EBUSY.
  * plan->after becomes what the link reads.
  */
 int rdc_link_plan_apply(struct rdc_link_plan *plan, struct rdc_err *err);
+/*
+ * After a change that does not read as planned (pure): in @undo, the values
+ * to put back, only those this run changed (@change) that still read what it
+ * wrote (@want); -1 for the rest.  Returns whether the MTU reads neither
+ * @before's nor @want's: another writer's, not to be undone.
+ */
+bool rdc_link_undo_own(const struct rdc_link *before, const struct rdc_link_change *change,
+		       const struct rdc_link *want, const struct rdc_link *now,
+		       struct rdc_link_change *undo);

@@ -144,3 +144,48 @@ in_netns() {
 	assert_line --index 0 same
 	assert_line --index 1 3
 }
+
+@test "netns: port set waits for another writer's lock on the netdev, and says who holds it" {
+	run in_netns '
+		rd=$1
+		mkdir -p "$RDMACTL_LOCK_DIR"
+		lock=$RDMACTL_LOCK_DIR/net$(stat -L -c %i /proc/self/ns/net).veth0.lock
+		# Another writer (flock(1) plays it) holds veth0 for 3 s.
+		flock "$lock" sh -c "echo \$\$ >\"$lock\"; touch \"$2/held\"; sleep 3" &
+		holder=$!
+		while [ ! -e "$2/held" ]; do sleep 0.05; done
+		rc=0
+		RDMACTL_LOCK_WAIT=1 $rd port set veth0 mtu 1400 2>"$2/err" || rc=$?
+		echo "rc $rc"
+		sed "s/pid [0-9]*/pid N/; s|$RDMACTL_LOCK_DIR|DIR|" "$2/err"
+		ip -o link show veth0 | grep -o "mtu [0-9]*"
+		# A run that waits longer than the holder holds gets the lock, then writes.
+		$rd port set veth0 mtu 1400
+		wait $holder
+		ip -o link show veth0 | grep -o "mtu [0-9]*"'
+	assert_success
+	assert_line --index 0 "rc 1"
+	[[ ${lines[1]} == "rdmactl: port: busy: pid N holds veth0 (DIR/net"*".veth0.lock), still after 1 s; try again when it is done: Device or resource busy" ]] ||
+		fail "${lines[1]}"
+	assert_line --index 2 "mtu 1500"
+	assert_line --index 3 "veth0: mtu 1500 -> 1400"
+	assert_line --index 4 "mtu 1400"
+}
+
+@test "netns: port set runs on one netdev at once serialise: every one succeeds, none undoes another" {
+	run in_netns '
+		rd=$1
+		pids=
+		for i in $(seq 12); do
+			$rd port set veth0 mtu $((1400 + i % 2 * 100)) >/dev/null 2>"$2/err.$i" &
+			pids="$pids $!"
+		done
+		bad=0
+		for p in $pids; do wait $p || bad=$((bad + 1)); done
+		echo "failed $bad"
+		cat "$2"/err.*
+		ls "$RDMACTL_LOCK_DIR"'
+	assert_success
+	assert_line --index 0 "failed 0"
+	assert_line --index 1 --regexp '^net[0-9]+\.veth0\.lock$'
+}
