@@ -116,3 +116,39 @@ for k, v in runpy.run_path(sys.argv[1], run_name="check_layers")["LAYERS"].items
 	assert_failure 2
 	assert_output --partial "no lib/*/*.[ch] or cmd/*.[ch]"
 }
+
+@test "check-layers: angle brackets and paths that walk are our headers too (<seam/fs.h>, host/../kernel)" {
+	clean_tree
+	printf '#include <seam/fs.h>\n#include "host/../kernel/rtnl.h"\n#include "./base/util.h"\n#include <link.h>\n#include <net/if.h>\n' \
+		>"$T/cmd/walk.c"
+	run "$CHECK" "$T"
+	assert_failure 1
+	assert_line 'cmd/walk.c:1: "seam/fs.h": cmd may include only base, out, host, dcb, bench, bond, diag and cmd'"'"'s own headers'
+	assert_line 'cmd/walk.c:2: "host/../kernel/rtnl.h": not written as FOLDER/NAME.h: it means "kernel/rtnl.h"'
+	assert_line 'cmd/walk.c:3: "./base/util.h": not written as FOLDER/NAME.h: it means "base/util.h"'
+	# glibc's <link.h> and <net/if.h> are the system's, not lib/host/link.h or a layer.
+	refute_output --partial 'link.h"'
+	refute_output --partial 'net/if.h'
+}
+
+@test "check-layers --objects: a cmd/ object that calls a seam/ function is refused, however it got the header" {
+	command -v cc >/dev/null && command -v nm >/dev/null || skip "no cc or nm"
+	local B=$BATS_TEST_TMPDIR/build
+	mkdir -p "$B/lib/seam" "$B/lib/base" "$B/cmd"
+	printf 'int rdc_nl_fake_open(void) { return 0; }\n' >"$BATS_TEST_TMPDIR/seam.c"
+	printf 'int rdc_base_fake(void) { return 1; }\n' >"$BATS_TEST_TMPDIR/base.c"
+	printf 'int rdc_nl_fake_open(void);\nint rdc_base_fake(void);\nint verb(void) { return rdc_base_fake() + rdc_nl_fake_open(); }\n' \
+		>"$BATS_TEST_TMPDIR/verb.c"
+	cc -c -o "$B/lib/seam/nl.o" "$BATS_TEST_TMPDIR/seam.c"
+	cc -c -o "$B/lib/base/util.o" "$BATS_TEST_TMPDIR/base.c"
+	cc -c -o "$B/cmd/verb.o" "$BATS_TEST_TMPDIR/verb.c"
+	clean_tree
+	run --separate-stderr "$CHECK" --objects "$B" "$T"
+	assert_failure 1
+	assert_output "cmd/verb.o: rdc_nl_fake_open: defined in seam/, which cmd may not use"
+	# The project's own objects pass.
+	[ -d "$TOP/build/cmd" ] || skip "not built"
+	run "$CHECK" --objects "$TOP/build"
+	assert_success
+	assert_output ""
+}
