@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/config.h"
 #include "base/log.h"
@@ -455,7 +456,14 @@ int rdc_args_convert(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 
 int rdc_writes_allowed(struct rdc_ctx *ctx)
 {
-	if (rdc_system_live())
+	ctx->gate_asked = true;
+	if (ctx->gate == RDC_GATE_NONE) {
+		fprintf(stderr,
+			"%s: %s: internal error: a write from an action not marked as one\n",
+			ctx->prog, ctx->verb);
+		return RDC_EXIT_FAIL;
+	}
+	if (ctx->gate != RDC_GATE_REFUSED)
 		return 0;
 	fprintf(stderr, "%s: %s: writes are refused under --root and --replay\n", ctx->prog,
 		ctx->verb);
@@ -466,7 +474,14 @@ int rdc_lock_netdev(struct rdc_ctx *ctx, const char *ifname)
 {
 	struct rdc_err err = {0};
 
-	if (ctx->dry_run || !rdc_system_live())
+	if (ctx->gate != RDC_GATE_OPEN)
+		return 0;
+	/*
+	 * Only root changes links, DCB and bonds.  A user's run (the kernel will
+	 * say EPERM) must not make /run/lock/rdmactl its own: the directory has to
+	 * be root's alone, and one made by a user would refuse every root run.
+	 */
+	if (geteuid() != 0)
 		return 0;
 	/* A name that cannot be one is the planner's to refuse (a usage error, exit 2). */
 	if (!*ifname || strchr(ifname, '/') || strlen(ifname) >= IF_NAMESIZE)

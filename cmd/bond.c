@@ -666,29 +666,20 @@ static void plan_report(struct rdc_ctx *ctx, const struct rdc_bond_plan *p)
  */
 static int bond_write(struct rdc_ctx *ctx, struct rdc_bond_plan *plans, size_t nwants)
 {
-	struct rdc_err err = {0}, undo = {0};
-	int rc = 0, undo_rc = 0, sig;
-	size_t done;
+	struct rdc_change *changes = calloc(nwants ? nwants : 1, sizeof(*changes));
+	struct rdc_change_result res;
+	struct rdc_err err = {0};
+	int rc, sig;
 
+	if (!changes)
+		return rdc_oom(ctx);
+	for (size_t i = 0; i < nwants; i++) {
+		changes[i].ops = &rdc_bond_change_ops;
+		changes[i].plan = &plans[i];
+	}
 	rdc_sig_defer_begin();
-	for (done = 0; done < nwants && !rdc_sig_pending(); done++) {
-		if (rdc_bond_plan_empty(&plans[done]))
-			continue;
-		/* A failed or interrupted plan has undone its own steps. */
-		rc = rdc_bond_plan_apply(&plans[done], rdc_sig_flag(), &err);
-		if (rc)
-			break;
-	}
-	for (size_t k = done; (rc || rdc_sig_pending()) && k-- > 0;) {
-		struct rdc_err one = {0};
-
-		if (rdc_bond_plan_empty(&plans[k]) || !rdc_bond_plan_revert(&plans[k], &one))
-			continue;
-		if (!undo_rc)
-			undo = one;
-		undo_rc = -1;
-		rdc_err_append(&err, "restoring '%s' failed too: %s", plans[k].name, one.msg);
-	}
+	rc = rdc_change_commit(changes, nwants, rdc_sig_flag(), &res, &err);
+	free(changes);
 	sig = rdc_sig_defer_end();
 	/*
 	 * Stopped by the signal between two steps (-EINTR): the plan undid its
@@ -701,7 +692,7 @@ static int bond_write(struct rdc_ctx *ctx, struct rdc_bond_plan *plans, size_t n
 			return RDC_EXIT_FAIL;
 	}
 	if (sig && (!rc || rc == -EINTR))
-		return rdc_sig_report(ctx, sig, undo_rc ? &undo : NULL);
+		return rdc_sig_report(ctx, sig, res.undo_rc ? &res.undo : NULL);
 	/* A failure says itself whether the old state came back. */
 	return rc ? rdc_fail(ctx, &err) : 0;
 }
@@ -717,6 +708,8 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 
 	if (!plans)
 		return rdc_oom(ctx);
+	/* Asked before anything is read: under --root refused whether or not anything differs. */
+	rc = rdc_writes_allowed(ctx);
 	/* Every netdev named, locked before the plans read them: held until the run ends. */
 	for (size_t i = 0; i < nwants && !rc; i++) {
 		rc = rdc_lock_netdev(ctx, wants[i].name);
@@ -734,8 +727,6 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 			rc = rdc_fail(ctx, &err);
 		changed |= !rc && !rdc_bond_plan_empty(&plans[i]);
 	}
-	if (!rc && changed && !ctx->dry_run)
-		rc = rdc_writes_allowed(ctx);
 	if (!rc && changed && !ctx->dry_run)
 		rc = bond_write(ctx, plans, nwants);
 	if (!rc) {

@@ -14,6 +14,19 @@
 /* 3: a check found warnings only (bond check, diag). */
 enum rdc_exit { RDC_EXIT_OK = 0, RDC_EXIT_FAIL = 1, RDC_EXIT_USAGE = 2, RDC_EXIT_WARN = 3 };
 
+/*
+ * Whether this run may write, decided once by the dispatcher from the
+ * action's RDC_ACT_MUTATES, --dry-run, --root and --replay.  A write action
+ * asks through rdc_writes_allowed() before it reads what it will change; the
+ * dispatcher fails an action marked MUTATES that returns without asking.
+ */
+enum rdc_write_gate {
+	RDC_GATE_NONE,	  /* a read-only action: asking is an internal error */
+	RDC_GATE_OPEN,	  /* live: writes go, under the netdevs' locks */
+	RDC_GATE_DRY,	  /* --dry-run: plans, never writes, takes no lock */
+	RDC_GATE_REFUSED, /* --root or --replay without --dry-run: refused */
+};
+
 struct rdc_ctx {
 	const char *prog; /* "rdmactl" */
 	const char *verb; /* "port" */
@@ -24,7 +37,9 @@ struct rdc_ctx {
 	bool quiet; /* -q: results only, no progress */
 	bool brief; /* -b: one line per object in text (port, pfc show, bond show) */
 	struct rdc_out *out;
-	struct rdc_locks locks; /* the netdevs this run writes, held till it ends */
+	struct rdc_locks locks;	  /* the netdevs this run writes, held till it ends */
+	enum rdc_write_gate gate; /* set by the dispatcher from the action's flags */
+	bool gate_asked;	  /* the action called rdc_writes_allowed() */
 };
 
 /* What a positional argument or a keyword's value names, for completion. */
@@ -204,9 +219,11 @@ const char *rdc_arg_value(const struct rdc_action *act, const struct rdc_args *a
 int rdc_param_find(const struct rdc_action *act, const char *name);
 
 /*
- * Whether this invocation may change the system: not under --root or
- * --replay.  Actions call it after their arguments are validated, so usage
- * errors still exit 2.  Prints the refusal and returns RDC_EXIT_FAIL.
+ * The write gate (enum rdc_write_gate): 0 when this run may go on (a dry run
+ * too: it plans), else prints the refusal ("writes are refused under --root
+ * and --replay") and returns RDC_EXIT_FAIL.  Every write action calls it
+ * once its words are checked (usage errors still exit 2) and before it reads
+ * anything it will change, whether or not anything will differ.
  */
 int rdc_writes_allowed(struct rdc_ctx *ctx);
 

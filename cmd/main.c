@@ -275,10 +275,22 @@ static int run_action(struct rdc_ctx *ctx, const struct rdc_action *act, int arg
 			act->opts_init(opts);
 	}
 	rc = rdc_args_convert(ctx, act, &args, opts);
+	ctx->gate = !(act->flags & RDC_ACT_MUTATES) ? RDC_GATE_NONE
+		    : ctx->dry_run		    ? RDC_GATE_DRY
+		    : rdc_system_live()		    ? RDC_GATE_OPEN
+						    : RDC_GATE_REFUSED;
+	ctx->gate_asked = false;
 	if (!rc)
 		rc = act->run(ctx, act, &args, opts);
-	rdc_locks_release(
-		&ctx->locks); /* a write verb's netdevs: changed and verified, or undone */
+	/* A write action that never asked would have written past --root: a bug, said as one. */
+	if (!rc && ctx->gate != RDC_GATE_NONE && !ctx->gate_asked) {
+		fprintf(stderr,
+			"%s: %s: internal error: a write action that did not ask to write\n",
+			ctx->prog, ctx->verb);
+		rc = RDC_EXIT_FAIL;
+	}
+	/* A write verb's netdevs: changed and verified, or undone. */
+	rdc_locks_release(&ctx->locks);
 	free(opts);
 	return rc;
 }
@@ -459,6 +471,13 @@ int main(int argc, char **argv)
 		rc = RDC_EXIT_FAIL;
 	}
 	rc = strict_end(&ctx, rc);
+	/*
+	 * A message that could not be written (stderr on a full disk or a closed
+	 * pipe) cannot say so, but the status can: a success or "warnings" whose
+	 * explanation was lost is a failure.  A usage error stays one.
+	 */
+	if ((fflush(stderr) != 0 || ferror(stderr)) && (rc == RDC_EXIT_OK || rc == RDC_EXIT_WARN))
+		rc = RDC_EXIT_FAIL;
 	rdc_sig_die_if_interrupted();
 	return rc;
 }

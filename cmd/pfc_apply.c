@@ -192,35 +192,28 @@ static int jobs_from_file(struct rdc_ctx *ctx, const struct rdc_action *apply, c
  */
 static int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 {
-	struct rdc_err err = {0}, undo = {0};
-	const struct pfc_job *job = jobs->items;
-	size_t done;
-	int rc = 0, undo_rc = 0;
+	size_t n = jobs->count ? jobs->count : 1;
+	struct rdc_dcb_change *dcs = calloc(n, sizeof(*dcs));
+	struct rdc_change *changes = calloc(n, sizeof(*changes));
+	struct rdc_change_result res;
+	struct rdc_err err = {0};
 
-	if (ctx->dry_run)
-		return 0;
+	if (ctx->dry_run || !dcs || !changes) {
+		free(dcs);
+		free(changes);
+		return ctx->dry_run ? 0 : rdc_oom(ctx);
+	}
+	for (size_t i = 0; i < jobs->count; i++) {
+		dcs[i].ifname = jobs->items[i].t.netdev;
+		dcs[i].plan = jobs->items[i].plan;
+		changes[i].ops = &rdc_dcb_change_ops;
+		changes[i].plan = &dcs[i];
+	}
 	rdc_sig_defer_begin();
-	for (done = 0; done < jobs->count && !rdc_sig_pending(); done++) {
-		if (rdc_dcb_plan_empty(job[done].plan))
-			continue;
-		/* A failed apply has put its own netdev back. */
-		rc = rdc_dcb_plan_apply(job[done].t.netdev, job[done].plan, &err);
-		if (rc)
-			break;
-	}
-	for (size_t k = done; (rc || rdc_sig_pending()) && k-- > 0;) {
-		struct rdc_err one = {0};
-
-		if (rdc_dcb_plan_empty(job[k].plan) ||
-		    !rdc_dcb_plan_revert(job[k].t.netdev, job[k].plan, &one))
-			continue;
-		if (!undo_rc)
-			undo = one;
-		undo_rc = -1;
-		rdc_err_append(&err, "restoring '%s' failed too: %s: %s", job[k].t.netdev, one.msg,
-			       strerror(one.code));
-	}
-	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
+	rdc_change_commit(changes, jobs->count, rdc_sig_flag(), &res, &err);
+	free(dcs);
+	free(changes);
+	return rdc_sig_finish(ctx, res.rc, &err, res.undo_rc, &res.undo);
 }
 
 static void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
@@ -261,7 +254,7 @@ int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	if (!ao->file && (rc = profile_check(ctx, args, &ao->profile)))
 		return rc;
 	/* A real write is refused before reading any device or file; a dry run plans. */
-	rc = ctx->dry_run ? 0 : rdc_writes_allowed(ctx);
+	rc = rdc_writes_allowed(ctx);
 	if (rc)
 		return rc;
 	if (ao->file)

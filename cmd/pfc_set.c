@@ -339,7 +339,7 @@ int pfc_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct 
 	if (!any)
 		return rdc_usage_error(ctx, "set: nothing to set");
 	rc = pfc_set_check(ctx, args, so);
-	if (!rc && !ctx->dry_run)
+	if (!rc)
 		rc = rdc_writes_allowed(ctx);
 	/* A bond: the same change on every member, all or none. */
 	if (!rc)

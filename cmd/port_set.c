@@ -82,25 +82,19 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 }
 
 /*
- * Send the change; a failed one puts the old state back itself.  SIGINT and
- * SIGTERM wait for it (signals.h) and then put back the MTU and state read
- * before, with a plan of its own (which sends nothing when nothing differs).
+ * Send the change through the change engine (base/change.h); a failed one
+ * puts the old state back itself.  SIGINT and SIGTERM wait for it
+ * (signals.h) and then put back the MTU and state read before.
  */
 static int set_write(struct rdc_ctx *ctx, struct rdc_link_plan *plan)
 {
-	struct rdc_err err = {0}, undo = {0};
-	struct rdc_link_plan back;
-	int rc, undo_rc = 0;
+	const struct rdc_change change = {&rdc_link_change_ops, plan};
+	struct rdc_change_result res;
+	struct rdc_err err = {0};
 
 	rdc_sig_defer_begin();
-	rc = rdc_link_plan_apply(plan, &err);
-	if (!rc && rdc_sig_pending()) {
-		undo_rc = rdc_link_plan_make(plan->before.name, plan->before.mtu,
-					     plan->before.admin_up, &back, &undo);
-		if (!undo_rc)
-			undo_rc = rdc_link_plan_apply(&back, &undo);
-	}
-	return rdc_sig_finish(ctx, rc, &err, undo_rc, &undo);
+	rdc_change_commit(&change, 1, rdc_sig_flag(), &res, &err);
+	return rdc_sig_finish(ctx, res.rc, &err, res.undo_rc, &res.undo);
 }
 
 int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
@@ -115,7 +109,7 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 	if (so->admin_up < 0 && !so->mtu_given)
 		return rdc_usage_error(ctx, "set: nothing to set: give mtu N, up or down");
 	/* A dry run only reads: it plans against a bundle or recording too (issue 13). */
-	rc = ctx->dry_run ? 0 : rdc_writes_allowed(ctx);
+	rc = rdc_writes_allowed(ctx);
 	if (rc)
 		return rc;
 	rc = set_resolve_netdev(ctx, args->object, ifname, sizeof(ifname));

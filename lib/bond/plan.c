@@ -680,3 +680,32 @@ int rdc_bond_plan_revert(struct rdc_bond_plan *p, struct rdc_err *err)
 	r = plan_addr6_restore(p, added, sizeof(added), rc ? NULL : err);
 	return rc ? rc : r;
 }
+
+/* ---- the change engine's view of a bond plan ---- */
+
+static bool bond_change_empty(const void *p)
+{
+	return rdc_bond_plan_empty(p);
+}
+
+static int bond_change_apply(void *p, volatile sig_atomic_t *stop, struct rdc_err *err)
+{
+	return rdc_bond_plan_apply(p, stop, err);
+}
+
+static int bond_change_revert(void *p, struct rdc_err *err)
+{
+	return rdc_bond_plan_revert(p, err);
+}
+
+static const char *bond_change_name(const void *p)
+{
+	return ((const struct rdc_bond_plan *)p)->name;
+}
+
+const struct rdc_change_ops rdc_bond_change_ops = {
+	.empty = bond_change_empty,
+	.apply = bond_change_apply,
+	.revert = bond_change_revert,
+	.name = bond_change_name,
+};

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/change.h"
 #include "base/err.h"
 #include "bond/bond.h"
 #include "kernel/addr.h"
@@ -108,3 +109,6 @@ int rdc_bond_plan_apply(struct rdc_bond_plan *p, volatile sig_atomic_t *stop, st
  * failed), the members' static IPv6 addresses included.
  */
 int rdc_bond_plan_revert(struct rdc_bond_plan *p, struct rdc_err *err);
+
+/* A bond plan as one change of the engine (base/change.h): @plan is a struct rdc_bond_plan. */
+extern const struct rdc_change_ops rdc_bond_change_ops;

@@ -560,3 +560,38 @@ int rdc_dcb_plan_revert(const char *ifname, const struct rdc_dcb_plan *p, struct
 	}
 	return rc;
 }
+
+/* ---- the change engine's view of a DCB plan ---- */
+
+static bool dcb_change_empty(const void *c)
+{
+	return rdc_dcb_plan_empty(((const struct rdc_dcb_change *)c)->plan);
+}
+
+/* One netdev's settings go in one pass: there is no step boundary to stop at. */
+static int dcb_change_apply(void *c, volatile sig_atomic_t *stop, struct rdc_err *err)
+{
+	const struct rdc_dcb_change *dc = c;
+
+	(void)stop;
+	return rdc_dcb_plan_apply(dc->ifname, dc->plan, err);
+}
+
+static int dcb_change_revert(void *c, struct rdc_err *err)
+{
+	const struct rdc_dcb_change *dc = c;
+
+	return rdc_dcb_plan_revert(dc->ifname, dc->plan, err);
+}
+
+static const char *dcb_change_name(const void *c)
+{
+	return ((const struct rdc_dcb_change *)c)->ifname;
+}
+
+const struct rdc_change_ops rdc_dcb_change_ops = {
+	.empty = dcb_change_empty,
+	.apply = dcb_change_apply,
+	.revert = dcb_change_revert,
+	.name = dcb_change_name,
+};

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/change.h"
 #include "base/err.h"
 #include "dcb/target.h"
 #include "host/dcb.h"
@@ -96,3 +97,10 @@ bool rdc_dcb_plan_empty(const struct rdc_dcb_plan *plan);
 int rdc_dcb_plan_apply(const char *ifname, const struct rdc_dcb_plan *plan, struct rdc_err *err);
 /* Put back plan->before after a successful apply (another device of the same apply failed). */
 int rdc_dcb_plan_revert(const char *ifname, const struct rdc_dcb_plan *plan, struct rdc_err *err);
+
+/* A DCB plan as one change of the engine (base/change.h): @plan is a struct rdc_dcb_change. */
+struct rdc_dcb_change {
+	const char *ifname;
+	const struct rdc_dcb_plan *plan;
+};
+extern const struct rdc_change_ops rdc_dcb_change_ops;

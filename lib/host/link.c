@@ -148,3 +148,39 @@ int rdc_link_plan_apply(struct rdc_link_plan *plan, struct rdc_err *err)
 		rdc_err_detail(err, "nothing of this run's is left to restore");
 	return rc;
 }
+
+/* ---- the change engine's view of a link plan ---- */
+
+static bool link_change_empty(const void *p)
+{
+	return !((const struct rdc_link_plan *)p)->changed;
+}
+
+/* One RTM_NEWLINK: there is no step boundary to stop at. */
+static int link_change_apply(void *p, volatile sig_atomic_t *stop, struct rdc_err *err)
+{
+	(void)stop;
+	return rdc_link_plan_apply(p, err);
+}
+
+static int link_change_revert(void *p, struct rdc_err *err)
+{
+	const struct rdc_link_plan *plan = p;
+	struct rdc_link_plan back;
+	int rc = rdc_link_plan_make(plan->before.name, plan->before.mtu, plan->before.admin_up,
+				    &back, err);
+
+	return rc ? rc : rdc_link_plan_apply(&back, err);
+}
+
+static const char *link_change_name(const void *p)
+{
+	return ((const struct rdc_link_plan *)p)->before.name;
+}
+
+const struct rdc_change_ops rdc_link_change_ops = {
+	.empty = link_change_empty,
+	.apply = link_change_apply,
+	.revert = link_change_revert,
+	.name = link_change_name,
+};

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/change.h"
 #include "base/err.h"
 #include "kernel/rtnl.h"
 
@@ -45,3 +46,9 @@ int rdc_link_plan_apply(struct rdc_link_plan *plan, struct rdc_err *err);
 bool rdc_link_undo_own(const struct rdc_link *before, const struct rdc_link_change *change,
 		       const struct rdc_link *want, const struct rdc_link *now,
 		       struct rdc_link_change *undo);
+
+/*
+ * A link plan as one change of the engine (base/change.h): @plan is a struct
+ * rdc_link_plan; its revert plans and applies plan->before's MTU and state.
+ */
+extern const struct rdc_change_ops rdc_link_change_ops;

@@ -313,10 +313,11 @@ check_exit() {
 	run --separate-stderr rd "$LAG" --dry-run bond set bond0 miimon 100ms lacp-rate fast xmit-hash layer3+4
 	assert_success
 	assert_output "bond0: nothing to change (nothing sent)"
-	# Nothing to write is no write: allowed under --root too.
+	# Without --dry-run a write is refused under --root, changed or not, as pfc and port are.
 	run --separate-stderr rd "$LAG" -j bond create bond0 mode 802.3ad members ens1f0np0,ens1f1np1 miimon 100
-	assert_success
-	expect '.changed == false and .dry_run == false'
+	assert_failure 1
+	assert_output ""
+	[ "$stderr" = "rdmactl: bond: writes are refused under --root and --replay" ] || fail "$stderr"
 }
 
 @test "bond --dry-run: the kernel's order, and options the mode does not use skipped" {

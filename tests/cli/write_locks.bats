@@ -79,3 +79,24 @@ hold() {
 		mode active-backup members ens1f0np0,ens1f1np1
 	[[ $stderr != *busy* ]] || fail "$stderr"
 }
+
+@test "gate: under --root every write is refused alike, whether or not anything differs; --dry-run plans" {
+	local args verb
+	for args in "port set ens1f0np0 mtu 9000" "port set ens1f0np0 mtu 1500" \
+		"pfc set dev ens1f0np0 prio-pfc 3:on" "pfc apply dev ens1f0np0 profile roce-lossless" \
+		"bond set bond0 miimon 100" "bond set bond0 miimon 250" \
+		"bond create bond0 mode 802.3ad members ens1f0np0,ens1f1np1"; do
+		verb=${args%% *}
+		# shellcheck disable=SC2086 # the words are the arguments
+		run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx-lag" $args
+		[ "$status" = 1 ] || fail "$args: exit $status: $stderr"
+		[ "$stderr" = "rdmactl: $verb: writes are refused under --root and --replay" ] || fail "$args: $stderr"
+		[ -z "$output" ] || fail "$args: printed $output"
+		# shellcheck disable=SC2086
+		run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx-lag" --dry-run $args
+		[ "$status" = 0 ] || fail "--dry-run $args: exit $status: $stderr"
+	done
+	# A usage error is still one (exit 2), found before the gate.
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx-lag" port set ens1f0np0
+	[ "$status" = 2 ] || fail "exit $status: $stderr"
+}
