@@ -403,9 +403,18 @@ static void metrics_fill(struct rdc_prom *m, const struct rdc_diag_host *h,
 static int metrics_write(struct rdc_ctx *ctx, const struct rdc_prom *m, const char *out)
 {
 	struct rdc_err err = {0};
-	int rc = out ? rdc_prom_write_file(m, out, &err) : rdc_prom_write(m, stdout, &err);
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
 
-	return rc ? rdc_fail(ctx, &err) : 0;
+	if (out)
+		return rdc_prom_write_file(m, out, &err) ? rdc_fail(ctx, &err) : 0;
+	if (rdc_prom_render(m, &buf, &len, &err))
+		return rdc_fail(ctx, &err);
+	/* Through the output layer: a lost write is said once, with its reason, at the end. */
+	rc = rdc_out_raw(ctx->out, buf, len);
+	free(buf);
+	return rc ? RDC_EXIT_FAIL : 0;
 }
 
 /* Read the host as diag does; 0, or the exit status after saying why not. */

@@ -18,6 +18,7 @@ struct rdc_out {
 	bool color;
 	const struct out_backend *backend; /* NULL for text */
 	void *state;
+	int write_errno; /* why a write first failed (ENOSPC), seen at a flush */
 };
 
 static const char *const color_start[] = {
@@ -61,10 +62,22 @@ int rdc_out_free(struct rdc_out *o)
 		rc = o->backend->close(o->state);
 	/* The reason, not a bare EIO: "No space left on device" is what to fix. */
 	errno = 0;
-	if (fflush(o->fp) != 0 || ferror(o->fp))
-		rc = errno > 0 ? -errno : -EIO;
+	if ((fflush(o->fp) != 0 || ferror(o->fp)) && !o->write_errno && errno > 0)
+		o->write_errno = errno;
+	if (ferror(o->fp))
+		rc = o->write_errno ? -o->write_errno : -EIO;
 	free(o);
 	return rc;
+}
+
+int rdc_out_raw(struct rdc_out *o, const void *buf, size_t len)
+{
+	errno = 0;
+	if (fwrite(buf, 1, len, o->fp) == len && fflush(o->fp) == 0)
+		return 0;
+	if (!o->write_errno)
+		o->write_errno = errno > 0 ? errno : EIO;
+	return -o->write_errno;
 }
 
 bool rdc_out_is_text(const struct rdc_out *o)
@@ -145,8 +158,13 @@ void rdc_out_end(struct rdc_out *o)
 		o->backend->obj_close(o->state);
 		o->backend->doc_end(o->state);
 	}
-	/* A document is complete: let a reader of a stream see it now. */
-	fflush(o->fp);
+	/*
+	 * A document is complete: let a reader of a stream see it now.  A write
+	 * that failed is retried by the flush, which sets errno again: keep it.
+	 */
+	errno = 0;
+	if ((fflush(o->fp) != 0 || ferror(o->fp)) && !o->write_errno && errno > 0)
+		o->write_errno = errno;
 }
 
 void rdc_out_obj_open(struct rdc_out *o, const char *key)

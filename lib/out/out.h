@@ -75,6 +75,13 @@ void rdc_out_bool(struct rdc_out *o, enum rdc_out_sink sink, const char *key, co
 /* A null value (unknown); text prints @fmt as-is when given. */
 void rdc_out_null(struct rdc_out *o, const char *key, const char *fmt);
 
+/*
+ * Bytes formatted elsewhere (the Prometheus text format) to the output as
+ * they are; 0, or -errno, also kept for rdc_out_free() ("No space left on
+ * device" rather than a bare EIO).
+ */
+int rdc_out_raw(struct rdc_out *o, const void *buf, size_t len);
+
 /* Text-only printf and end of line; no-ops for JSON and YAML. */
 void rdc_out_text(struct rdc_out *o, const char *fmt, ...) RDC_PRINTF(2, 3);
 void rdc_out_text_color(struct rdc_out *o, enum rdc_color color, const char *fmt, ...)

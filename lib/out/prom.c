@@ -409,8 +409,9 @@ int rdc_prom_write(const struct rdc_prom *p, FILE *fp, struct rdc_err *err)
 
 	if (rc)
 		return rc;
+	errno = 0;
 	if (fwrite(buf, 1, len, fp) != len || fflush(fp) || ferror(fp))
-		rc = rdc_err_set(err, EIO, "metrics: cannot write the output");
+		rc = rdc_err_set(err, errno > 0 ? errno : EIO, "metrics: cannot write the output");
 	free(buf);
 	return rc;
 }

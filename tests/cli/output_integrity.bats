@@ -82,3 +82,27 @@ clean_text() {
 	[[ "$output" == *'a\u202eb'* ]] || fail "$output"
 	clean_text "$output"
 }
+
+@test "output: a full disk under stdout is exit 1 whatever the verdict, and named" {
+	for args in "-j diag run interval 0" "port" "--yaml port gids" "diag metrics"; do
+		# shellcheck disable=SC2086 # the words are the arguments
+		run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" $args
+		[ "$status" -le 3 ] || fail "$args: $status"
+		# shellcheck disable=SC2086
+		run --separate-stderr bash -c '"$@" >/dev/full' _ "$RDMACTL" --root "$HOSTS/cx6dx" $args
+		[ "$status" = 1 ] || fail "$args >/dev/full: exit $status"
+		[ "$stderr" = "rdmactl: cannot write output: No space left on device" ] || fail "$args: $stderr"
+	done
+}
+
+@test "output: a message lost to a full stderr turns a success into exit 1" {
+	# -v says on stderr which member holds the bond's DCB.
+	run --separate-stderr "$RDMACTL" -v --root "$HOSTS/cx6dx-lag" pfc show dev bond0
+	assert_success
+	[[ $stderr == *"its DCB is ens1f0np0's"* ]] || fail "$stderr"
+	run bash -c '"$0" -v --root "$1" pfc show dev bond0 2>/dev/full >/dev/null' "$RDMACTL" "$HOSTS/cx6dx-lag"
+	[ "$status" = 1 ] || fail "exit $status"
+	# Nothing on stderr to lose: still a success.
+	run bash -c '"$0" --root "$1" port 2>/dev/full >/dev/null' "$RDMACTL" "$HOSTS/cx6dx"
+	assert_success
+}
