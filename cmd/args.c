@@ -484,7 +484,7 @@ int rdc_lock_netdev(struct rdc_ctx *ctx, const char *ifname)
 	if (geteuid() != 0)
 		return 0;
 	/* A name that cannot be one is the planner's to refuse (a usage error, exit 2). */
-	if (!*ifname || strchr(ifname, '/') || strlen(ifname) >= IF_NAMESIZE)
+	if (!rdc_ifname_valid(ifname))
 		return 0;
 	return rdc_locks_take(&ctx->locks, ifname, &err) ? rdc_fail(ctx, &err) : 0;
 }

@@ -149,7 +149,7 @@ int rdc_locks_take(struct rdc_locks *l, const char *ifname, struct rdc_err *err)
 			return 0;
 	if (l->count >= RDC_LOCK_MAX)
 		return rdc_err_set(err, E2BIG, "more than %d netdevs to lock", RDC_LOCK_MAX);
-	if (!*ifname || strchr(ifname, '/') || strlen(ifname) >= IF_NAMESIZE)
+	if (!rdc_ifname_valid(ifname))
 		return rdc_err_set(err, EINVAL, "'%s' is not an interface name", ifname);
 	wait_s = lock_wait_s(err);
 	if (wait_s < 0)

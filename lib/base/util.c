@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <math.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -306,4 +307,9 @@ bool rdc_str_needs_escape(const char *s, bool keep_nl)
 		s += n ? n : 1;
 	}
 	return false;
+}
+
+bool rdc_ifname_valid(const char *name)
+{
+	return name && *name && strlen(name) < IF_NAMESIZE && !strchr(name, '/');
 }

@@ -83,3 +83,5 @@ long rdc_hex_decode(const char *hex, void *out, size_t size);
 
 /* Copy with truncation, always NUL-terminated; returns -ENAMETOOLONG if cut. */
 int rdc_strlcpy(char *dst, const char *src, size_t size);
+/* Whether @name can be a network interface's: 1 to 15 bytes, no '/' (IF_NAMESIZE with its NUL). */
+bool rdc_ifname_valid(const char *name);

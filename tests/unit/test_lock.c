@@ -161,6 +161,8 @@ static void test_lock_refusals(void **state)
 	rdc_locks_init(&l);
 	assert_int_equal(rdc_locks_take(&l, "a/b", &err), -EINVAL);
 	assert_int_equal(rdc_locks_take(&l, "", &err), -EINVAL);
+	assert_int_equal(rdc_locks_take(&l, "sixteen-bytes-xx", &err),
+			 -EINVAL); /* IF_NAMESIZE with its NUL */
 	lock_path("eth2", path, sizeof(path));
 	assert_int_equal(symlink("/etc/passwd", path), 0);
 	assert_int_equal(rdc_locks_take(&l, "eth2", &err), -ELOOP);
