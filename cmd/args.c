@@ -17,8 +17,9 @@
 #include "host/netdev.h"
 #include "host/system.h"
 #include "cmd.h"
+#include "write.h"
 
-const struct option rdc_global_options[15] = {
+const struct option rdc_global_options[16] = {
 	{"json", no_argument, NULL, 'j'},
 	{"yaml", no_argument, NULL, RDC_OPT_YAML},
 	{"pretty", no_argument, NULL, 'p'},
@@ -28,6 +29,7 @@ const struct option rdc_global_options[15] = {
 	{"brief", no_argument, NULL, 'b'},
 	{"color", optional_argument, NULL, RDC_OPT_COLOR},
 	{"dry-run", no_argument, NULL, RDC_OPT_DRY_RUN},
+	{"confirm", required_argument, NULL, RDC_OPT_CONFIRM},
 	{"record", required_argument, NULL, RDC_OPT_RECORD},
 	{"replay", required_argument, NULL, RDC_OPT_REPLAY},
 	{"netns", required_argument, NULL, 'n'},
@@ -486,5 +488,10 @@ int rdc_lock_netdev(struct rdc_ctx *ctx, const char *ifname)
 	/* A name that cannot be one is the planner's to refuse (a usage error, exit 2). */
 	if (!rdc_ifname_valid(ifname))
 		return 0;
-	return rdc_locks_take(&ctx->locks, ifname, &err) ? rdc_fail(ctx, &err) : 0;
+	if (rdc_locks_take(&ctx->locks, ifname, &err))
+		return rdc_fail(ctx, &err);
+	/* Under its lock: a change of it that did not finish, or awaits confirmation, comes first. */
+	if (!ctx->journal_exempt && rdc_journal_guard(ifname, &err))
+		return rdc_fail(ctx, &err);
+	return 0;
 }

@@ -15,6 +15,7 @@
 #include "bond/plan.h"
 #include "bond.h"
 #include "signals.h"
+#include "write.h"
 #include "term.h"
 
 /* ---- keyword converters: the want of create, set, add, del ---- */
@@ -678,7 +679,7 @@ static int bond_write(struct rdc_ctx *ctx, struct rdc_bond_plan *plans, size_t n
 		changes[i].plan = &plans[i];
 	}
 	rdc_sig_defer_begin();
-	rc = rdc_change_commit(changes, nwants, rdc_sig_flag(), &res, &err);
+	rc = rdc_write_commit(ctx, changes, nwants, rdc_sig_flag(), &res, &err);
 	free(changes);
 	sig = rdc_sig_defer_end();
 	/*

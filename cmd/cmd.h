@@ -9,6 +9,8 @@
 
 #include "base/err.h"
 #include "base/lock.h"
+
+struct rdc_journal;
 #include "out/out.h"
 
 /* 3: a check found warnings only (bond check, diag). */
@@ -40,6 +42,11 @@ struct rdc_ctx {
 	struct rdc_locks locks;	  /* the netdevs this run writes, held till it ends */
 	enum rdc_write_gate gate; /* set by the dispatcher from the action's flags */
 	bool gate_asked;	  /* the action called rdc_writes_allowed() */
+	int argc;		  /* the command line, for the undo journal (write.h) */
+	char **argv;
+	unsigned int confirm_s;	     /* --confirm SEC, 0: none */
+	bool journal_exempt;	     /* undo, confirm: they settle journals, not refused by them */
+	struct rdc_journal *journal; /* a write awaiting confirmation, for the dispatcher */
 };
 
 /* What a positional argument or a keyword's value names, for completion. */
@@ -118,6 +125,8 @@ struct rdc_cmd {
 
 extern const struct rdc_cmd rdc_cmd_port;
 extern const struct rdc_cmd rdc_cmd_pfc;
+extern const struct rdc_cmd rdc_cmd_undo;
+extern const struct rdc_cmd rdc_cmd_confirm;
 extern const struct rdc_cmd rdc_cmd_bench;
 extern const struct rdc_cmd rdc_cmd_bond;
 extern const struct rdc_cmd rdc_cmd_diag;
@@ -166,8 +175,9 @@ enum {
 	RDC_OPT_DRY_RUN,
 	RDC_OPT_RECORD,
 	RDC_OPT_REPLAY,
+	RDC_OPT_CONFIRM,
 };
-extern const struct option rdc_global_options[15];
+extern const struct option rdc_global_options[16];
 extern const char rdc_global_short[];
 
 /*

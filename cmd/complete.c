@@ -19,10 +19,10 @@
  */
 
 static const char *const global_flags[] = {
-	"--json",    "--yaml",	  "--pretty", "--root",	 "--replay", "--record",
-	"--dry-run", "--verbose", "--quiet",  "--brief", "--color=", "--netns",
-	"--version", "--help",	  "-j",	      "-p",	 "-v",	     "-q",
-	"-n",	     "-V",	  "-h",	      NULL,
+	"--json",    "--yaml",	  "--pretty",  "--root",  "--replay", "--record",
+	"--dry-run", "--confirm", "--verbose", "--quiet", "--brief",  "--color=",
+	"--netns",   "--version", "--help",    "-j",	  "-p",	      "-v",
+	"-q",	     "-n",	  "-V",	       "-h",	  NULL,
 };
 
 /*

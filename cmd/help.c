@@ -21,6 +21,7 @@ static const struct {
 	{"    --record FILE", "record every kernel request and reply to FILE"},
 	{"-n, --netns NETNS", "run in network namespace NETNS (/run/netns/NETNS or a path)"},
 	{"    --dry-run", "show what would change, change nothing"},
+	{"    --confirm SEC", "a write comes undone after SEC s unless 'rdmactl confirm'"},
 	{"-v, --verbose", "more messages (-vv: debug)"},
 	{"-q, --quiet", "errors only"},
 	{"-b, --brief", "one line per port or bond in text (port, pfc show, bond show)"},

@@ -19,6 +19,7 @@
 #include "host/system.h"
 #include "cmd.h"
 #include "signals.h"
+#include "write.h"
 
 struct main_opts {
 	const char *root;
@@ -116,6 +117,17 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 		case RDC_OPT_DRY_RUN:
 			ctx->dry_run = true;
 			break;
+		case RDC_OPT_CONFIRM: {
+			uint32_t s;
+
+			if (rdc_parse_u32_range(optarg, 1, RDC_CONFIRM_MAX_S, &s))
+				return rdc_usage_error(ctx,
+						       "--confirm: '%s' is not a number of seconds "
+						       "(1 to %d)",
+						       optarg, RDC_CONFIRM_MAX_S);
+			ctx->confirm_s = s;
+			break;
+		}
 		case RDC_OPT_RECORD:
 			mo->record = optarg;
 			break;
@@ -280,8 +292,20 @@ static int run_action(struct rdc_ctx *ctx, const struct rdc_action *act, int arg
 		    : rdc_system_live()		    ? RDC_GATE_OPEN
 						    : RDC_GATE_REFUSED;
 	ctx->gate_asked = false;
+	if (!rc && ctx->confirm_s && !(act->flags & RDC_ACT_MUTATES))
+		rc = rdc_usage_error(ctx,
+				     "--confirm SEC is for writes (port set, pfc set|apply, "
+				     "bond create|set|add|del|apply), not '%s %s'",
+				     ctx->verb, act->name);
 	if (!rc)
 		rc = act->run(ctx, act, &args, opts);
+	/* A write awaiting confirmation: after its report, say how; wait on a terminal. */
+	if (ctx->journal) {
+		if (!rc)
+			rc = rdc_confirm_wait(ctx);
+		free(ctx->journal);
+		ctx->journal = NULL;
+	}
 	/* A write action that never asked would have written past --root: a bug, said as one. */
 	if (!rc && ctx->gate != RDC_GATE_NONE && !ctx->gate_asked) {
 		fprintf(stderr,
@@ -358,7 +382,7 @@ static int strict_end(const struct rdc_ctx *ctx, int rc)
 
 int main(int argc, char **argv)
 {
-	struct rdc_ctx ctx = {.prog = "rdmactl"};
+	struct rdc_ctx ctx = {.prog = "rdmactl", .argc = argc, .argv = argv};
 	struct main_opts mo = {.color = "auto"};
 	const struct rdc_cmd *cmd = NULL;
 	const char *base = strrchr(argv[0], '/');

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "pfc.h"
 #include "signals.h"
+#include "write.h"
 
 /* A profile and its parameters as given: one that contradicts itself is a usage error. */
 static int profile_check(struct rdc_ctx *ctx, const struct rdc_args *args,
@@ -210,7 +211,7 @@ static int pfc_jobs_write(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 		changes[i].plan = &dcs[i];
 	}
 	rdc_sig_defer_begin();
-	rdc_change_commit(changes, jobs->count, rdc_sig_flag(), &res, &err);
+	rdc_write_commit(ctx, changes, jobs->count, rdc_sig_flag(), &res, &err);
 	free(dcs);
 	free(changes);
 	return rdc_sig_finish(ctx, res.rc, &err, res.undo_rc, &res.undo);

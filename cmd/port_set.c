@@ -10,6 +10,7 @@
 #include "host/netdev.h"
 #include "port.h"
 #include "signals.h"
+#include "write.h"
 
 /*
  * Which netdev a NETDEV | DEV[/PORT] | ADDRESS argument means.  A netdev is
@@ -93,7 +94,7 @@ static int set_write(struct rdc_ctx *ctx, struct rdc_link_plan *plan)
 	struct rdc_err err = {0};
 
 	rdc_sig_defer_begin();
-	rdc_change_commit(&change, 1, rdc_sig_flag(), &res, &err);
+	rdc_write_commit(ctx, &change, 1, rdc_sig_flag(), &res, &err);
 	return rdc_sig_finish(ctx, res.rc, &err, res.undo_rc, &res.undo);
 }
 

@@ -6,8 +6,9 @@
 
 #include "cmd.h"
 
-const struct rdc_cmd *const rdc_cmds[] = {&rdc_cmd_port,  &rdc_cmd_pfc,	 &rdc_cmd_bond,
-					  &rdc_cmd_bench, &rdc_cmd_diag, NULL};
+const struct rdc_cmd *const rdc_cmds[] = {&rdc_cmd_port,    &rdc_cmd_pfc,  &rdc_cmd_bond,
+					  &rdc_cmd_bench,   &rdc_cmd_diag, &rdc_cmd_undo,
+					  &rdc_cmd_confirm, NULL};
 
 const struct rdc_cmd *rdc_cmd_find(const char *name)
 {

@@ -13,6 +13,8 @@ export NO_COLOR=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 # Write verbs lock their netdevs (base/lock.h): in this run's scratch, not /run/lock.
 export RDMACTL_LOCK_DIR=${RDMACTL_LOCK_DIR:-$BATS_RUN_TMPDIR/rdmactl-lock}
+# Undo journals (cmd/write.h) likewise: never /run/rdmactl of the machine.
+export RDMACTL_RUN_DIR=${RDMACTL_RUN_DIR:-$BATS_RUN_TMPDIR/rdmactl-run}
 
 # rdmactl on a fixture host: rd HOST ARGS...
 rd() {

@@ -61,3 +61,23 @@ int rdc_change_commit(const struct rdc_change *changes, size_t n, volatile sig_a
 	}
 	return res->rc;
 }
+
+int rdc_change_restore(const struct rdc_change *changes, size_t n, struct rdc_err *err)
+{
+	int first = 0;
+
+	for (size_t k = n; k-- > 0;) {
+		const struct rdc_change *c = &changes[k];
+		struct rdc_err one = {0};
+		int rc = c->ops->restore(c->plan, first ? &one : err);
+
+		if (!rc)
+			continue;
+		if (!first)
+			first = rc;
+		else
+			rdc_err_append(err, "restoring '%s' failed too: %s", c->ops->name(c->plan),
+				       one.msg);
+	}
+	return first;
+}

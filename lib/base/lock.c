@@ -2,6 +2,7 @@
 /* lock.c - one writer per netdev: flock(2) files under /run/lock/rdmactl */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,22 +43,17 @@ static int lock_wait_s(struct rdc_err *err)
 }
 
 /* 0, or why @dir could not be made (one that exists is fine: it is checked after). */
-static int lock_mkdir(const char *dir)
+static int owned_mkdir(const char *dir, mode_t mode)
 {
-	return !mkdir(dir, 0755) || errno == EEXIST ? 0 : errno;
+	return !mkdir(dir, mode) || errno == EEXIST ? 0 : errno;
 }
 
-/*
- * The lock directory, made when missing: a directory of ours that nobody
- * else may write (under /run/lock, world-writable and sticky, another user
- * could have made it first, or planted a symlink).
- */
-static int lock_dir_open(const char *dir, struct rdc_err *err)
+int rdc_owned_dir_open(const char *dir, mode_t mode, const char *what, struct rdc_err *err)
 {
 	struct stat st;
 	int fd, code;
 
-	code = lock_mkdir(dir);
+	code = owned_mkdir(dir, mode);
 	if (code == ENOENT) {
 		/* A fresh /run (a container, an initramfs) may have no /run/lock yet. */
 		char parent[4096];
@@ -67,33 +63,39 @@ static int lock_dir_open(const char *dir, struct rdc_err *err)
 		slash = strrchr(parent, '/');
 		if (slash && slash != parent) {
 			*slash = '\0';
-			code = lock_mkdir(parent);
+			code = owned_mkdir(parent, 0755);
 			if (code)
-				return rdc_err_set(err, code,
-						   "cannot make '%s' for the lock directory",
-						   parent);
+				return rdc_err_set(err, code, "cannot make '%s' for the %s", parent,
+						   what);
 		}
-		code = lock_mkdir(dir);
+		code = owned_mkdir(dir, mode);
 	}
 	if (code)
-		return rdc_err_set(err, code, "cannot make the lock directory '%s'", dir);
+		return rdc_err_set(err, code, "cannot make the %s '%s'", what, dir);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return rdc_err_set(err, errno == ELOOP ? ENOTDIR : errno,
-				   "cannot open the lock directory '%s'%s", dir,
-				   errno == ELOOP ? " (a symlink)" : "");
-	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+	if (fd < 0) {
+		code = errno;
+		/* O_NOFOLLOW|O_DIRECTORY on a symlink: ELOOP, or ENOTDIR on some kernels. */
+		bool link = code == ELOOP ||
+			    (code == ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode));
+
+		return rdc_err_set(err, link ? ENOTDIR : code, "cannot open the %s '%s'%s", what,
+				   dir, link ? " (a symlink)" : "");
+	}
+	/* Nobody else may write it; a private one (0700) nobody else may read either. */
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 022) ||
+	    (!(mode & 044) && (st.st_mode & 077))) {
 		close(fd);
 		return rdc_err_set(err, EPERM,
-				   "the lock directory '%s' is not this user's alone (owner %u, "
+				   "the %s '%s' is not this user's alone (owner %u, "
 				   "mode %04o): remove it",
-				   dir, (unsigned int)st.st_uid,
+				   what, dir, (unsigned int)st.st_uid,
 				   (unsigned int)(st.st_mode & 07777));
 	}
 	return fd;
 }
 
-static unsigned long long netns_inode(void)
+unsigned long long rdc_netns_inode(void)
 {
 	struct stat st;
 
@@ -154,9 +156,9 @@ int rdc_locks_take(struct rdc_locks *l, const char *ifname, struct rdc_err *err)
 	wait_s = lock_wait_s(err);
 	if (wait_s < 0)
 		return wait_s;
-	snprintf(file, sizeof(file), "net%llu.%s.lock", netns_inode(), ifname);
+	snprintf(file, sizeof(file), "net%llu.%s.lock", rdc_netns_inode(), ifname);
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	dirfd = lock_dir_open(dir, err);
+	dirfd = rdc_owned_dir_open(dir, 0755, "lock directory", err);
 	if (dirfd < 0)
 		return dirfd;
 	fd = lock_file_open(dirfd, path, file, err);

@@ -4,6 +4,7 @@
 
 #include <net/if.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "base/err.h"
 
@@ -41,3 +42,15 @@ void rdc_locks_init(struct rdc_locks *l);
 int rdc_locks_take(struct rdc_locks *l, const char *ifname, struct rdc_err *err);
 /* Release every lock held (the files stay: removing one would race a waiter). */
 void rdc_locks_release(struct rdc_locks *l);
+
+/*
+ * @dir, made with @mode when missing (its parent too, 0755), opened
+ * O_DIRECTORY|O_NOFOLLOW: a directory of this user's that nobody else may
+ * write (under /run/lock, world-writable and sticky, another user could have
+ * made it first, or planted a symlink); with a @mode that others may not read
+ * (0700), nobody else may read it either.  Returns the fd, or -errno with
+ * why, @what naming it ("lock directory").
+ */
+int rdc_owned_dir_open(const char *dir, mode_t mode, const char *what, struct rdc_err *err);
+/* The inode of this process's network namespace (/proc/self/ns/net), 0 when unknown. */
+unsigned long long rdc_netns_inode(void);

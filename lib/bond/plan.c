@@ -703,9 +703,148 @@ static const char *bond_change_name(const void *p)
 	return ((const struct rdc_bond_plan *)p)->name;
 }
 
+/* The plan is fixed-size and pointer-free: the journal keeps it as it is. */
+static const void *bond_change_blob(const void *p)
+{
+	return p;
+}
+
+#define TERMINATED(a) (memchr((a), '\0', sizeof(a)) != NULL)
+
+static bool bond_read_valid(const struct rdc_bond *b)
+{
+	if (!TERMINATED(b->name) || !TERMINATED(b->primary) || !TERMINATED(b->active_member) ||
+	    !TERMINATED(b->ad_partner_mac) || !TERMINATED(b->rdma_device) ||
+	    !TERMINATED(b->rdma_reason) || b->nmembers > RDC_BOND_MAX_MEMBERS)
+		return false;
+	for (size_t i = 0; i < b->nmembers; i++)
+		if (!TERMINATED(b->members[i].name) || !TERMINATED(b->members[i].duplex) ||
+		    !TERMINATED(b->members[i].perm_hwaddr))
+			return false;
+	return true;
+}
+
+/* Every count in range, every name a name: the journal may be damaged. */
+static bool bond_plan_valid(const struct rdc_bond_plan *p, const char *name)
+{
+	if (!TERMINATED(p->name) || strcmp(p->name, name) || !TERMINATED(p->primary) ||
+	    p->nmembers > RDC_BOND_MAX_MEMBERS || p->nsteps > RDC_BOND_PLAN_STEPS ||
+	    p->nskipped > RDC_ARRAY_SIZE(p->skipped) || p->naddr6 > RDC_BOND_PLAN_ADDR6 ||
+	    !bond_read_valid(&p->before) || !bond_read_valid(&p->after))
+		return false;
+	for (size_t i = 0; i < p->nmembers; i++)
+		if (!TERMINATED(p->members[i]) || !rdc_ifname_valid(p->members[i]))
+			return false;
+	for (size_t i = 0; i < p->nsteps; i++) {
+		const struct rdc_bond_step *st = &p->steps[i];
+
+		if (st->op < RDC_BOND_OP_CREATE || st->op > RDC_BOND_OP_RELEASE ||
+		    !TERMINATED(st->netdev) || !TERMINATED(st->text) ||
+		    (st->netdev[0] && !rdc_ifname_valid(st->netdev)))
+			return false;
+	}
+	for (size_t i = 0; i < p->nskipped; i++)
+		if (!TERMINATED(p->skipped[i]))
+			return false;
+	for (size_t i = 0; i < p->naddr6; i++)
+		if (!TERMINATED(p->addr6[i].netdev) || p->addr6[i].addr.prefix_len > 128)
+			return false;
+	return true;
+}
+
+static int bond_change_load(const void *blob, const char *name, void **out, struct rdc_err *err)
+{
+	struct rdc_bond_plan *p = malloc(sizeof(*p));
+
+	if (!p)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	memcpy(p, blob, sizeof(*p));
+	if (!bond_plan_valid(p, name)) {
+		free(p);
+		return rdc_err_set(err, EINVAL,
+				   "not a bond plan of '%s' (a count or a name out of "
+				   "range)",
+				   name);
+	}
+	*out = p;
+	return 0;
+}
+
+/* Whether @netdev is enslaved to @bond now. */
+static bool enslaved_to(const char *netdev, const char *bond)
+{
+	struct rdc_netdev nd;
+
+	return !rdc_netdev_read(netdev, &nd, NULL) && !strcmp(nd.master, bond);
+}
+
+/*
+ * Whether the step's effect is there now, so its undo has something to
+ * undo: the run that wrote the journal may have stopped before or after
+ * any step.  Each undo is then one the kernel takes (no release of a
+ * netdev that is not a member, no delete of a bond that is not there).
+ */
+static bool step_in_effect(const struct rdc_bond_plan *p, const struct rdc_bond_step *st)
+{
+	bool up;
+
+	switch (st->op) {
+	case RDC_BOND_OP_CREATE:
+	case RDC_BOND_OP_OPTS:
+		return rdc_netdev_exists(p->name);
+	case RDC_BOND_OP_DELETE:
+		return !rdc_netdev_exists(p->name);
+	case RDC_BOND_OP_DOWN:
+		return !admin_up(st->netdev, &up, NULL) && !up;
+	case RDC_BOND_OP_UP:
+		return !admin_up(st->netdev, &up, NULL) && up;
+	case RDC_BOND_OP_ENSLAVE:
+		return enslaved_to(st->netdev, p->name);
+	case RDC_BOND_OP_RELEASE:
+		return rdc_netdev_exists(p->name) && !enslaved_to(st->netdev, p->name);
+	}
+	return false;
+}
+
+/*
+ * The undo of each step whose effect is there, newest first, then the
+ * members' IPv6 addresses.  A bond whose mode reads neither what it was nor
+ * what the plan set was changed by another writer since: left alone.
+ */
+static int bond_change_restore(void *pv, struct rdc_err *err)
+{
+	struct rdc_bond_plan *p = pv;
+	struct rdc_bond now;
+	char added[160];
+	int rc = 0, r;
+
+	if (p->want_opts.mode_given && !rdc_bond_read(p->name, &now, NULL) &&
+	    now.mode != p->want_opts.mode && (!p->existed || now.mode != p->before.mode))
+		return rdc_err_set(err, EBUSY,
+				   "'%s' reads mode %s, neither what it was nor what that change "
+				   "set: left as it is (another writer's)",
+				   p->name, rdc_bond_mode_name(now.mode));
+	for (size_t i = p->nsteps; i-- > 0;) {
+		if (!step_in_effect(p, &p->steps[i]))
+			continue;
+		r = step_do(p, &p->steps[i], true, rc ? NULL : err);
+		if (r && !rc) {
+			rdc_err_prefix(err, "undoing '%s'", p->steps[i].text);
+			rc = r;
+		}
+	}
+	r = plan_addr6_restore(p, added, sizeof(added), rc ? NULL : err);
+	return rc ? rc : r;
+}
+
 const struct rdc_change_ops rdc_bond_change_ops = {
 	.empty = bond_change_empty,
 	.apply = bond_change_apply,
 	.revert = bond_change_revert,
 	.name = bond_change_name,
+	.kind = "bond",
+	.blob_size = sizeof(struct rdc_bond_plan),
+	.blob = bond_change_blob,
+	.load = bond_change_load,
+	.restore = bond_change_restore,
 };

@@ -2,6 +2,7 @@
 /* plan.c - read, diff, write only what differs, verify, and roll back */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -589,9 +590,173 @@ static const char *dcb_change_name(const void *c)
 	return ((const struct rdc_dcb_change *)c)->ifname;
 }
 
+/* The journal keeps the plan (fixed-size, pointer-free); the netdev is the change's name. */
+static const void *dcb_change_blob(const void *c)
+{
+	return ((const struct rdc_dcb_change *)c)->plan;
+}
+
+/* A loaded change and what it points to, in one allocation (free() the change). */
+struct dcb_loaded {
+	struct rdc_dcb_change change;
+	struct rdc_dcb_plan plan;
+	char ifname[IF_NAMESIZE];
+};
+
+static bool terminated(const char *s, size_t size)
+{
+	return memchr(s, '\0', size) != NULL;
+}
+
+/* A file the plan may write back: sysfs or configfs, no way out of it. */
+static bool plan_path_ok(const char *path)
+{
+	return terminated(path, sizeof(((struct rdc_file_change *)0)->path)) &&
+	       !strncmp(path, "/sys/", 5) && !strstr(path, "/../") && !strstr(path, "/./");
+}
+
+static bool dcb_plan_valid(const struct rdc_dcb_plan *p)
+{
+	if (p->before.napps > RDC_DCB_MAX_APPS || p->after.napps > RDC_DCB_MAX_APPS ||
+	    p->nadd > RDC_DSCP_COUNT || p->ndel > RDC_DCB_MAX_APPS ||
+	    p->nfiles > RDC_PLAN_MAX_FILES || p->ncreate > RDC_DCB_TARGET_PORTS)
+		return false;
+	for (size_t i = 0; i < p->nfiles; i++)
+		if (!plan_path_ok(p->files[i].path) ||
+		    !terminated(p->files[i].before, sizeof(p->files[i].before)) ||
+		    !terminated(p->files[i].after, sizeof(p->files[i].after)))
+			return false;
+	for (size_t i = 0; i < p->ncreate; i++)
+		if (!terminated(p->create[i], sizeof(p->create[i])))
+			return false;
+	return true;
+}
+
+static int dcb_change_load(const void *blob, const char *name, void **out, struct rdc_err *err)
+{
+	struct dcb_loaded *l = malloc(sizeof(*l));
+
+	if (!l)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	memcpy(&l->plan, blob, sizeof(l->plan));
+	if (!dcb_plan_valid(&l->plan) || rdc_strlcpy(l->ifname, name, sizeof(l->ifname))) {
+		free(l);
+		return rdc_err_set(err, EINVAL, "not a DCB plan (a count or a name out of range)");
+	}
+	l->change.ifname = l->ifname;
+	l->change.plan = &l->plan;
+	*out = &l->change;
+	return 0;
+}
+
+static bool app_present(const struct rdc_dcb *d, const struct dcb_app *a)
+{
+	for (size_t i = 0; i < d->napps; i++)
+		if (d->apps[i].selector == a->selector && d->apps[i].protocol == a->protocol &&
+		    d->apps[i].priority == a->priority)
+			return true;
+	return false;
+}
+
+static bool pfc_equal(const struct ieee_pfc *a, const struct ieee_pfc *b)
+{
+	return a->pfc_en == b->pfc_en && a->delay == b->delay;
+}
+
+static bool buffer_equal(const struct dcbnl_buffer *a, const struct dcbnl_buffer *b)
+{
+	return !memcmp(a->prio2buffer, b->prio2buffer, sizeof(a->prio2buffer)) &&
+	       !memcmp(a->buffer_size, b->buffer_size, sizeof(a->buffer_size));
+}
+
+/* One attribute: keep it in the restore when it reads what the plan set; name it when theirs. */
+static bool restore_keep(bool planned, bool is_after, bool is_before, const char *what,
+			 char *theirs, size_t size)
+{
+	if (planned && !is_after && !is_before) {
+		size_t used = strlen(theirs);
+
+		snprintf(theirs + used, size - used, "%s%s", used ? ", " : "", what);
+	}
+	return planned && is_after;
+}
+
+/*
+ * Restore what reads as the plan left it: each attribute that reads its
+ * "after" goes back to "before"; APP entries it added that are there go,
+ * those it deleted that are missing come back; files likewise.
+ */
+static int dcb_change_restore(void *c, struct rdc_err *err)
+{
+	const struct rdc_dcb_change *dc = c;
+	const struct rdc_dcb_plan *p = dc->plan;
+	struct rdc_dcb_plan *q = malloc(sizeof(*q));
+	struct rdc_dcb *now = malloc(sizeof(*now));
+	char theirs[200] = "";
+	int rc = 0;
+
+	if (!q || !now) {
+		free(q);
+		free(now);
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	}
+	*q = *p;
+	q->ncreate = 0;
+	if (p->pfc || p->ets || p->maxrate || p->buffer || p->nadd || p->ndel) {
+		rc = rdc_dcb_read(dc->ifname, now, err);
+		if (rc)
+			goto out;
+		q->pfc = restore_keep(p->pfc, pfc_equal(&now->pfc, &p->after.pfc),
+				      pfc_equal(&now->pfc, &p->before.pfc), "PFC", theirs,
+				      sizeof(theirs));
+		q->ets = restore_keep(p->ets, ets_equal(&now->ets, &p->after.ets),
+				      ets_equal(&now->ets, &p->before.ets), "ETS", theirs,
+				      sizeof(theirs));
+		q->maxrate = restore_keep(
+			p->maxrate, !memcmp(&now->maxrate, &p->after.maxrate, sizeof(now->maxrate)),
+			!memcmp(&now->maxrate, &p->before.maxrate, sizeof(now->maxrate)),
+			"TC rate limits", theirs, sizeof(theirs));
+		q->buffer = restore_keep(p->buffer, buffer_equal(&now->buffer, &p->after.buffer),
+					 buffer_equal(&now->buffer, &p->before.buffer), "buffers",
+					 theirs, sizeof(theirs));
+		q->nadd = q->ndel = 0;
+		for (size_t i = 0; i < p->nadd; i++)
+			if (app_present(now, &p->add[i]))
+				q->add[q->nadd++] = p->add[i];
+		for (size_t i = 0; i < p->ndel; i++)
+			if (!app_present(now, &p->del[i]))
+				q->del[q->ndel++] = p->del[i];
+	}
+	q->nfiles = 0;
+	for (size_t i = 0; i < p->nfiles; i++) {
+		char cur[64] = "";
+
+		rdc_fs_read(cur, sizeof(cur), NULL, "%s", p->files[i].path);
+		if (restore_keep(true, !strcmp(cur, p->files[i].after),
+				 !strcmp(cur, p->files[i].before), p->files[i].path, theirs,
+				 sizeof(theirs)))
+			q->files[q->nfiles++] = p->files[i];
+	}
+	rc = rdc_dcb_plan_revert(dc->ifname, q, err);
+	if (!rc && theirs[0])
+		rc = rdc_err_set(err, EBUSY,
+				 "'%s': %s read neither the old values nor that change's: left as "
+				 "they are (another writer's); the rest is restored",
+				 dc->ifname, theirs);
+out:
+	free(q);
+	free(now);
+	return rc;
+}
+
 const struct rdc_change_ops rdc_dcb_change_ops = {
 	.empty = dcb_change_empty,
 	.apply = dcb_change_apply,
 	.revert = dcb_change_revert,
 	.name = dcb_change_name,
+	.kind = "dcb",
+	.blob_size = sizeof(struct rdc_dcb_plan),
+	.blob = dcb_change_blob,
+	.load = dcb_change_load,
+	.restore = dcb_change_restore,
 };

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -178,9 +179,74 @@ static const char *link_change_name(const void *p)
 	return ((const struct rdc_link_plan *)p)->before.name;
 }
 
+/* The plan is fixed-size and pointer-free: the journal keeps it as it is. */
+static const void *link_change_blob(const void *p)
+{
+	return p;
+}
+
+static bool link_valid(const struct rdc_link *l)
+{
+	return memchr(l->name, '\0', sizeof(l->name)) && rdc_ifname_valid(l->name) &&
+	       memchr(l->operstate, '\0', sizeof(l->operstate));
+}
+
+static int link_change_load(const void *blob, const char *name, void **out, struct rdc_err *err)
+{
+	struct rdc_link_plan *plan = malloc(sizeof(*plan));
+
+	if (!plan)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	memcpy(plan, blob, sizeof(*plan));
+	if (!link_valid(&plan->before) || !link_valid(&plan->after) ||
+	    strcmp(plan->before.name, name) || plan->change.mtu < -1 ||
+	    plan->change.mtu > UINT32_MAX || plan->change.admin_up < -1 ||
+	    plan->change.admin_up > 1) {
+		free(plan);
+		return rdc_err_set(err, EINVAL, "not a link plan of '%s'", name);
+	}
+	*out = plan;
+	return 0;
+}
+
+/*
+ * Whatever part of the change went through: a value that reads what the
+ * plan wrote goes back; one that reads the old value needs nothing; an MTU
+ * that reads neither is another writer's and stays.
+ */
+static int link_change_restore(void *p, struct rdc_err *err)
+{
+	const struct rdc_link_plan *plan = p;
+	struct rdc_link_change undo;
+	struct rdc_link now;
+	bool theirs;
+	int rc = rdc_link_get(plan->before.name, &now, err);
+
+	if (rc)
+		return rc;
+	theirs = rdc_link_undo_own(&plan->before, &plan->change, &plan->after, &now, &undo);
+	if (undo.mtu >= 0 || undo.admin_up >= 0) {
+		rc = rdc_link_set(&now, &undo, err);
+		if (rc)
+			return rc;
+	}
+	if (theirs)
+		return rdc_err_set(
+			err, EBUSY,
+			"'%s' reads mtu %u, neither the %u it had nor the %u that change "
+			"set: left as it is (another writer's)",
+			now.name, now.mtu, plan->before.mtu, plan->after.mtu);
+	return 0;
+}
+
 const struct rdc_change_ops rdc_link_change_ops = {
 	.empty = link_change_empty,
 	.apply = link_change_apply,
 	.revert = link_change_revert,
 	.name = link_change_name,
+	.kind = "link",
+	.blob_size = sizeof(struct rdc_link_plan),
+	.blob = link_change_blob,
+	.load = link_change_load,
+	.restore = link_change_restore,
 };

@@ -134,7 +134,7 @@ make_stub() {
 	for opt in $output; do
 		grep -qxF -- "${opt%=}" <<<"$opts" || fail "__complete offers $opt, --help does not list it"
 	done
-	run "$RDMACTL" __complete --co
+	run "$RDMACTL" __complete --col
 	assert_output "--color="
 }
 

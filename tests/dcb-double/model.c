@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1017,6 +1018,30 @@ static void slow_answer(unsigned int cmd)
 		;
 }
 
+/*
+ * DCB_DOUBLE_KILL=N: a crash.  The program is killed (SIGKILL) right after
+ * its Nth changing request (1-1000) is applied and before it is answered, so
+ * a test can stop a writer at each of its steps.  Counted per process.
+ */
+static void crash_after(unsigned int cmd)
+{
+	const char *spec = getenv("DCB_DOUBLE_KILL");
+	static unsigned long seen;
+	unsigned long nth;
+	char *end;
+
+	if (!spec || !*spec || !cmd_is_set(cmd))
+		return;
+	errno = 0;
+	nth = strtoul(spec, &end, 10);
+	if (errno || *end || !nth || nth > 1000) {
+		fprintf(stderr, "dcb-double: DCB_DOUBLE_KILL=%s is not 1-1000\n", spec);
+		return;
+	}
+	if (++seen == nth)
+		raise(SIGKILL);
+}
+
 struct dd_dgram *dd_answer(const struct nlmsghdr *nlh, const char *ifname, uint32_t portid,
 			   bool cap_ack)
 {
@@ -1086,6 +1111,7 @@ struct dd_dgram *dd_answer(const struct nlmsghdr *nlh, const char *ifname, uint3
 			err = -ENOMEM;
 	}
 	slow_answer(dcb->cmd);
+	crash_after(dcb->cmd);
 done:
 	dd_buf_free(&b);
 	free(st);

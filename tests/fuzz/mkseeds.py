@@ -232,6 +232,37 @@ def bundle_seeds():
                                       (ib + "board_id", b"MT_\x00\x07\n", "file")])
 
 
+def makefile_version(top):
+    with open(os.path.join(top, "Makefile")) as f:
+        for line in f:
+            if line.startswith("VERSION :="):
+                return line.split(":=", 1)[1].strip()
+    return "0"
+
+
+def link_plan(name, mtu_before, mtu_after):
+    """struct rdc_link_plan as x86-64 lays it out (host/link.h, kernel/rtnl.h)."""
+    def link(mtu):
+        b = struct.pack("<i16sIII?24s", 7, name.encode(), mtu, 68, 65535, True, b"up")
+        return b + b"\0" * (60 - len(b))
+    plan = link(mtu_before) + link(mtu_after) + struct.pack("<qi4x?7x", mtu_after, -1, True)
+    return plan
+
+
+def journal_seeds(top):
+    version = makefile_version(top).encode()
+    head = (b"rdmactl-undo 1\nversion " + version + b"\nnetns 4026531840\npid 4242\n"
+            b"started 1764851000\n")
+    plan = link_plan("eth0", 1500, 9000)
+    yield "applying", (head + b"state applying\ncommand rdmactl port set eth0 mtu 9000\n"
+                       b"netdev eth0\nchange link eth0 " + str(len(plan)).encode() + b"\n" +
+                       plan + b"\nend\n")
+    yield "pending", (head + b"state pending\ndeadline 1764851030\ncommand rdmactl confirm\n"
+                      b"netdev eth0\nnetdev eth1\nend\n")
+    yield "other-version", b"rdmactl-undo 1\nversion 0.0.0\nend\n"
+    yield "bad-size", (head + b"state applying\nchange bond bond0 99999\nxx\nend\n")
+
+
 def seeds(top):
     yield "bench_proto", bench_seeds()
     yield "nl_rec", nl_rec_seeds(top)
@@ -246,6 +277,7 @@ def seeds(top):
     yield "policy_yaml", yaml_seeds(POLICY_YAML, b"roce-prio: 4\n")
     yield "bond_procfs", bond_procfs_seeds(top)
     yield "bundle", bundle_seeds()
+    yield "journal", journal_seeds(top)
 
 
 def main():

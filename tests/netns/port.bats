@@ -190,3 +190,63 @@ in_netns() {
 	assert_line --index 0 "failed 0"
 	assert_line --index 1 "1"
 }
+
+@test "netns: port set --confirm: unconfirmed, the MTU before comes back; confirmed, the new one stays" {
+	run in_netns '
+		rd=$1
+		export RDMACTL_RUN_DIR=$2/run
+		mtu() { ip -o link show veth0 | grep -o "mtu [0-9]*"; }
+		$rd --confirm 1 port set veth0 mtu 4000 >/dev/null 2>"$2/err"
+		mtu
+		for i in $(seq 150); do mtu | grep -qx "mtu 1500" && break; sleep 0.1; done
+		mtu
+		for i in $(seq 50); do [ -z "$(ls "$RDMACTL_RUN_DIR")" ] && break; sleep 0.1; done
+		echo "journals $(ls "$RDMACTL_RUN_DIR" | wc -l)"
+		$rd --confirm 1 port set veth0 mtu 4000 >/dev/null 2>&1
+		$rd confirm veth0
+		sleep 2
+		mtu
+		echo "journals $(ls "$RDMACTL_RUN_DIR" | wc -l)"
+		cat "$2/err"'
+	assert_success
+	assert_line --index 0 "mtu 4000"
+	assert_line --index 1 "mtu 1500"
+	assert_line --index 2 "journals 0"
+	assert_line --index 3 --regexp "^rdmactl --confirm 1 port set veth0 mtu 4000 \(pending, pid [0-9]+\) on veth0$"
+	assert_line --index 4 "1 change confirmed: kept as it is"
+	assert_line --index 5 "mtu 4000"
+	assert_line --index 6 "journals 0"
+	assert_line --index 7 --regexp "^rdmactl: port: changed; the state before comes back at [0-9:]{8} \(in 1 s\) unless confirmed: 'rdmactl confirm'$"
+}
+
+@test "netns: a pending change whose watcher died stops writes; undo keeps another writer's MTU and says so" {
+	run in_netns '
+		rd=$1
+		export RDMACTL_RUN_DIR=$2/run
+		$rd --confirm 600 port set veth0 mtu 4321 up >/dev/null 2>&1
+		# The watcher: its command line starts with rdmactl (this script'"'"'s with bash).
+		pkill -KILL -f -- "^$rd --confirm 600 port set veth0 mtu 4321 up"
+		rc=0
+		$rd port set veth0 mtu 3000 2>"$2/err" || rc=$?
+		echo "rc $rc"
+		grep -o "has a change awaiting confirmation until" "$2/err"
+		ip -o link show veth0 | grep -o "mtu [0-9]*"
+		# Another tool changes the MTU meanwhile; the admin state is still this change'"'"'s.
+		ip link set veth0 mtu 3500
+		rc=0
+		$rd undo veth0 >/dev/null 2>"$2/err" || rc=$?
+		echo "undo $rc"
+		cat "$2/err"
+		ip -o link show veth0 | grep -o "mtu [0-9]*"
+		ip -o link show veth0 | grep -c "<[^>]*,UP" || true
+		echo "journals $(ls "$RDMACTL_RUN_DIR" | wc -l)"'
+	assert_success
+	assert_line --index 0 "rc 1"
+	assert_line --index 1 "has a change awaiting confirmation until"
+	assert_line --index 2 "mtu 4321"
+	assert_line --index 3 "undo 1"
+	assert_line --index 4 --partial "'veth0' reads mtu 3500, neither the 1500 it had nor the 4321 that change set: left as it is (another writer's)"
+	assert_line --index 5 "mtu 3500"
+	assert_line --index 6 "0"
+	assert_line --index 7 "journals 0"
+}

@@ -66,7 +66,8 @@ static const char *fake_name(const void *p)
 	return ((const struct fake *)p)->name;
 }
 
-static const struct rdc_change_ops fake_ops = {fake_empty, fake_apply, fake_revert, fake_name};
+static const struct rdc_change_ops fake_ops = {
+	.empty = fake_empty, .apply = fake_apply, .revert = fake_revert, .name = fake_name};
 
 static int commit(struct fake *f, size_t n, volatile sig_atomic_t *stop,
 		  struct rdc_change_result *res, struct rdc_err *err)
