@@ -69,7 +69,7 @@ int rdc_change_restore(const struct rdc_change *changes, size_t n, struct rdc_er
 	for (size_t k = n; k-- > 0;) {
 		const struct rdc_change *c = &changes[k];
 		struct rdc_err one = {0};
-		int rc = c->ops->restore(c->plan, first ? &one : err);
+		int rc = c->ops->revert(c->plan, first ? &one : err);
 
 		if (!rc)
 			continue;

@@ -17,21 +17,20 @@
  *   apply   send it and verify; a failed (or stopped) apply has already put
  *           back what it changed itself; @stop, when it may check between
  *           steps, ends it early (then it returns -EINTR, undone)
- *   revert  put back what a successful apply changed
+ *   revert  put back the state before, however much of the plan went
+ *           through (all of it; part of it when a run died, the plan then
+ *           read back from the undo journal): only what still reads as the
+ *           plan left it; a value that reads neither that nor the old one is
+ *           another writer's, left as it is and named (-EBUSY)
  *   name    what it changes ("eth0", "bond0"), for messages
  *
- * and four more for the undo journal (base/journal.h), which keeps a plan
- * in /run until its write is done, to be restored after a crash or when a
- * --confirm deadline passes:
+ * and three more for the undo journal (base/journal.h), which keeps a plan
+ * in /run until its write is done:
  *
  *   kind, blob_size, blob   the plan's bytes as the journal keeps them
  *                           (fixed-size, no pointers) and its word for them
  *   load     those bytes back into a plan, every count and name checked
  *            (the file could be from a damaged /run); free() the result
- *   restore  put back the state before a loaded plan, however much of it was
- *            applied: only what still reads as the plan left it; a value
- *            that reads neither that nor the old one is another writer's,
- *            left as it is and named (-EBUSY)
  */
 struct rdc_change_ops {
 	bool (*empty)(const void *plan);
@@ -42,7 +41,6 @@ struct rdc_change_ops {
 	size_t blob_size;
 	const void *(*blob)(const void *plan);
 	int (*load)(const void *blob, const char *name, void **plan, struct rdc_err *err);
-	int (*restore)(void *plan, struct rdc_err *err);
 };
 
 struct rdc_change {
@@ -73,7 +71,7 @@ int rdc_change_commit(const struct rdc_change *changes, size_t n, volatile sig_a
 bool rdc_change_any(const struct rdc_change *changes, size_t n);
 
 /*
- * Restore @n changes loaded from an undo journal (ops->restore), newest
+ * Revert @n changes loaded from an undo journal (ops->revert), newest
  * first, every one tried; returns the first failure (described in @err, the
  * others appended), else 0.
  */

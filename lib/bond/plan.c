@@ -665,22 +665,6 @@ int rdc_bond_plan_apply(struct rdc_bond_plan *p, volatile sig_atomic_t *stop, st
 	return rc;
 }
 
-int rdc_bond_plan_revert(struct rdc_bond_plan *p, struct rdc_err *err)
-{
-	int rc = 0;
-
-	char added[160];
-	int r;
-
-	for (size_t i = p->nsteps; i-- > 0;) {
-		r = step_do(p, &p->steps[i], true, rc ? NULL : err);
-		if (r && !rc)
-			rc = r;
-	}
-	r = plan_addr6_restore(p, added, sizeof(added), rc ? NULL : err);
-	return rc ? rc : r;
-}
-
 /* ---- the change engine's view of a bond plan ---- */
 
 static bool bond_change_empty(const void *p)
@@ -691,11 +675,6 @@ static bool bond_change_empty(const void *p)
 static int bond_change_apply(void *p, volatile sig_atomic_t *stop, struct rdc_err *err)
 {
 	return rdc_bond_plan_apply(p, stop, err);
-}
-
-static int bond_change_revert(void *p, struct rdc_err *err)
-{
-	return rdc_bond_plan_revert(p, err);
 }
 
 static const char *bond_change_name(const void *p)
@@ -811,7 +790,7 @@ static bool step_in_effect(const struct rdc_bond_plan *p, const struct rdc_bond_
  * members' IPv6 addresses.  A bond whose mode reads neither what it was nor
  * what the plan set was changed by another writer since: left alone.
  */
-static int bond_change_restore(void *pv, struct rdc_err *err)
+static int bond_change_revert(void *pv, struct rdc_err *err)
 {
 	struct rdc_bond_plan *p = pv;
 	struct rdc_bond now;
@@ -846,5 +825,4 @@ const struct rdc_change_ops rdc_bond_change_ops = {
 	.blob_size = sizeof(struct rdc_bond_plan),
 	.blob = bond_change_blob,
 	.load = bond_change_load,
-	.restore = bond_change_restore,
 };

@@ -105,10 +105,10 @@ static inline bool rdc_bond_plan_empty(const struct rdc_bond_plan *p)
  */
 int rdc_bond_plan_apply(struct rdc_bond_plan *p, volatile sig_atomic_t *stop, struct rdc_err *err);
 /*
- * Put back what a successful apply changed (another bond of the same apply
- * failed), the members' static IPv6 addresses included.
+ * A bond plan as one change of the engine (base/change.h): @plan is a struct
+ * rdc_bond_plan.  Its revert undoes, newest first, each step whose effect
+ * is there now (the apply may have stopped anywhere: a crash, a journal),
+ * then adds back the members' static IPv6 addresses; a bond whose mode reads
+ * neither the old one nor the plan's is another writer's and left alone.
  */
-int rdc_bond_plan_revert(struct rdc_bond_plan *p, struct rdc_err *err);
-
-/* A bond plan as one change of the engine (base/change.h): @plan is a struct rdc_bond_plan. */
 extern const struct rdc_change_ops rdc_bond_change_ops;

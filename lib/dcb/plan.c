@@ -578,13 +578,6 @@ static int dcb_change_apply(void *c, volatile sig_atomic_t *stop, struct rdc_err
 	return rdc_dcb_plan_apply(dc->ifname, dc->plan, err);
 }
 
-static int dcb_change_revert(void *c, struct rdc_err *err)
-{
-	const struct rdc_dcb_change *dc = c;
-
-	return rdc_dcb_plan_revert(dc->ifname, dc->plan, err);
-}
-
 static const char *dcb_change_name(const void *c)
 {
 	return ((const struct rdc_dcb_change *)c)->ifname;
@@ -686,7 +679,7 @@ static bool restore_keep(bool planned, bool is_after, bool is_before, const char
  * "after" goes back to "before"; APP entries it added that are there go,
  * those it deleted that are missing come back; files likewise.
  */
-static int dcb_change_restore(void *c, struct rdc_err *err)
+static int dcb_change_revert(void *c, struct rdc_err *err)
 {
 	const struct rdc_dcb_change *dc = c;
 	const struct rdc_dcb_plan *p = dc->plan;
@@ -758,5 +751,4 @@ const struct rdc_change_ops rdc_dcb_change_ops = {
 	.blob_size = sizeof(struct rdc_dcb_plan),
 	.blob = dcb_change_blob,
 	.load = dcb_change_load,
-	.restore = dcb_change_restore,
 };

@@ -164,16 +164,6 @@ static int link_change_apply(void *p, volatile sig_atomic_t *stop, struct rdc_er
 	return rdc_link_plan_apply(p, err);
 }
 
-static int link_change_revert(void *p, struct rdc_err *err)
-{
-	const struct rdc_link_plan *plan = p;
-	struct rdc_link_plan back;
-	int rc = rdc_link_plan_make(plan->before.name, plan->before.mtu, plan->before.admin_up,
-				    &back, err);
-
-	return rc ? rc : rdc_link_plan_apply(&back, err);
-}
-
 static const char *link_change_name(const void *p)
 {
 	return ((const struct rdc_link_plan *)p)->before.name;
@@ -214,7 +204,7 @@ static int link_change_load(const void *blob, const char *name, void **out, stru
  * plan wrote goes back; one that reads the old value needs nothing; an MTU
  * that reads neither is another writer's and stays.
  */
-static int link_change_restore(void *p, struct rdc_err *err)
+static int link_change_revert(void *p, struct rdc_err *err)
 {
 	const struct rdc_link_plan *plan = p;
 	struct rdc_link_change undo;
@@ -248,5 +238,4 @@ const struct rdc_change_ops rdc_link_change_ops = {
 	.blob_size = sizeof(struct rdc_link_plan),
 	.blob = link_change_blob,
 	.load = link_change_load,
-	.restore = link_change_restore,
 };

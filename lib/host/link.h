@@ -49,6 +49,7 @@ bool rdc_link_undo_own(const struct rdc_link *before, const struct rdc_link_chan
 
 /*
  * A link plan as one change of the engine (base/change.h): @plan is a struct
- * rdc_link_plan; its revert plans and applies plan->before's MTU and state.
+ * rdc_link_plan; its revert puts back plan->before's MTU and state where the
+ * link still reads plan->after's (rdc_link_undo_own()).
  */
 extern const struct rdc_change_ops rdc_link_change_ops;

@@ -170,3 +170,6 @@ bool dd_is_ours(const struct nlmsghdr *nlh, size_t len, char ifname[DD_IFNAMSIZ]
 struct dd_dgram *dd_answer(const struct nlmsghdr *nlh, const char *ifname, uint32_t portid,
 			   bool cap_ack);
 void dd_dgram_free_list(struct dd_dgram *d);
+
+/* DCB_DOUBLE_KILL: count one changing request carried out; SIGKILL at the Nth (model.c). */
+void dd_crash_after_change(void);

@@ -1020,17 +1020,20 @@ static void slow_answer(unsigned int cmd)
 
 /*
  * DCB_DOUBLE_KILL=N: a crash.  The program is killed (SIGKILL) right after
- * its Nth changing request (1-1000) is applied and before it is answered, so
- * a test can stop a writer at each of its steps.  Counted per process.
+ * its Nth changing request (1-1000) is carried out and before it is
+ * answered, so a test can stop a writer at each of its steps: dcbnl SETs the
+ * double answers, and the rtnetlink changes (links, addresses) the shim
+ * passes to the kernel, which carries them out within the send.  Counted per
+ * process.
  */
-static void crash_after(unsigned int cmd)
+void dd_crash_after_change(void)
 {
 	const char *spec = getenv("DCB_DOUBLE_KILL");
 	static unsigned long seen;
 	unsigned long nth;
 	char *end;
 
-	if (!spec || !*spec || !cmd_is_set(cmd))
+	if (!spec || !*spec)
 		return;
 	errno = 0;
 	nth = strtoul(spec, &end, 10);
@@ -1111,7 +1114,8 @@ struct dd_dgram *dd_answer(const struct nlmsghdr *nlh, const char *ifname, uint3
 			err = -ENOMEM;
 	}
 	slow_answer(dcb->cmd);
-	crash_after(dcb->cmd);
+	if (cmd_is_set(dcb->cmd))
+		dd_crash_after_change();
 done:
 	dd_buf_free(&b);
 	free(st);

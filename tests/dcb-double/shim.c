@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "dd.h"
 
@@ -389,6 +390,36 @@ static bool try_send(int fd, const struct msghdr *msg, int flags, ssize_t *ret)
 	return true;
 }
 
+/*
+ * A changing rtnetlink request the kernel took (links and addresses: what
+ * port set and bond writes send): counted for DCB_DOUBLE_KILL.  rtnetlink
+ * carries a request out within the send, so the kill comes after it.
+ */
+static void kernel_change_sent(int fd, const struct msghdr *msg, ssize_t ret)
+{
+	const struct nlmsghdr *nlh;
+	int domain = 0, proto = -1;
+	socklen_t len = sizeof(int);
+
+	if (ret < (ssize_t)NLMSG_HDRLEN || !msg->msg_iovlen ||
+	    msg->msg_iov[0].iov_len < NLMSG_HDRLEN || !getenv("DCB_DOUBLE_KILL") ||
+	    getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) || domain != AF_NETLINK ||
+	    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) || proto != NETLINK_ROUTE)
+		return;
+	nlh = msg->msg_iov[0].iov_base;
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+	case RTM_SETLINK:
+	case RTM_NEWADDR:
+	case RTM_DELADDR:
+		dd_crash_after_change();
+		break;
+	default:
+		break;
+	}
+}
+
 EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	ssize_t ret;
@@ -396,7 +427,14 @@ EXPORT ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	pthread_once(&resolved, resolve);
 	if (msg && try_send(fd, msg, flags, &ret))
 		return ret;
-	REAL(sendmsg, fd, msg, flags);
+	if (!real.sendmsg) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = real.sendmsg(fd, msg, flags);
+	if (msg)
+		kernel_change_sent(fd, msg, ret);
+	return ret;
 }
 
 EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *to,
@@ -412,7 +450,14 @@ EXPORT ssize_t sendto(int fd, const void *buf, size_t len, int flags, const stru
 	pthread_once(&resolved, resolve);
 	if (buf && try_send(fd, &msg, flags, &ret))
 		return ret;
-	REAL(sendto, fd, buf, len, flags, to, tolen);
+	if (!real.sendto) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = real.sendto(fd, buf, len, flags, to, tolen);
+	if (buf)
+		kernel_change_sent(fd, &msg, ret);
+	return ret;
 }
 
 EXPORT ssize_t send(int fd, const void *buf, size_t len, int flags)
@@ -424,7 +469,14 @@ EXPORT ssize_t send(int fd, const void *buf, size_t len, int flags)
 	pthread_once(&resolved, resolve);
 	if (buf && try_send(fd, &msg, flags, &ret))
 		return ret;
-	REAL(send, fd, buf, len, flags);
+	if (!real.send) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = real.send(fd, buf, len, flags);
+	if (buf)
+		kernel_change_sent(fd, &msg, ret);
+	return ret;
 }
 
 /*

@@ -71,3 +71,28 @@ teardown_file() {
 	run both 'wait_for 30 active_slave_is bond0 eth0'
 	assert_success
 }
+
+@test "bond: --confirm cutting the bond the session runs over, unconfirmed: back within SEC + 2 s" {
+	# b's probes stand for the operator's SSH session to a over bond0.
+	on b 'for i in $(seq 60); do
+		if busybox ping -c 1 -W 1 198.18.100.1 >/dev/null 2>&1; then r=ok; else r=lost; fi
+		echo "$(date +%s%N) $r"; sleep 0.2
+	done >/tmp/probes' &
+	local probes=$! t0 t1
+	sleep 3
+	run --separate-stderr on a ./rdmactl --confirm 3 port set bond0 down
+	assert_success
+	[[ $stderr == *"(in 3 s) unless confirmed: 'rdmactl confirm'" ]] || fail "$stderr"
+	wait $probes
+	run on b cat /tmp/probes
+	# The outage: from the first lost probe to the first answered one after it.
+	t0=$(awk '$2 == "lost" {print $1; exit}' <<<"$output")
+	t1=$(awk -v t0="$t0" '$1 > t0 && $2 == "ok" {print $1; exit}' <<<"$output")
+	[ -n "$t0" ] || fail "the bond was never cut: $output"
+	[ -n "$t1" ] || fail "the bond never came back: $output"
+	echo "# outage $(((t1 - t0) / 1000000)) ms" >&3
+	[ $(((t1 - t0) / 1000000)) -le 5000 ] || fail "back after $(((t1 - t0) / 1000000)) ms: $output"
+	run on a 'cat /sys/class/net/bond0/flags; ls /run/rdmactl | wc -l'
+	(( ${lines[0]} & 1 )) || fail "bond0 is down: $output"
+	assert_line --index 1 0
+}

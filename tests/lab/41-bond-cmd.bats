@@ -133,6 +133,47 @@ expect() { jq -e "$1" <<<"$output" >/dev/null || fail "not ($1): $output"; }
 	[ "$(tail -2 <<<"$output")" = "$before" ] || fail "flags before: $before, after: $output"
 }
 
+@test "bond create killed after each of its requests: the next write names it, undo puts the links back" {
+	# The NIC double (preloaded, no DCB device named) only counts: it kills
+	# rdmactl once the kernel carried out its Kth link change.
+	run --separate-stderr on a '
+		state() {
+			test -e /sys/class/net/bond0 && echo bond0 || echo no-bond
+			for n in eth0 eth1; do
+				echo "$n $(cat /sys/class/net/$n/flags) $(cat /sys/class/net/$n/mtu) $(test -e /sys/class/net/$n/master && echo enslaved)"
+				grep " $n\$" /proc/net/if_inet6 | awk "\$4 == \"00\" {print \$1, \$3}" | sort
+			done
+		}
+		create="./rdmactl bond create bond0 mode active-backup members eth0,eth1 miimon 100"
+		before=$(state)
+		steps=$($create --dry-run -j | jq ".bonds[0].steps | length")
+		echo "steps $steps"
+		for k in $(seq "$steps"); do
+			rc=0
+			(LD_PRELOAD=$PWD/build/dcb-double/libdcbdouble.so DCB_DOUBLE_KILL=$k $create; exit $?) >/dev/null 2>&1 || rc=$?
+			# A step that finds its link as wanted sends nothing: fewer requests than steps.
+			if [ $rc = 0 ]; then
+				echo "requests $((k - 1))"
+				./rdmactl bond delete bond0 >/dev/null || exit 1
+				[ "$(state)" = "$before" ] || { echo "after delete: $(state) is not $before"; exit 1; }
+				break
+			fi
+			[ $rc = 137 ] || { echo "step $k: exit $rc"; exit 1; }
+			rc=0
+			./rdmactl bond set bond0 miimon 200 >/dev/null 2>/tmp/err || rc=$?
+			[ $rc = 1 ] && grep -qF "has a change that did not finish: '"'"'${create#./}'"'"'" /tmp/err ||
+				{ echo "step $k: exit $rc: $(cat /tmp/err)"; exit 1; }
+			./rdmactl undo >/tmp/undo.out 2>&1 || { echo "step $k: undo: $(cat /tmp/undo.out)"; exit 1; }
+			[ "$(state)" = "$before" ] || { echo "step $k: $(state) is not $before"; exit 1; }
+			[ -z "$(ls /run/rdmactl)" ] || { echo "step $k: a journal is left"; exit 1; }
+		done
+		echo "all undone"'
+	assert_success
+	assert_line "all undone"
+	# Killed after each of at least 5 requests (create, downs, enslaves).
+	[ "$(sed -n 's/^requests //p' <<<"$output")" -ge 5 ] || fail "$output"
+}
+
 @test "bond apply -f: a netplan file converges, the second run sends nothing" {
 	run on a 'cat >/tmp/bond.yaml <<YAML
 network:

@@ -250,3 +250,30 @@ in_netns() {
 	assert_line --index 6 "0"
 	assert_line --index 7 "journals 0"
 }
+
+@test "netns: port set killed right after its request: the next write names it, undo puts the link back" {
+	[ -e "$TOP/build/dcb-double/libdcbdouble.so" ] || fail "dcb double not built (make -f tests/dcb-double/double.mk)"
+	DD=$TOP/build/dcb-double/libdcbdouble.so run in_netns '
+		rd=$1
+		export RDMACTL_RUN_DIR=$2/run
+		rc=0
+		# The double kills rdmactl once the kernel carried out its first change.
+		(LD_PRELOAD=$DD DCB_DOUBLE_KILL=1 $rd port set veth0 mtu 4000 up; exit $?) >/dev/null 2>&1 || rc=$?
+		echo "rc $rc"
+		ip -o link show veth0 | grep -o "mtu [0-9]*"
+		rc=0
+		$rd port set veth0 mtu 3000 >/dev/null 2>"$2/err" || rc=$?
+		echo "rc $rc"
+		grep -o "has a change that did not finish: .rdmactl port set veth0 mtu 4000 up." "$2/err"
+		$rd undo veth0
+		ip -o link show veth0 | grep -o "mtu [0-9]*"
+		ip -o link show veth0 | grep -c "<[^>]*,UP" || true'
+	assert_success
+	assert_line --index 0 "rc 137"
+	assert_line --index 1 "mtu 4000"
+	assert_line --index 2 "rc 1"
+	assert_line --index 3 "has a change that did not finish: 'rdmactl port set veth0 mtu 4000 up'"
+	assert_line --index 5 "1 change undone: the state before is back"
+	assert_line --index 6 "mtu 1500"
+	assert_line --index 7 "0"
+}

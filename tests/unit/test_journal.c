@@ -72,7 +72,7 @@ static const struct rdc_change_ops fake_ops = {
 	.blob_size = sizeof(struct fake),
 	.blob = fake_blob,
 	.load = fake_load,
-	.restore = fake_restore,
+	.revert = fake_restore,
 };
 
 static const struct rdc_change_ops *const kinds[] = {&fake_ops, NULL};
