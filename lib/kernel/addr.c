@@ -14,39 +14,24 @@
 
 #include "base/util.h"
 #include "kernel/addr.h"
+#include "kernel/nlattr.h"
 #include "seam/nl.h"
 
-static int addr_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, IFA_MAX) < 0)
-		return MNL_CB_OK;
-	switch (type) {
-	case IFA_LOCAL:
-	case IFA_ADDRESS:
-		if (mnl_attr_validate2(attr, MNL_TYPE_BINARY, 4) < 0)
-			return MNL_CB_ERROR;
-		break;
-	case IFA_LABEL:
-		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
-			return MNL_CB_ERROR;
-		break;
-	default:
-		break;
-	}
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
+/* IPv4: IFA_LOCAL, IFA_ADDRESS and IFA_LABEL are read (kernel/nlattr.h). */
+static const struct rdc_nla_policy addr4_policy[] = {
+	RDC_NLA_BYTES(IFA_ADDRESS, 4),
+	RDC_NLA_BYTES(IFA_LOCAL, 4),
+	RDC_NLA(IFA_LABEL, RDC_NLA_STRING),
+};
 
 static int addr_msg_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	struct rdc_addr4_list *list = arg;
-	const struct nlattr *tb[IFA_MAX + 1] = {0};
+	const struct nlattr *tb[RDC_ARRAY_SIZE(addr4_policy)];
 	const struct ifaddrmsg *ifa;
 	const struct nlattr *a;
 	struct rdc_addr4 *items, *it;
+	struct rdc_nla_why why;
 	uint32_t be;
 
 	if (nlh->nlmsg_type != RTM_NEWADDR || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
@@ -54,7 +39,7 @@ static int addr_msg_cb(const struct nlmsghdr *nlh, void *arg)
 	ifa = mnl_nlmsg_get_payload(nlh);
 	if (ifa->ifa_family != AF_INET || ifa->ifa_prefixlen > 32)
 		return 0;
-	if (mnl_attr_parse(nlh, sizeof(*ifa), addr_attr_cb, tb) < 0)
+	if (rdc_nla_parse_msg(nlh, sizeof(*ifa), addr4_policy, RDC_ARRAY_SIZE(tb), tb, &why))
 		return -EPROTO;
 	/* IFA_LOCAL is the interface's own address; IFA_ADDRESS is the peer on point-to-point links. */
 	a = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
@@ -115,14 +100,10 @@ const struct rdc_addr4 *rdc_addr4_find(const struct rdc_addr4_list *list, uint32
 /* ---- IPv6 ---------------------------------------------------------------- */
 
 /* The attributes read, with the one length each must have. */
-static const struct {
-	uint16_t type;
-	const char *name;
-	uint16_t len;
-} addr6_policy[] = {
-	{IFA_ADDRESS, "IFA_ADDRESS", 16},
-	{IFA_LOCAL, "IFA_LOCAL", 16},
-	{IFA_FLAGS, "IFA_FLAGS", 4},
+static const struct rdc_nla_policy addr6_policy[] = {
+	RDC_NLA_BYTES(IFA_ADDRESS, 16),
+	RDC_NLA_BYTES(IFA_LOCAL, 16),
+	RDC_NLA(IFA_FLAGS, RDC_NLA_U32),
 };
 
 struct addr6_dump {
@@ -150,19 +131,18 @@ static int addr6_bad(struct addr6_dump *d, const struct ifaddrmsg *ifa, const ch
 }
 
 /*
- * Walk the attributes by hand rather than with mnl_attr_parse(), which stops
- * quietly at bytes that are no attribute: those are an error here.  The
- * kernel puts IFA_ADDRESS for the address itself; IFA_LOCAL appears only
- * with a peer (point-to-point), and is then the local address.
+ * The kernel puts IFA_ADDRESS for the address itself; IFA_LOCAL appears only
+ * with a peer (point-to-point), and is then the local address.  Bytes that
+ * are no attribute are an error (kernel/nlattr.h), not the end of the list.
  */
 static int addr6_msg_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	struct addr6_dump *d = arg;
-	const struct nlattr *tb[IFA_MAX + 1] = {0};
+	const struct nlattr *tb[RDC_ARRAY_SIZE(addr6_policy)];
 	const struct ifaddrmsg *ifa;
-	const struct nlattr *attr, *a;
+	const struct nlattr *a;
 	struct rdc_addr6 *items, *it;
-	size_t left, n;
+	struct rdc_nla_why why;
 
 	if (nlh->nlmsg_type != RTM_NEWADDR)
 		return 0;
@@ -176,27 +156,8 @@ static int addr6_msg_cb(const struct nlmsghdr *nlh, void *arg)
 		return addr6_bad(d, ifa, "prefix length %u", ifa->ifa_prefixlen);
 	if (ifa->ifa_index == 0 || ifa->ifa_index > INT32_MAX)
 		return addr6_bad(d, ifa, "no ifindex");
-	attr = mnl_nlmsg_get_payload_offset(nlh, sizeof(*ifa));
-	left = nlh->nlmsg_len - NLMSG_LENGTH(sizeof(*ifa));
-	/* mnl_attr_ok() checks the header and that nla_len fits in what is left. */
-	while (mnl_attr_ok(attr, (int)left)) {
-		uint16_t type = mnl_attr_get_type(attr);
-
-		for (size_t i = 0; i < RDC_ARRAY_SIZE(addr6_policy); i++)
-			if (addr6_policy[i].type == type &&
-			    mnl_attr_get_payload_len(attr) != addr6_policy[i].len)
-				return addr6_bad(d, ifa, "%s has %u bytes, expected %u bytes",
-						 addr6_policy[i].name,
-						 (unsigned int)mnl_attr_get_payload_len(attr),
-						 addr6_policy[i].len);
-		if (type <= IFA_MAX)
-			tb[type] = attr; /* a repeated attribute: the last one counts */
-		n = MNL_ALIGN(attr->nla_len);
-		left = n < left ? left - n : 0;
-		attr = (const struct nlattr *)(const void *)((const char *)attr + n);
-	}
-	if (left)
-		return addr6_bad(d, ifa, "%zu bytes that are not attributes", left);
+	if (rdc_nla_parse_msg(nlh, sizeof(*ifa), addr6_policy, RDC_ARRAY_SIZE(tb), tb, &why))
+		return addr6_bad(d, ifa, "%s", why.text);
 	a = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
 	if (!a)
 		return addr6_bad(d, ifa, "no IFA_ADDRESS");

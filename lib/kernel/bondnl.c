@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "kernel/bondnl.h"
+#include "kernel/nlattr.h"
 #include "seam/nl.h"
 
 /* MAX_ADDR_LEN of <linux/netdevice.h>: the longest hardware address (IPoIB's is 20 bytes). */
@@ -23,212 +24,59 @@
 /* A write request: header, ifinfomsg, a name and the nine options fit in far less. */
 #define BONDNL_REQ_SIZE 512
 
-/* ---- attribute policies ------------------------------------------------ */
+/* ---- attribute policies (kernel/nlattr.h) ------------------------------ */
 
-/*
- * What an attribute must look like before we read it.  The tables are
- * indexed by attribute type; types we do not read (BONDNL_SKIP, or above the
- * table) are not judged, since newer kernels add attributes every release.
- * Fixed-size integers must have exactly their size, as the kernel's strict
- * validation demands: a u32 of 2 or 8 bytes is a broken (or hostile) message.
- */
-enum bondnl_kind {
-	BONDNL_SKIP = 0,
-	BONDNL_U8,
-	BONDNL_U16,
-	BONDNL_U32,
-	BONDNL_U8_U16, /* 1 or 2 bytes, see IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE */
-	BONDNL_IFNAME, /* NUL-terminated, shorter than IF_NAMESIZE */
-	BONDNL_STRING, /* NUL-terminated */
-	BONDNL_NEST,
-	BONDNL_MAC,    /* exactly 6 bytes */
-	BONDNL_HWADDR, /* 1..MAX_ADDR_LEN bytes */
-};
-
-struct bondnl_policy {
-	enum bondnl_kind kind;
-	const char *name; /* for messages */
-};
-
-#define BONDNL_ATTR(type, k) [type] = {.kind = (k), .name = #type}
-
-static const struct bondnl_policy bondnl_link_policy[] = {
-	BONDNL_ATTR(IFLA_IFNAME, BONDNL_IFNAME), /* a bond's or member's name */
-	BONDNL_ATTR(IFLA_MTU, BONDNL_U32),	 /* bytes */
-	BONDNL_ATTR(IFLA_MASTER, BONDNL_U32),	 /* ifindex of the bond (or bridge, VRF) */
-	BONDNL_ATTR(IFLA_LINKINFO, BONDNL_NEST), /* kind, and the bond's or member's data */
-	BONDNL_ATTR(IFLA_CARRIER, BONDNL_U8),	 /* 0 or 1 */
+static const struct rdc_nla_policy bondnl_link_policy[] = {
+	RDC_NLA(IFLA_IFNAME, RDC_NLA_IFNAME), /* a bond's or member's name */
+	RDC_NLA(IFLA_MTU, RDC_NLA_U32),	      /* bytes */
+	RDC_NLA(IFLA_MASTER, RDC_NLA_U32),    /* ifindex of the bond (or bridge, VRF) */
+	RDC_NLA(IFLA_LINKINFO, RDC_NLA_NEST), /* kind, and the bond's or member's data */
+	RDC_NLA(IFLA_CARRIER, RDC_NLA_U8),    /* 0 or 1 */
 };
 
 /* Every link kind puts its IFLA_INFO_DATA in a nest; only a bond's is read further. */
-static const struct bondnl_policy bondnl_info_policy[] = {
-	BONDNL_ATTR(IFLA_INFO_KIND, BONDNL_STRING),
-	BONDNL_ATTR(IFLA_INFO_DATA, BONDNL_NEST),
-	BONDNL_ATTR(IFLA_INFO_SLAVE_KIND, BONDNL_STRING),
-	BONDNL_ATTR(IFLA_INFO_SLAVE_DATA, BONDNL_NEST),
+static const struct rdc_nla_policy bondnl_info_policy[] = {
+	RDC_NLA(IFLA_INFO_KIND, RDC_NLA_STRING),
+	RDC_NLA(IFLA_INFO_DATA, RDC_NLA_NEST),
+	RDC_NLA(IFLA_INFO_SLAVE_KIND, RDC_NLA_STRING),
+	RDC_NLA(IFLA_INFO_SLAVE_DATA, RDC_NLA_NEST),
 };
 
 /* drivers/net/bonding/bond_netlink.c bond_fill_info(); times are in ms. */
-static const struct bondnl_policy bondnl_bond_policy[] = {
-	BONDNL_ATTR(IFLA_BOND_MODE, BONDNL_U8),
-	BONDNL_ATTR(IFLA_BOND_ACTIVE_SLAVE, BONDNL_U32), /* ifindex, sent only when there is one */
-	BONDNL_ATTR(IFLA_BOND_MIIMON, BONDNL_U32),
-	BONDNL_ATTR(IFLA_BOND_UPDELAY, BONDNL_U32),
-	BONDNL_ATTR(IFLA_BOND_DOWNDELAY, BONDNL_U32),
-	BONDNL_ATTR(IFLA_BOND_ARP_INTERVAL, BONDNL_U32),
-	BONDNL_ATTR(IFLA_BOND_PRIMARY, BONDNL_U32), /* ifindex, sent only when there is one */
-	BONDNL_ATTR(IFLA_BOND_XMIT_HASH_POLICY, BONDNL_U8),
-	BONDNL_ATTR(IFLA_BOND_MIN_LINKS, BONDNL_U32),
-	BONDNL_ATTR(IFLA_BOND_AD_LACP_RATE, BONDNL_U8),
-	BONDNL_ATTR(IFLA_BOND_AD_SELECT, BONDNL_U8),
-	BONDNL_ATTR(IFLA_BOND_AD_INFO, BONDNL_NEST), /* 802.3ad with an active aggregator */
+static const struct rdc_nla_policy bondnl_bond_policy[] = {
+	RDC_NLA(IFLA_BOND_MODE, RDC_NLA_U8),
+	RDC_NLA(IFLA_BOND_ACTIVE_SLAVE, RDC_NLA_U32), /* ifindex, sent only when there is one */
+	RDC_NLA(IFLA_BOND_MIIMON, RDC_NLA_U32),
+	RDC_NLA(IFLA_BOND_UPDELAY, RDC_NLA_U32),
+	RDC_NLA(IFLA_BOND_DOWNDELAY, RDC_NLA_U32),
+	RDC_NLA(IFLA_BOND_ARP_INTERVAL, RDC_NLA_U32),
+	RDC_NLA(IFLA_BOND_PRIMARY, RDC_NLA_U32), /* ifindex, sent only when there is one */
+	RDC_NLA(IFLA_BOND_XMIT_HASH_POLICY, RDC_NLA_U8),
+	RDC_NLA(IFLA_BOND_MIN_LINKS, RDC_NLA_U32),
+	RDC_NLA(IFLA_BOND_AD_LACP_RATE, RDC_NLA_U8),
+	RDC_NLA(IFLA_BOND_AD_SELECT, RDC_NLA_U8),
+	RDC_NLA(IFLA_BOND_AD_INFO, RDC_NLA_NEST), /* 802.3ad with an active aggregator */
 };
 
-static const struct bondnl_policy bondnl_ad_info_policy[] = {
-	BONDNL_ATTR(IFLA_BOND_AD_INFO_AGGREGATOR, BONDNL_U16),
-	BONDNL_ATTR(IFLA_BOND_AD_INFO_NUM_PORTS, BONDNL_U16),
-	BONDNL_ATTR(IFLA_BOND_AD_INFO_ACTOR_KEY, BONDNL_U16),
-	BONDNL_ATTR(IFLA_BOND_AD_INFO_PARTNER_KEY, BONDNL_U16),
-	BONDNL_ATTR(IFLA_BOND_AD_INFO_PARTNER_MAC, BONDNL_MAC),
+static const struct rdc_nla_policy bondnl_ad_info_policy[] = {
+	RDC_NLA(IFLA_BOND_AD_INFO_AGGREGATOR, RDC_NLA_U16),
+	RDC_NLA(IFLA_BOND_AD_INFO_NUM_PORTS, RDC_NLA_U16),
+	RDC_NLA(IFLA_BOND_AD_INFO_ACTOR_KEY, RDC_NLA_U16),
+	RDC_NLA(IFLA_BOND_AD_INFO_PARTNER_KEY, RDC_NLA_U16),
+	RDC_NLA(IFLA_BOND_AD_INFO_PARTNER_MAC, RDC_NLA_MAC),
 };
 
 /* bond_fill_slave_info(); the AD_* ones only in 802.3ad mode. */
-static const struct bondnl_policy bondnl_slave_policy[] = {
-	BONDNL_ATTR(IFLA_BOND_SLAVE_STATE, BONDNL_U8),
-	BONDNL_ATTR(IFLA_BOND_SLAVE_MII_STATUS, BONDNL_U8),
-	BONDNL_ATTR(IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, BONDNL_U32),
-	BONDNL_ATTR(IFLA_BOND_SLAVE_PERM_HWADDR, BONDNL_HWADDR), /* dev->addr_len bytes */
-	BONDNL_ATTR(IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, BONDNL_U16),
-	BONDNL_ATTR(IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE, BONDNL_U8),
+static const struct rdc_nla_policy bondnl_slave_policy[] = {
+	RDC_NLA(IFLA_BOND_SLAVE_STATE, RDC_NLA_U8),
+	RDC_NLA(IFLA_BOND_SLAVE_MII_STATUS, RDC_NLA_U8),
+	RDC_NLA(IFLA_BOND_SLAVE_LINK_FAILURE_COUNT, RDC_NLA_U32),
+	RDC_NLA(IFLA_BOND_SLAVE_PERM_HWADDR, RDC_NLA_HWADDR), /* dev->addr_len bytes */
+	RDC_NLA(IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, RDC_NLA_U16),
+	RDC_NLA(IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE, RDC_NLA_U8),
 	/* The kernel puts a u16 (nla_put_u16), iproute2 reads a u8: take either. */
-	BONDNL_ATTR(IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE, BONDNL_U8_U16),
+	RDC_NLA(IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE, RDC_NLA_U8_U16),
 };
-
-/* What a kind of attribute should have been, for the message about one that was not. */
-static const char *const bondnl_kind_want[] = {
-	[BONDNL_SKIP] = "anything",
-	[BONDNL_U8] = "1 byte",
-	[BONDNL_U16] = "2 bytes",
-	[BONDNL_U32] = "4 bytes",
-	[BONDNL_U8_U16] = "1 or 2 bytes",
-	[BONDNL_IFNAME] = "a NUL-terminated name shorter than 16 bytes",
-	[BONDNL_STRING] = "a NUL-terminated string",
-	[BONDNL_NEST] = "nested attributes",
-	[BONDNL_MAC] = "6 bytes",
-	[BONDNL_HWADDR] = "1 to 32 bytes",
-};
-
-/* One walk over a run of attributes (a message's, or a nest's). */
-struct bondnl_tb {
-	const struct bondnl_policy *policy;
-	size_t npolicy;
-	const struct nlattr **tb; /* npolicy entries, NULL where absent */
-	const char *end;	  /* where the attributes walked so far end */
-	char why[128];		  /* what was wrong, when the walk failed */
-};
-
-static bool bondnl_attr_ok(const struct nlattr *attr, enum bondnl_kind kind)
-{
-	uint16_t len = mnl_attr_get_payload_len(attr);
-
-	switch (kind) {
-	case BONDNL_U8:
-		return mnl_attr_validate(attr, MNL_TYPE_U8) == 0;
-	case BONDNL_U16:
-		return mnl_attr_validate(attr, MNL_TYPE_U16) == 0;
-	case BONDNL_U32:
-		return mnl_attr_validate(attr, MNL_TYPE_U32) == 0;
-	case BONDNL_U8_U16:
-		return len == 1 || len == 2;
-	case BONDNL_IFNAME:
-		return mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0 &&
-		       strlen(mnl_attr_get_str(attr)) < IF_NAMESIZE;
-	case BONDNL_STRING:
-		return mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0;
-	case BONDNL_NEST:
-		/* Only "0 or at least one header": bondnl_walk_nest() checks the inside. */
-		return mnl_attr_validate(attr, MNL_TYPE_NESTED) == 0;
-	case BONDNL_MAC:
-		return mnl_attr_validate2(attr, MNL_TYPE_BINARY, BONDNL_ETH_ALEN) == 0;
-	case BONDNL_HWADDR:
-		return len >= 1 && len <= BONDNL_MAX_ADDR_LEN;
-	case BONDNL_SKIP:
-		break;
-	}
-	return true;
-}
-
-static int bondnl_attr_cb(const struct nlattr *attr, void *data)
-{
-	struct bondnl_tb *t = data;
-	uint16_t type = mnl_attr_get_type(attr);
-	const struct bondnl_policy *p;
-
-	t->end = (const char *)attr + MNL_ALIGN(attr->nla_len);
-	if (type >= t->npolicy || t->policy[type].kind == BONDNL_SKIP)
-		return MNL_CB_OK;
-	p = &t->policy[type];
-	if (!bondnl_attr_ok(attr, p->kind)) {
-		snprintf(t->why, sizeof(t->why), "%s has %u bytes, expected %s", p->name,
-			 (unsigned int)mnl_attr_get_payload_len(attr), bondnl_kind_want[p->kind]);
-		return MNL_CB_ERROR;
-	}
-	t->tb[type] = attr; /* a repeated attribute: the last wins, as in the kernel's nla_parse */
-	return MNL_CB_OK;
-}
-
-/*
- * libmnl stops quietly at an attribute that claims more bytes than are left,
- * so a walk that ends before @end saw a truncated attribute or bytes that are
- * not attributes at all (a string where a nest should be): both -EBADMSG.
- */
-static int bondnl_walk_end(struct bondnl_tb *t, int ret, const char *end, const char *what)
-{
-	if (ret < MNL_CB_OK)
-		return -EBADMSG;
-	if (t->end < end) {
-		snprintf(t->why, sizeof(t->why),
-			 "%s holds %td bytes that are not attributes (truncated or not nested)",
-			 what, end - t->end);
-		return -EBADMSG;
-	}
-	return 0;
-}
-
-static void bondnl_tb_init(struct bondnl_tb *t, const struct bondnl_policy *policy, size_t npolicy,
-			   const struct nlattr **tb)
-{
-	t->policy = policy;
-	t->npolicy = npolicy;
-	t->tb = tb;
-	t->end = NULL;
-	t->why[0] = '\0';
-	for (size_t i = 0; i < npolicy; i++)
-		tb[i] = NULL;
-}
-
-/* The attributes of a link message after its ifinfomsg. */
-static int bondnl_walk_msg(struct bondnl_tb *t, const struct nlmsghdr *nlh)
-{
-	const char *start = mnl_nlmsg_get_payload_offset(nlh, sizeof(struct ifinfomsg));
-	const char *end = (const char *)nlh + nlh->nlmsg_len;
-	int ret;
-
-	t->end = start;
-	ret = mnl_attr_parse(nlh, sizeof(struct ifinfomsg), bondnl_attr_cb, t);
-	return bondnl_walk_end(t, ret, end, "the message");
-}
-
-static int bondnl_walk_nest(struct bondnl_tb *t, const struct nlattr *nest, const char *name)
-{
-	const char *start = mnl_attr_get_payload(nest);
-	const char *end = start + mnl_attr_get_payload_len(nest);
-	int ret;
-
-	t->end = start;
-	ret = mnl_attr_parse_nested(nest, bondnl_attr_cb, t);
-	return bondnl_walk_end(t, ret, end, name);
-}
 
 /* ---- the dump ---------------------------------------------------------- */
 
@@ -339,12 +187,12 @@ static void bondnl_format_mac(const struct nlattr *attr, char *out, size_t size)
 static int bondnl_read_ad_info(struct bondnl_dump *d, int ifindex, struct rdc_bond *b,
 			       const struct nlattr *nest)
 {
-	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_ad_info_policy)];
-	struct bondnl_tb t;
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_ad_info_policy)] = {NULL};
+	struct rdc_nla_why why;
 
-	bondnl_tb_init(&t, bondnl_ad_info_policy, RDC_ARRAY_SIZE(tb), tb);
-	if (bondnl_walk_nest(&t, nest, "IFLA_BOND_AD_INFO"))
-		return bondnl_bad(d, ifindex, t.why);
+	if (rdc_nla_parse_nest(nest, "IFLA_BOND_AD_INFO", bondnl_ad_info_policy, RDC_ARRAY_SIZE(tb),
+			       tb, &why))
+		return bondnl_bad(d, ifindex, why.text);
 	if (tb[IFLA_BOND_AD_INFO_AGGREGATOR])
 		b->ad_aggregator_id = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_AGGREGATOR]);
 	if (tb[IFLA_BOND_AD_INFO_NUM_PORTS])
@@ -392,16 +240,16 @@ static struct rdc_bond *bondnl_bond_slot(struct bondnl_dump *d, int ifindex, con
 static int bondnl_read_bond(struct bondnl_dump *d, const struct ifinfomsg *ifi,
 			    const struct nlattr *const *ltb, const struct nlattr *data)
 {
-	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_bond_policy)];
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_bond_policy)] = {NULL};
 	const char *name = mnl_attr_get_str(ltb[IFLA_IFNAME]);
-	struct bondnl_tb t;
+	struct rdc_nla_why why;
 	struct rdc_bond *b;
 	size_t slot;
 
-	bondnl_tb_init(&t, bondnl_bond_policy, RDC_ARRAY_SIZE(tb), tb);
 	/* A bond's IFLA_INFO_DATA is always there; without it, every option stays unknown. */
-	if (data && bondnl_walk_nest(&t, data, "IFLA_INFO_DATA"))
-		return bondnl_bad(d, ifi->ifi_index, t.why);
+	if (data && rdc_nla_parse_nest(data, "IFLA_INFO_DATA", bondnl_bond_policy,
+				       RDC_ARRAY_SIZE(tb), tb, &why))
+		return bondnl_bad(d, ifi->ifi_index, why.text);
 	b = bondnl_bond_slot(d, ifi->ifi_index, name);
 	if (!b)
 		return -E2BIG;
@@ -441,16 +289,16 @@ static int bondnl_read_bond(struct bondnl_dump *d, const struct ifinfomsg *ifi,
 static int bondnl_read_member(struct bondnl_dump *d, const struct ifinfomsg *ifi,
 			      const struct nlattr *const *ltb, const struct nlattr *data)
 {
-	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_slave_policy)];
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_slave_policy)] = {NULL};
 	int master = bondnl_ifindex(ltb[IFLA_MASTER]);
 	const struct nlattr *ps;
 	struct rdc_bond_member *m;
-	struct bondnl_tb t;
+	struct rdc_nla_why why;
 	size_t i;
 
-	bondnl_tb_init(&t, bondnl_slave_policy, RDC_ARRAY_SIZE(tb), tb);
-	if (data && bondnl_walk_nest(&t, data, "IFLA_INFO_SLAVE_DATA"))
-		return bondnl_bad(d, ifi->ifi_index, t.why);
+	if (data && rdc_nla_parse_nest(data, "IFLA_INFO_SLAVE_DATA", bondnl_slave_policy,
+				       RDC_ARRAY_SIZE(tb), tb, &why))
+		return bondnl_bad(d, ifi->ifi_index, why.text);
 	if (!master)
 		return 0; /* no bond to attach it to */
 	for (i = 0; i < d->nmembers; i++)
@@ -515,11 +363,11 @@ static int bondnl_remember_name(struct bondnl_dump *d, int ifindex, const char *
  */
 static int bondnl_link_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_link_policy)];
-	const struct nlattr *info[RDC_ARRAY_SIZE(bondnl_info_policy)];
+	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_link_policy)] = {NULL};
+	const struct nlattr *info[RDC_ARRAY_SIZE(bondnl_info_policy)] = {NULL};
 	struct bondnl_dump *d = arg;
 	const struct ifinfomsg *ifi;
-	struct bondnl_tb t;
+	struct rdc_nla_why why;
 	int rc;
 
 	if (nlh->nlmsg_type != RTM_NEWLINK)
@@ -536,17 +384,16 @@ static int bondnl_link_cb(const struct nlmsghdr *nlh, void *arg)
 	ifi = mnl_nlmsg_get_payload(nlh);
 	if (ifi->ifi_index <= 0)
 		return bondnl_bad(d, ifi->ifi_index, "no ifindex");
-	bondnl_tb_init(&t, bondnl_link_policy, RDC_ARRAY_SIZE(tb), tb);
-	if (bondnl_walk_msg(&t, nlh))
-		return bondnl_bad(d, ifi->ifi_index, t.why);
+	if (rdc_nla_parse_msg(nlh, sizeof(*ifi), bondnl_link_policy, RDC_ARRAY_SIZE(tb), tb, &why))
+		return bondnl_bad(d, ifi->ifi_index, why.text);
 	if (!tb[IFLA_IFNAME])
 		return 0; /* the kernel always names a link; nothing to report without one */
 	rc = bondnl_remember_name(d, ifi->ifi_index, mnl_attr_get_str(tb[IFLA_IFNAME]));
 	if (rc || !tb[IFLA_LINKINFO])
 		return rc;
-	bondnl_tb_init(&t, bondnl_info_policy, RDC_ARRAY_SIZE(info), info);
-	if (bondnl_walk_nest(&t, tb[IFLA_LINKINFO], "IFLA_LINKINFO"))
-		return bondnl_bad(d, ifi->ifi_index, t.why);
+	if (rdc_nla_parse_nest(tb[IFLA_LINKINFO], "IFLA_LINKINFO", bondnl_info_policy,
+			       RDC_ARRAY_SIZE(info), info, &why))
+		return bondnl_bad(d, ifi->ifi_index, why.text);
 	if (info[IFLA_INFO_KIND] && !strcmp(mnl_attr_get_str(info[IFLA_INFO_KIND]), "bond")) {
 		rc = bondnl_read_bond(d, ifi, tb, info[IFLA_INFO_DATA]);
 		if (rc)

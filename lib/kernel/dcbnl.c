@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "kernel/dcbnl.h"
+#include "kernel/nlattr.h"
 #include "seam/nl.h"
 #include "uapi/dcbnl_ext.h"
 
@@ -51,27 +52,31 @@ static bool dcb_copy(const struct nlattr *attr, void *dst, size_t size)
 	return true;
 }
 
-static void dcb_parse_apps(const struct nlattr *table, struct rdc_dcb *dcb)
+/* A reply being read: the model it fills, and what was wrong with it. */
+struct dcb_reply {
+	struct rdc_dcb *dcb;
+	struct rdc_nla_why why;
+};
+
+static int dcb_parse_app(const struct nlattr *a, void *data)
 {
-	const struct nlattr *a;
+	struct rdc_dcb *dcb = ((struct dcb_reply *)data)->dcb;
+	uint16_t type = mnl_attr_get_type(a);
 
-	mnl_attr_for_each_nested (a, table) {
-		uint16_t type = mnl_attr_get_type(a);
-
-		/* DCB_ATTR_DCB_APP carries the non-IEEE PCP selector; same struct. */
-		if ((type != DCB_ATTR_IEEE_APP && type != RDC_DCB_ATTR_DCB_APP) ||
-		    dcb->napps >= RDC_DCB_MAX_APPS)
-			continue;
-		if (!dcb_copy(a, &dcb->apps[dcb->napps], sizeof(dcb->apps[0])))
-			continue;
-		/* The kernel refuses such entries on SET; a reply holding one is corrupt. */
-		if (dcb->apps[dcb->napps].priority > 7 ||
-		    (dcb->apps[dcb->napps].selector == IEEE_8021QAZ_APP_SEL_DSCP &&
-		     dcb->apps[dcb->napps].protocol > 63))
-			dcb->napps_invalid++;
-		else
-			dcb->napps++;
-	}
+	/* DCB_ATTR_DCB_APP carries the non-IEEE PCP selector; same struct. */
+	if ((type != DCB_ATTR_IEEE_APP && type != RDC_DCB_ATTR_DCB_APP) ||
+	    dcb->napps >= RDC_DCB_MAX_APPS)
+		return 0;
+	if (!dcb_copy(a, &dcb->apps[dcb->napps], sizeof(dcb->apps[0])))
+		return 0;
+	/* The kernel refuses such entries on SET; a reply holding one is corrupt. */
+	if (dcb->apps[dcb->napps].priority > 7 ||
+	    (dcb->apps[dcb->napps].selector == IEEE_8021QAZ_APP_SEL_DSCP &&
+	     dcb->apps[dcb->napps].protocol > 63))
+		dcb->napps_invalid++;
+	else
+		dcb->napps++;
+	return 0;
 }
 
 /* Priorities map to TCs 0-7 with shares of at most 100% (dcbnl_ieee_set checks the same). */
@@ -92,55 +97,63 @@ static bool dcb_buffer_valid(const struct dcbnl_buffer *b)
 	return true;
 }
 
+/* One section of DCB_ATTR_IEEE; a section too short for its struct stays unknown. */
+static int dcb_parse_ieee(const struct nlattr *a, void *data)
+{
+	struct dcb_reply *r = data;
+	struct rdc_dcb *dcb = r->dcb;
+
+	switch (mnl_attr_get_type(a)) {
+	case DCB_ATTR_IEEE_PFC:
+		dcb->have_pfc = dcb_copy(a, &dcb->pfc, sizeof(dcb->pfc));
+		break;
+	case DCB_ATTR_IEEE_ETS:
+		dcb->have_ets = dcb_copy(a, &dcb->ets, sizeof(dcb->ets));
+		dcb->ets_invalid = dcb->have_ets && !dcb_ets_valid(&dcb->ets);
+		dcb->have_ets &= !dcb->ets_invalid;
+		break;
+	case DCB_ATTR_IEEE_MAXRATE:
+		dcb->have_maxrate = dcb_copy(a, &dcb->maxrate, sizeof(dcb->maxrate));
+		break;
+	case DCB_ATTR_DCB_BUFFER:
+		dcb->have_buffer = dcb_copy(a, &dcb->buffer, sizeof(dcb->buffer));
+		dcb->buffer_invalid = dcb->have_buffer && !dcb_buffer_valid(&dcb->buffer);
+		dcb->have_buffer &= !dcb->buffer_invalid;
+		break;
+	case DCB_ATTR_IEEE_APP_TABLE:
+		return rdc_nla_walk_nest(a, "DCB_ATTR_IEEE_APP_TABLE", dcb_parse_app, r, &r->why);
+	}
+	return 0;
+}
+
+/* The attributes of an IEEE_GET answer: nests walked whole, a cut one is -EBADMSG. */
+static const struct rdc_nla_policy dcb_reply_policy[] = {
+	RDC_NLA(DCB_ATTR_IEEE, RDC_NLA_NEST),
+	RDC_NLA(DCB_ATTR_DCBX, RDC_NLA_ANY),
+};
+
 static int dcb_get_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	struct rdc_dcb *dcb = arg;
-	const struct nlattr *attr, *a;
+	const struct nlattr *tb[RDC_ARRAY_SIZE(dcb_reply_policy)];
+	struct dcb_reply *r = arg;
+	int rc = rdc_nla_parse_msg(nlh, sizeof(struct dcbmsg), dcb_reply_policy, RDC_ARRAY_SIZE(tb),
+				   tb, &r->why);
 
-	mnl_attr_for_each (attr, nlh, sizeof(struct dcbmsg)) {
-		switch (mnl_attr_get_type(attr)) {
-		case DCB_ATTR_DCBX:
-			if (mnl_attr_get_payload_len(attr) >= 1) {
-				dcb->dcbx = mnl_attr_get_u8(attr);
-				dcb->have_dcbx = true;
-			}
-			break;
-		case DCB_ATTR_IEEE:
-			mnl_attr_for_each_nested (a, attr) {
-				switch (mnl_attr_get_type(a)) {
-				case DCB_ATTR_IEEE_PFC:
-					dcb->have_pfc = dcb_copy(a, &dcb->pfc, sizeof(dcb->pfc));
-					break;
-				case DCB_ATTR_IEEE_ETS:
-					dcb->have_ets = dcb_copy(a, &dcb->ets, sizeof(dcb->ets));
-					dcb->ets_invalid =
-						dcb->have_ets && !dcb_ets_valid(&dcb->ets);
-					dcb->have_ets &= !dcb->ets_invalid;
-					break;
-				case DCB_ATTR_IEEE_MAXRATE:
-					dcb->have_maxrate =
-						dcb_copy(a, &dcb->maxrate, sizeof(dcb->maxrate));
-					break;
-				case DCB_ATTR_DCB_BUFFER:
-					dcb->have_buffer =
-						dcb_copy(a, &dcb->buffer, sizeof(dcb->buffer));
-					dcb->buffer_invalid =
-						dcb->have_buffer && !dcb_buffer_valid(&dcb->buffer);
-					dcb->have_buffer &= !dcb->buffer_invalid;
-					break;
-				case DCB_ATTR_IEEE_APP_TABLE:
-					dcb_parse_apps(a, dcb);
-					break;
-				}
-			}
-			break;
-		}
+	if (rc)
+		return rc;
+	if (tb[DCB_ATTR_DCBX] && mnl_attr_get_payload_len(tb[DCB_ATTR_DCBX]) >= 1) {
+		r->dcb->dcbx = mnl_attr_get_u8(tb[DCB_ATTR_DCBX]);
+		r->dcb->have_dcbx = true;
 	}
+	if (tb[DCB_ATTR_IEEE])
+		return rdc_nla_walk_nest(tb[DCB_ATTR_IEEE], "DCB_ATTR_IEEE", dcb_parse_ieee, r,
+					 &r->why);
 	return 0;
 }
 
 int rdc_dcbnl_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err)
 {
+	struct dcb_reply r = {.dcb = dcb};
 	char buf[256];
 	struct nlmsghdr *nlh;
 	int rc;
@@ -149,7 +162,12 @@ int rdc_dcbnl_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err)
 	if (strlen(ifname) >= 16)
 		return rdc_err_set(err, EINVAL, "interface name '%s' is too long", ifname);
 	nlh = dcb_request(buf, sizeof(buf), RTM_GETDCB, DCB_CMD_IEEE_GET, ifname);
-	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, dcb_get_cb, dcb, err);
+	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, dcb_get_cb, &r, err);
+	if (rc == -EBADMSG && r.why.text[0]) {
+		memset(dcb, 0, sizeof(*dcb));
+		return rdc_err_set(err, EBADMSG, "the DCB answer for '%s' is malformed: %s", ifname,
+				   r.why.text);
+	}
 	if (rc)
 		return dcb_fail(err, rc, ifname, "read");
 	dcb->supported = true;
@@ -163,17 +181,20 @@ int rdc_dcbnl_get(const char *ifname, struct rdc_dcb *dcb, struct rdc_err *err)
  */
 static int dcb_status_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	const struct nlattr *attr;
+	static const struct rdc_nla_policy policy[] = {RDC_NLA(DCB_ATTR_IEEE, RDC_NLA_ANY)};
+	const struct nlattr *tb[RDC_ARRAY_SIZE(policy)];
+	struct rdc_nla_why why;
 	int *status = arg;
+	int rc =
+		rdc_nla_parse_msg(nlh, sizeof(struct dcbmsg), policy, RDC_ARRAY_SIZE(tb), tb, &why);
 
-	mnl_attr_for_each (attr, nlh, sizeof(struct dcbmsg)) {
-		if (mnl_attr_get_type(attr) == DCB_ATTR_IEEE &&
-		    mnl_attr_get_payload_len(attr) >= 1) {
-			uint8_t raw = mnl_attr_get_u8(attr);
+	if (rc)
+		return rc;
+	if (tb[DCB_ATTR_IEEE] && mnl_attr_get_payload_len(tb[DCB_ATTR_IEEE]) >= 1) {
+		uint8_t raw = mnl_attr_get_u8(tb[DCB_ATTR_IEEE]);
 
-			/* Two's complement by hand: -5 arrives as 0xfb. */
-			*status = raw > INT8_MAX ? (int)raw - 256 : (int)raw;
-		}
+		/* Two's complement by hand: -5 arrives as 0xfb. */
+		*status = raw > INT8_MAX ? (int)raw - 256 : (int)raw;
 	}
 	return 0;
 }

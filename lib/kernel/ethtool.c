@@ -11,6 +11,7 @@
 
 #include "base/util.h"
 #include "kernel/ethtool.h"
+#include "kernel/nlattr.h"
 #include "seam/nl.h"
 
 /* A driver reporting more than this is broken or hostile; refuse before allocating. */
@@ -137,71 +138,95 @@ static const struct {
 struct std_parse {
 	struct rdc_counter_set *set;
 	int rc;
+	int64_t group; /* the ETHTOOL_STATS_* id of the group being read, -1 none */
+	struct rdc_nla_why why;
 };
 
-/* One ETHTOOL_A_STATS_GRP nest: its id, then STAT nests of one u64 attribute each. */
-static void std_parse_group(const struct nlattr *grp, struct std_parse *sp)
+static int std_parse_stat(const struct nlattr *stat, void *data)
 {
-	const struct nlattr *a, *stat;
-	int64_t id = -1;
+	static const struct rdc_nla_policy u64 = {.kind = RDC_NLA_U64};
+	struct std_parse *sp = data;
+	uint16_t idx = mnl_attr_get_type(stat);
 
-	mnl_attr_for_each_nested (a, grp) {
-		if (mnl_attr_get_type(a) == ETHTOOL_A_STATS_GRP_ID &&
-		    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
-			id = mnl_attr_get_u32(a);
-	}
-	if (id < 0 || (size_t)id >= RDC_ARRAY_SIZE(std_groups) || !std_groups[id].group)
-		return;
-	mnl_attr_for_each_nested (a, grp) {
-		if (mnl_attr_get_type(a) != ETHTOOL_A_STATS_GRP_STAT)
-			continue;
-		mnl_attr_for_each_nested (stat, a) {
-			uint16_t idx = mnl_attr_get_type(stat);
+	if (!rdc_nla_ok(stat, &u64) || idx >= std_groups[sp->group].count || sp->rc)
+		return 0;
+	sp->rc = rdc_counters_add(sp->set, std_groups[sp->group].group,
+				  std_groups[sp->group].names[idx], mnl_attr_get_u64(stat));
+	return 0;
+}
 
-			if (mnl_attr_validate(stat, MNL_TYPE_U64) < 0 ||
-			    idx >= std_groups[id].count)
-				continue;
-			if (!sp->rc)
-				sp->rc = rdc_counters_add(sp->set, std_groups[id].group,
-							  std_groups[id].names[idx],
-							  mnl_attr_get_u64(stat));
-		}
-	}
+static int std_parse_group_stat(const struct nlattr *a, void *data)
+{
+	struct std_parse *sp = data;
+
+	if (mnl_attr_get_type(a) != ETHTOOL_A_STATS_GRP_STAT)
+		return 0;
+	return rdc_nla_walk_nest(a, "ETHTOOL_A_STATS_GRP_STAT", std_parse_stat, sp, &sp->why);
+}
+
+/* One ETHTOOL_A_STATS_GRP nest: its id, then STAT nests of one u64 attribute each. */
+static int std_parse_group(const struct nlattr *grp, struct std_parse *sp)
+{
+	static const struct rdc_nla_policy policy[] = {
+		RDC_NLA(ETHTOOL_A_STATS_GRP_ID, RDC_NLA_ANY),
+	};
+	static const struct rdc_nla_policy u32 = {.kind = RDC_NLA_U32};
+	const struct nlattr *tb[RDC_ARRAY_SIZE(policy)];
+	int rc = rdc_nla_parse_nest(grp, "ETHTOOL_A_STATS_GRP", policy, RDC_ARRAY_SIZE(tb), tb,
+				    &sp->why);
+
+	if (rc)
+		return rc;
+	sp->group = tb[ETHTOOL_A_STATS_GRP_ID] && rdc_nla_ok(tb[ETHTOOL_A_STATS_GRP_ID], &u32)
+			    ? (int64_t)mnl_attr_get_u32(tb[ETHTOOL_A_STATS_GRP_ID])
+			    : -1;
+	if (sp->group < 0 || (size_t)sp->group >= RDC_ARRAY_SIZE(std_groups) ||
+	    !std_groups[sp->group].group)
+		return 0;
+	return rdc_nla_walk_nest(grp, "ETHTOOL_A_STATS_GRP", std_parse_group_stat, sp, &sp->why);
+}
+
+static int std_stats_attr(const struct nlattr *attr, void *data)
+{
+	return mnl_attr_get_type(attr) == ETHTOOL_A_STATS_GRP ? std_parse_group(attr, data) : 0;
 }
 
 static int std_stats_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	struct std_parse *sp = arg;
-	const struct nlattr *attr;
+	int rc = rdc_nla_walk_msg(nlh, GENL_HDRLEN, std_stats_attr, sp, &sp->why);
 
-	mnl_attr_for_each (attr, nlh, GENL_HDRLEN) {
-		if (mnl_attr_get_type(attr) == ETHTOOL_A_STATS_GRP)
-			std_parse_group(attr, sp);
-	}
-	return sp->rc;
+	return rc ? rc : sp->rc;
+}
+
+static int pause_stat(const struct nlattr *s, void *data)
+{
+	static const struct rdc_nla_policy u64 = {.kind = RDC_NLA_U64};
+	struct std_parse *sp = data;
+	const char *name = NULL;
+
+	if (mnl_attr_get_type(s) == ETHTOOL_A_PAUSE_STAT_TX_FRAMES)
+		name = "tx_frames";
+	else if (mnl_attr_get_type(s) == ETHTOOL_A_PAUSE_STAT_RX_FRAMES)
+		name = "rx_frames";
+	if (name && rdc_nla_ok(s, &u64) && !sp->rc)
+		sp->rc = rdc_counters_add(sp->set, "pause", name, mnl_attr_get_u64(s));
+	return 0;
 }
 
 static int pause_stats_cb(const struct nlmsghdr *nlh, void *arg)
 {
+	static const struct rdc_nla_policy policy[] = {
+		RDC_NLA(ETHTOOL_A_PAUSE_STATS, RDC_NLA_NEST),
+	};
+	const struct nlattr *tb[RDC_ARRAY_SIZE(policy)];
 	struct std_parse *sp = arg;
-	const struct nlattr *attr, *s;
+	int rc = rdc_nla_parse_msg(nlh, GENL_HDRLEN, policy, RDC_ARRAY_SIZE(tb), tb, &sp->why);
 
-	mnl_attr_for_each (attr, nlh, GENL_HDRLEN) {
-		if (mnl_attr_get_type(attr) != ETHTOOL_A_PAUSE_STATS)
-			continue;
-		mnl_attr_for_each_nested (s, attr) {
-			const char *name = NULL;
-
-			if (mnl_attr_get_type(s) == ETHTOOL_A_PAUSE_STAT_TX_FRAMES)
-				name = "tx_frames";
-			else if (mnl_attr_get_type(s) == ETHTOOL_A_PAUSE_STAT_RX_FRAMES)
-				name = "rx_frames";
-			if (name && mnl_attr_validate(s, MNL_TYPE_U64) == 0 && !sp->rc)
-				sp->rc = rdc_counters_add(sp->set, "pause", name,
-							  mnl_attr_get_u64(s));
-		}
-	}
-	return sp->rc;
+	if (!rc && tb[ETHTOOL_A_PAUSE_STATS])
+		rc = rdc_nla_walk_nest(tb[ETHTOOL_A_PAUSE_STATS], "ETHTOOL_A_PAUSE_STATS",
+				       pause_stat, sp, &sp->why);
+	return rc ? rc : sp->rc;
 }
 
 static struct nlmsghdr *ethnl_request(char buf[static 512], uint16_t family, uint8_t cmd,
@@ -230,7 +255,7 @@ static struct nlmsghdr *ethnl_request(char buf[static 512], uint16_t family, uin
 
 int rdc_ethtool_std_stats(const char *ifname, struct rdc_counter_set *set, struct rdc_err *err)
 {
-	struct std_parse sp = {.set = set};
+	struct std_parse sp = {.set = set, .group = -1};
 	char buf[512];
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
@@ -248,12 +273,18 @@ int rdc_ethtool_std_stats(const char *ifname, struct rdc_counter_set *set, struc
 	mnl_attr_put_u32(nlh, ETHTOOL_A_BITSET_VALUE, (1U << RDC_ARRAY_SIZE(std_groups)) - 1);
 	mnl_attr_nest_end(nlh, nest);
 	rc = rdc_nl_talk(NETLINK_GENERIC, nlh, 0, std_stats_cb, &sp, err);
+	if (rc == -EBADMSG && sp.why.text[0])
+		return rdc_err_set(err, EBADMSG, "the ethtool statistics of '%s' are malformed: %s",
+				   ifname, sp.why.text);
 	if (rc)
 		return rc == -ENOMEM ? rdc_err_set(err, ENOMEM, "cannot read statistics") : rc;
 
 	nlh = ethnl_request(buf, family, ETHTOOL_MSG_PAUSE_GET, ETHTOOL_A_PAUSE_HEADER, ifname,
 			    ETHTOOL_FLAG_STATS);
 	rc = rdc_nl_talk(NETLINK_GENERIC, nlh, 0, pause_stats_cb, &sp, err);
+	if (rc == -EBADMSG && sp.why.text[0])
+		return rdc_err_set(err, EBADMSG, "the pause statistics of '%s' are malformed: %s",
+				   ifname, sp.why.text);
 	/* Drivers without pause support answer EOPNOTSUPP: that is "no pause counters". */
 	if (rc == -EOPNOTSUPP) {
 		rdc_err_clear(err);
