@@ -92,7 +92,11 @@ static int undo_list(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 
 /* ---- undo and confirm: settle the journals of this namespace that hold NETDEV ---- */
 
-/* This namespace's journals (of @ifname when given), newest first: undone in that order. */
+/*
+ * This namespace's journals (of @ifname when given), in reverse name order
+ * (net<INODE>-<PID>-<TIME>): no two hold one netdev (a journal refuses the
+ * next write on its netdevs), so the order matters only for messages.
+ */
 static int journals_here(const char *ifname, struct rdc_names *found, struct rdc_err *err)
 {
 	unsigned long long netns = rdc_netns_inode();
@@ -189,7 +193,16 @@ static int settle_run(struct rdc_ctx *ctx, const struct rdc_args *args, bool res
 					  : "confirmed: kept as it is");
 	rdc_out_end(ctx->out);
 	rdc_names_free(&found);
-	return failed ? rdc_fail(ctx, &err) : RDC_EXIT_OK;
+	if (failed)
+		return rdc_fail(ctx, &err);
+	/* Every one settled meanwhile (the watcher at its deadline): nothing was kept. */
+	if (!restore && !done && !ctx->dry_run) {
+		rdc_err_set_plain(&err, ENOENT,
+				  "nothing confirmed: the change was settled meanwhile (restored "
+				  "at its deadline?)");
+		return rdc_fail(ctx, &err);
+	}
+	return RDC_EXIT_OK;
 }
 
 static int undo_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* write.c - a verb's write: its undo journal, the commit, and --confirm's revert */
+#define _GNU_SOURCE /* close_range() */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <syslog.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +19,7 @@
 #include "bond/plan.h"
 #include "dcb/plan.h"
 #include "host/link.h"
+#include "host/system.h"
 #include "signals.h"
 #include "write.h"
 
@@ -170,8 +173,21 @@ static void watcher_main(const struct rdc_ctx *ctx, const struct rdc_journal *pe
 		if (fd > STDERR_FILENO)
 			close(fd);
 	}
+	/*
+	 * Nothing of the writer's: its locks (they are its to drop), the
+	 * caller's descriptors (a test harness's pipe), its kernel sockets.  The
+	 * seams start afresh on the live system (--confirm is live only).
+	 */
 	for (size_t i = 0; i < ctx->locks.count; i++)
 		close(ctx->locks.fd[i]);
+	rdc_system_close();
+	close_range(STDERR_FILENO + 1, ~0U, 0);
+	{
+		const struct rdc_system_opts live = {0};
+
+		if (rdc_system_open(&live, &err))
+			_exit(1);
+	}
 	/* The session that started it may hang up: the deadline stands regardless. */
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGINT, SIG_IGN);
@@ -200,15 +216,21 @@ static void watcher_main(const struct rdc_ctx *ctx, const struct rdc_journal *pe
 static int watcher_spawn(const struct rdc_ctx *ctx, const struct rdc_journal *j,
 			 struct rdc_err *err)
 {
-	int status = 0;
+	struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
+	int status = 0, rc = 0;
 	pid_t pid;
 
 	/* Nothing of ours buffered twice: the child leaves by _exit() only. */
-	fflush(stdout);
-	fflush(stderr);
+	fflush(NULL);
+	/* A caller that ignores SIGCHLD would have the child reaped before waitpid(). */
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, &old);
 	pid = fork();
-	if (pid < 0)
-		return rdc_err_set(err, errno, "cannot start the watcher for --confirm");
+	if (pid < 0) {
+		rc = rdc_err_set(err, errno, "cannot start the watcher for --confirm");
+		sigaction(SIGCHLD, &old, NULL);
+		return rc;
+	}
 	if (pid == 0) {
 		pid_t w;
 
@@ -220,12 +242,13 @@ static int watcher_spawn(const struct rdc_ctx *ctx, const struct rdc_journal *j,
 			_exit(w < 0);
 		watcher_main(ctx, j);
 	}
-	while (waitpid(pid, &status, 0) < 0)
+	while (waitpid(pid, &status, 0) < 0 && !rc)
 		if (errno != EINTR)
-			return rdc_err_set(err, errno, "cannot start the watcher for --confirm");
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return rdc_err_set(err, ECHILD, "cannot start the watcher for --confirm");
-	return 0;
+			rc = rdc_err_set(err, errno, "cannot start the watcher for --confirm");
+	sigaction(SIGCHLD, &old, NULL);
+	if (!rc && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		rc = rdc_err_set(err, ECHILD, "cannot start the watcher for --confirm");
+	return rc;
 }
 
 /* ---- the write ---- */
@@ -240,8 +263,8 @@ static void journal_drop(struct rdc_journal *j)
 	free(j);
 }
 
-/* Put back a verified write whose --confirm cannot be kept (no journal, no watcher). */
-static void write_unconfirmable(const struct rdc_change *changes, size_t n, struct rdc_err *err)
+/* Put back a verified write whose --confirm cannot be kept (no journal, no watcher): 0 undone. */
+static int write_unconfirmable(const struct rdc_change *changes, size_t n, struct rdc_err *err)
 {
 	struct rdc_err undo = {0};
 	int failed = 0;
@@ -255,6 +278,31 @@ static void write_unconfirmable(const struct rdc_change *changes, size_t n, stru
 		rdc_err_append(err, "undoing the change failed too: %s", undo.msg);
 	else
 		rdc_err_append(err, "the change is undone");
+	return failed;
+}
+
+/*
+ * After a failed or stopped commit: each plan put itself back (or the engine
+ * did), unless that failed too.  What still reads as a plan left it is put
+ * back now; the journal goes only when nothing of the write is left.
+ */
+static void write_settle_failed(struct rdc_journal *j, const struct rdc_change *changes, size_t n,
+				struct rdc_change_result *res, struct rdc_err *err)
+{
+	struct rdc_err again = {0};
+	int rc = rdc_change_restore(changes, n, &again);
+
+	if (!rc || rc == -EBUSY) {
+		journal_drop(j);
+		return;
+	}
+	/* Not back to where it was: the plans stay, for `rdmactl undo` to try again. */
+	rdc_err_append(res->rc ? err : &res->undo, "'rdmactl undo' tries again (%s)", j->path);
+	if (!res->rc && !res->undo_rc) {
+		res->undo_rc = rc;
+		res->undo = again;
+	}
+	free(j);
 }
 
 int rdc_write_commit(struct rdc_ctx *ctx, const struct rdc_change *changes, size_t n,
@@ -284,15 +332,13 @@ int rdc_write_commit(struct rdc_ctx *ctx, const struct rdc_change *changes, size
 	rdc_change_commit(changes, n, stop, res, err);
 	if (!j)
 		return res->rc;
+	/* A signal after the last plan went through: put it back as the report will say. */
+	if (!res->rc && !res->stopped && stop && *stop) {
+		res->stopped = (int)*stop;
+		res->applied = 0;
+	}
 	if (res->rc || res->stopped) {
-		if (!res->undo_rc) {
-			journal_drop(j);
-			return res->rc;
-		}
-		/* Not back to where it was: the plans stay, for `rdmactl undo` to try again. */
-		rdc_err_append(res->rc ? err : &res->undo, "'rdmactl undo' tries again (%s)",
-			       j->path);
-		free(j);
+		write_settle_failed(j, changes, n, res, err);
 		return res->rc;
 	}
 	if (!ctx->confirm_s) {
@@ -305,8 +351,10 @@ int rdc_write_commit(struct rdc_ctx *ctx, const struct rdc_change *changes, size
 	if (!rc)
 		rc = watcher_spawn(ctx, j, err);
 	if (rc) {
-		write_unconfirmable(changes, n, err);
-		journal_drop(j);
+		if (write_unconfirmable(changes, n, err))
+			free(j); /* kept, for `rdmactl undo` */
+		else
+			journal_drop(j);
 		return res->rc = rc;
 	}
 	ctx->journal = j;
@@ -315,16 +363,19 @@ int rdc_write_commit(struct rdc_ctx *ctx, const struct rdc_change *changes, size
 
 /* ---- waiting for the operator on a terminal ---- */
 
-/* A line from the terminal: 1 a line (Enter), 0 end of input, -1 nothing yet. */
+/*
+ * What the terminal has after poll() said it has something, in one read()
+ * (never a second, which could block past the deadline): 1 a line (Enter),
+ * 0 end of input, -1 not a whole line yet.
+ */
 static int tty_line(void)
 {
-	char c;
-	ssize_t r;
+	char buf[256];
+	ssize_t r = read(STDIN_FILENO, buf, sizeof(buf));
 
-	while ((r = read(STDIN_FILENO, &c, 1)) == 1)
-		if (c == '\n')
-			return 1;
-	return r == 0 ? 0 : -1;
+	if (r == 0)
+		return 0;
+	return r > 0 && memchr(buf, '\n', (size_t)r) ? 1 : -1;
 }
 
 int rdc_confirm_wait(struct rdc_ctx *ctx)
@@ -349,6 +400,8 @@ int rdc_confirm_wait(struct rdc_ctx *ctx)
 		free(j);
 		return RDC_EXIT_OK;
 	}
+	/* An Enter typed before the question does not answer it. */
+	tcflush(STDIN_FILENO, TCIFLUSH);
 	rdc_sig_defer_begin();
 	while (!rdc_sig_pending() && (int64_t)time(NULL) < j->deadline) {
 		struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
@@ -384,9 +437,25 @@ int rdc_confirm_wait(struct rdc_ctx *ctx)
 	}
 	rc = rdc_journal_settle(j->path, !confirmed, &settled, &err);
 	rdc_journal_free(&settled);
+	if (rc == -ENOENT) {
+		/* The watcher, or another shell, got there first. */
+		bool late = (int64_t)time(NULL) >= j->deadline;
+
+		free(j);
+		if (confirmed && late) {
+			fprintf(stderr,
+				"%s: %s: too late: the deadline passed and the state before "
+				"is back\n",
+				ctx->prog, ctx->verb);
+			return RDC_EXIT_FAIL;
+		}
+		fprintf(stderr,
+			"%s: %s: settled from elsewhere ('rdmactl confirm' or 'undo', or "
+			"the watcher at the deadline)\n",
+			ctx->prog, ctx->verb);
+		return late ? RDC_EXIT_FAIL : RDC_EXIT_OK;
+	}
 	free(j);
-	if (rc == -ENOENT)
-		return RDC_EXIT_OK; /* the watcher or another shell got there first */
 	if (sig)
 		return rdc_sig_report(ctx, sig, rc ? &err : NULL);
 	if (rc) {

@@ -64,20 +64,40 @@ int rdc_change_commit(const struct rdc_change *changes, size_t n, volatile sig_a
 
 int rdc_change_restore(const struct rdc_change *changes, size_t n, struct rdc_err *err)
 {
-	int first = 0;
+	struct rdc_err busy = {0};
+	int first = 0, busy_rc = 0;
 
+	/*
+	 * Another writer's value left alone (-EBUSY) is a restore that did all
+	 * it may; any other failure is one that did not, and is the one
+	 * returned (and described) when there is one.
+	 */
 	for (size_t k = n; k-- > 0;) {
 		const struct rdc_change *c = &changes[k];
 		struct rdc_err one = {0};
-		int rc = c->ops->revert(c->plan, first ? &one : err);
+		int rc = c->ops->revert(c->plan, &one);
 
 		if (!rc)
 			continue;
-		if (!first)
+		if (rc == -EBUSY) {
+			if (!busy_rc)
+				busy = one;
+			else
+				rdc_err_append(&busy, "and '%s': %s", c->ops->name(c->plan),
+					       one.msg);
+			busy_rc = rc;
+			continue;
+		}
+		if (!first) {
 			first = rc;
-		else
+			if (err)
+				*err = one;
+		} else if (err) {
 			rdc_err_append(err, "restoring '%s' failed too: %s", c->ops->name(c->plan),
 				       one.msg);
+		}
 	}
-	return first;
+	if (!first && busy_rc && err)
+		*err = busy;
+	return first ? first : busy_rc;
 }

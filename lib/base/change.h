@@ -72,7 +72,8 @@ bool rdc_change_any(const struct rdc_change *changes, size_t n);
 
 /*
  * Revert @n changes loaded from an undo journal (ops->revert), newest
- * first, every one tried; returns the first failure (described in @err, the
- * others appended), else 0.
+ * first, every one tried.  Returns the first failure other than -EBUSY
+ * (described in @err, the others appended); else -EBUSY when a value was
+ * another writer's and left (@err names it); else 0.
  */
 int rdc_change_restore(const struct rdc_change *changes, size_t n, struct rdc_err *err);

@@ -763,20 +763,62 @@ static bool enslaved_to(const char *netdev, const char *bond)
  * any step.  Each undo is then one the kernel takes (no release of a
  * netdev that is not a member, no delete of a bond that is not there).
  */
-static bool step_in_effect(const struct rdc_bond_plan *p, const struct rdc_bond_step *st)
+/* Whether any option the step set reads as it set it (its effect is there). */
+static bool opts_in_effect(const struct rdc_bond_plan *p, const struct rdc_bond_opts *o)
 {
+	struct rdc_bond now;
+
+	if (rdc_bond_read(p->name, &now, NULL))
+		return false;
+	return (o->mode_given && now.mode == o->mode) ||
+	       (o->miimon_given && now.miimon_ms == (int64_t)o->miimon_ms) ||
+	       (o->updelay_given && now.updelay_ms == (int64_t)o->updelay_ms) ||
+	       (o->downdelay_given && now.downdelay_ms == (int64_t)o->downdelay_ms) ||
+	       (o->hash_given && now.xmit_hash_policy == o->hash) ||
+	       (o->lacp_rate_given && now.lacp_rate == o->lacp_rate) ||
+	       (o->ad_select_given && now.ad_select == o->ad_select) ||
+	       (o->min_links_given && now.min_links == (int64_t)o->min_links) || o->primary_given;
+}
+
+/*
+ * A member's "up" after it joined (or left) is there only while it is a
+ * member (or not): once the join was undone, the member is up because it
+ * was up before, and taking it down would be a flap of the undo's own.
+ */
+static bool up_in_effect(const struct rdc_bond_plan *p, size_t i)
+{
+	const struct rdc_bond_step *st = &p->steps[i];
+	bool up;
+
+	if (admin_up(st->netdev, &up, NULL) || !up)
+		return false;
+	while (i-- > 0)
+		if (!strcmp(p->steps[i].netdev, st->netdev)) {
+			if (p->steps[i].op == RDC_BOND_OP_ENSLAVE)
+				return enslaved_to(st->netdev, p->name);
+			if (p->steps[i].op == RDC_BOND_OP_RELEASE)
+				return !enslaved_to(st->netdev, p->name);
+			break;
+		}
+	return true;
+}
+
+static bool step_in_effect(const struct rdc_bond_plan *p, size_t i)
+{
+	const struct rdc_bond_step *st = &p->steps[i];
 	bool up;
 
 	switch (st->op) {
 	case RDC_BOND_OP_CREATE:
-	case RDC_BOND_OP_OPTS:
 		return rdc_netdev_exists(p->name);
+	case RDC_BOND_OP_OPTS:
+		return rdc_netdev_exists(p->name) && opts_in_effect(p, &st->opts);
 	case RDC_BOND_OP_DELETE:
 		return !rdc_netdev_exists(p->name);
 	case RDC_BOND_OP_DOWN:
 		return !admin_up(st->netdev, &up, NULL) && !up;
 	case RDC_BOND_OP_UP:
-		return !admin_up(st->netdev, &up, NULL) && up;
+		return up_in_effect(p, i);
 	case RDC_BOND_OP_ENSLAVE:
 		return enslaved_to(st->netdev, p->name);
 	case RDC_BOND_OP_RELEASE:
@@ -804,7 +846,7 @@ static int bond_change_revert(void *pv, struct rdc_err *err)
 				   "set: left as it is (another writer's)",
 				   p->name, rdc_bond_mode_name(now.mode));
 	for (size_t i = p->nsteps; i-- > 0;) {
-		if (!step_in_effect(p, &p->steps[i]))
+		if (!step_in_effect(p, i))
 			continue;
 		r = step_do(p, &p->steps[i], true, rc ? NULL : err);
 		if (r && !rc) {

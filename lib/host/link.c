@@ -175,10 +175,19 @@ static const void *link_change_blob(const void *p)
 	return p;
 }
 
+/* A bool's byte as stored: 0 or 1, read as a byte (any other value is no bool). */
+static bool byte_is_bool(const void *field)
+{
+	unsigned char b;
+
+	memcpy(&b, field, 1);
+	return b <= 1;
+}
+
 static bool link_valid(const struct rdc_link *l)
 {
 	return memchr(l->name, '\0', sizeof(l->name)) && rdc_ifname_valid(l->name) &&
-	       memchr(l->operstate, '\0', sizeof(l->operstate));
+	       memchr(l->operstate, '\0', sizeof(l->operstate)) && byte_is_bool(&l->admin_up);
 }
 
 static int link_change_load(const void *blob, const char *name, void **out, struct rdc_err *err)
@@ -188,8 +197,8 @@ static int link_change_load(const void *blob, const char *name, void **out, stru
 	if (!plan)
 		return rdc_err_set(err, ENOMEM, "out of memory");
 	memcpy(plan, blob, sizeof(*plan));
-	if (!link_valid(&plan->before) || !link_valid(&plan->after) ||
-	    strcmp(plan->before.name, name) || plan->change.mtu < -1 ||
+	if (!byte_is_bool(&plan->changed) || !link_valid(&plan->before) ||
+	    !link_valid(&plan->after) || strcmp(plan->before.name, name) || plan->change.mtu < -1 ||
 	    plan->change.mtu > UINT32_MAX || plan->change.admin_up < -1 ||
 	    plan->change.admin_up > 1) {
 		free(plan);
@@ -214,7 +223,9 @@ static int link_change_revert(void *p, struct rdc_err *err)
 
 	if (rc)
 		return rc;
-	theirs = rdc_link_undo_own(&plan->before, &plan->change, &plan->after, &now, &undo);
+	/* An MTU this plan never set is nobody's business here, whatever it reads. */
+	theirs = rdc_link_undo_own(&plan->before, &plan->change, &plan->after, &now, &undo) &&
+		 plan->change.mtu >= 0;
 	if (undo.mtu >= 0 || undo.admin_up >= 0) {
 		rc = rdc_link_set(&now, &undo, err);
 		if (rc)

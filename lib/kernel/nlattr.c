@@ -86,6 +86,7 @@ static int walk(const char *start, const char *end, const char *what,
 
 	while (end - p >= (ptrdiff_t)MNL_ATTR_HDRLEN) {
 		const struct nlattr *attr = (const void *)p;
+		size_t step;
 		int rc;
 
 		if (attr->nla_len < MNL_ATTR_HDRLEN || attr->nla_len > end - p)
@@ -93,7 +94,9 @@ static int walk(const char *start, const char *end, const char *what,
 		rc = cb(attr, data);
 		if (rc)
 			return rc;
-		p += MNL_ALIGN(attr->nla_len);
+		/* The padding after the last attribute may be missing: stop at the end. */
+		step = (size_t)MNL_ALIGN(attr->nla_len);
+		p = step >= (size_t)(end - p) ? end : p + step;
 	}
 	if (p < end) {
 		snprintf(why->text, sizeof(why->text),

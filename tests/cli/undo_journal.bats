@@ -198,8 +198,10 @@ see 'rdmactl help undo'"
 @test "--confirm on a terminal: Enter keeps the change, Ctrl-C puts the state before back at once" {
 	local before out
 	before=$(nic_state)
-	# script(1) gives rdmactl a terminal; the Enter typed is waiting when it asks.
-	out=$(printf '\n' | script -qefc "$RDMACTL --confirm 30 pfc set dev eth9 prio-pfc 3:on" /dev/null)
+	# script(1) gives rdmactl a terminal.  What was typed before the question
+	# is dropped (it answers nothing), so Enter comes once a second after it.
+	out=$({ for i in $(seq 25); do sleep 1; printf '\n'; done; } |
+		script -qefc "$RDMACTL --confirm 30 pfc set dev eth9 prio-pfc 3:on" /dev/null)
 	[[ $out == *"Enter here (Ctrl-C restores it now)"* ]] || fail "$out"
 	[[ $out == *"confirmed: the change stays"* ]] || fail "$out"
 	[ "$(journals)" -eq 0 ]
