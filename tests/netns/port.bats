@@ -7,6 +7,11 @@ setup() {
 	need_netns
 }
 
+teardown() {
+	# A --confirm watcher a failed test left waiting (the namespace lives while it does).
+	pkill -KILL -f -- "^[^ ]*rdmactl --confirm [0-9]+ port set veth0 " 2>/dev/null || true
+}
+
 # Run a script in a fresh network and mount namespace with its own sysfs and a veth
 # pair; the script gets rdmactl as $1 and a private directory as $2.
 in_netns() {
@@ -224,8 +229,9 @@ in_netns() {
 		rd=$1
 		export RDMACTL_RUN_DIR=$2/run
 		$rd --confirm 600 port set veth0 mtu 4321 up >/dev/null 2>&1
-		# The watcher: its command line starts with rdmactl (this script'"'"'s with bash).
-		pkill -KILL -f -- "^$rd --confirm 600 port set veth0 mtu 4321 up"
+		# The watcher: its command line starts with the rdmactl binary (this
+		# script'"'"'s with bash; $rd may be the tiers'"'"' json-capture, which execs it).
+		pkill -KILL -f -- "^[^ ]*rdmactl --confirm 600 port set veth0 mtu 4321 up"
 		rc=0
 		$rd port set veth0 mtu 3000 2>"$2/err" || rc=$?
 		echo "rc $rc"
