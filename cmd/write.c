@@ -267,12 +267,10 @@ static void journal_drop(struct rdc_journal *j)
 static int write_unconfirmable(const struct rdc_change *changes, size_t n, struct rdc_err *err)
 {
 	struct rdc_err undo = {0};
-	int failed = 0;
+	/* Another writer's value left alone is as undone as this write can make it. */
+	int rc = rdc_change_restore(changes, n, &undo);
+	bool failed = rc && rc != -EBUSY;
 
-	for (size_t k = n; k-- > 0;)
-		if (!changes[k].ops->empty(changes[k].plan) &&
-		    changes[k].ops->revert(changes[k].plan, failed ? NULL : &undo))
-			failed++;
 	rdc_err_prefix(err, "--confirm: the restore cannot be promised");
 	if (failed)
 		rdc_err_append(err, "undoing the change failed too: %s", undo.msg);

@@ -75,8 +75,11 @@ int rdc_change_restore(const struct rdc_change *changes, size_t n, struct rdc_er
 	for (size_t k = n; k-- > 0;) {
 		const struct rdc_change *c = &changes[k];
 		struct rdc_err one = {0};
-		int rc = c->ops->revert(c->plan, &one);
+		int rc;
 
+		if (c->ops->empty(c->plan))
+			continue; /* nothing was sent for it, as rdc_change_commit() skips it */
+		rc = c->ops->revert(c->plan, &one);
 		if (!rc)
 			continue;
 		if (rc == -EBUSY) {

@@ -71,8 +71,8 @@ int rdc_change_commit(const struct rdc_change *changes, size_t n, volatile sig_a
 bool rdc_change_any(const struct rdc_change *changes, size_t n);
 
 /*
- * Revert @n changes loaded from an undo journal (ops->revert), newest
- * first, every one tried.  Returns the first failure other than -EBUSY
+ * Revert @n changes (loaded from an undo journal, or after a commit), newest
+ * first, every non-empty one tried.  Returns the first failure other than -EBUSY
  * (described in @err, the others appended); else -EBUSY when a value was
  * another writer's and left (@err names it); else 0.
  */

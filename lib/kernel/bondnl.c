@@ -17,10 +17,6 @@
 #include "kernel/nlattr.h"
 #include "seam/nl.h"
 
-/* MAX_ADDR_LEN of <linux/netdevice.h>: the longest hardware address (IPoIB's is 20 bytes). */
-#define BONDNL_MAX_ADDR_LEN 32
-#define BONDNL_ETH_ALEN 6
-
 /* A write request: header, ifinfomsg, a name and the nine options fit in far less. */
 #define BONDNL_REQ_SIZE 512
 
