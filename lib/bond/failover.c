@@ -17,9 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
 #include <linux/if_link.h>
-#include <linux/rtnetlink.h>
+#include <linux/rtnetlink.h> /* RTNLGRP_LINK */
 
 #include "base/util.h"
 #include "bond/failover.h"
@@ -580,18 +579,10 @@ static int fo_event_cb(const struct nlmsghdr *nlh, void *arg)
 
 static int fo_dump(struct fo_state *s, struct rdc_err *err)
 {
-	char buf[MNL_NLMSG_HDRLEN + sizeof(struct ifinfomsg)] __attribute__((aligned(4)));
-	struct nlmsghdr *nlh;
 	int rc;
 
-	/* Exactly nlmsghdr + a zeroed ifinfomsg, as kernel/bondnl.c sends it. */
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
 	s->dumping = true;
-	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, fo_event_cb, s, err);
+	rc = rdc_bondnl_dump_links(fo_event_cb, s, err);
 	s->dumping = false;
 	return rc;
 }

@@ -8,13 +8,15 @@
 #include <sys/socket.h>
 
 #include <arpa/inet.h>
-#include <libmnl/libmnl.h>
 #include <linux/if_addr.h>
 #include <linux/rtnetlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include "base/util.h"
 #include "kernel/addr.h"
 #include "kernel/nlattr.h"
+#include "kernel/rtmsg.h"
 #include "seam/nl.h"
 
 /* IPv4: IFA_LOCAL, IFA_ADDRESS and IFA_LABEL are read (kernel/nlattr.h). */
@@ -36,7 +38,7 @@ static int addr_msg_cb(const struct nlmsghdr *nlh, void *arg)
 
 	if (nlh->nlmsg_type != RTM_NEWADDR || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
 		return 0;
-	ifa = mnl_nlmsg_get_payload(nlh);
+	ifa = nlmsg_data(nlh);
 	if (ifa->ifa_family != AF_INET || ifa->ifa_prefixlen > 32)
 		return 0;
 	if (rdc_nla_parse_msg(nlh, sizeof(*ifa), addr4_policy, RDC_ARRAY_SIZE(tb), tb, &why))
@@ -51,28 +53,20 @@ static int addr_msg_cb(const struct nlmsghdr *nlh, void *arg)
 	list->items = items;
 	it = &items[list->count++];
 	memset(it, 0, sizeof(*it));
-	memcpy(&be, mnl_attr_get_payload(a), 4);
+	memcpy(&be, nla_data(a), 4);
 	it->addr = ntohl(be);
 	it->prefix_len = ifa->ifa_prefixlen;
-	rdc_strlcpy(it->ifname, mnl_attr_get_str(tb[IFA_LABEL]), sizeof(it->ifname));
+	rdc_strlcpy(it->ifname, nla_get_string(tb[IFA_LABEL]), sizeof(it->ifname));
 	return 0;
 }
 
 int rdc_addr4_list(struct rdc_addr4_list *list, struct rdc_err *err)
 {
-	char buf[256]; /* one ifaddrmsg request */
-	struct nlmsghdr *nlh;
-	struct ifaddrmsg *ifa;
+	const struct ifaddrmsg ifa = {.ifa_family = AF_INET};
 	int rc;
 
 	memset(list, 0, sizeof(*list));
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETADDR;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-	ifa->ifa_family = AF_INET;
-	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, addr_msg_cb, list, err);
+	rc = rdc_rtmsg_dump(RTM_GETADDR, &ifa, sizeof(ifa), addr_msg_cb, list, err);
 	if (rc) {
 		rdc_addr4_list_free(list);
 		if (err && !err->msg[0])
@@ -148,7 +142,7 @@ static int addr6_msg_cb(const struct nlmsghdr *nlh, void *arg)
 		return 0;
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
 		return addr6_bad(d, NULL, "%u bytes, shorter than its ifaddrmsg", nlh->nlmsg_len);
-	ifa = mnl_nlmsg_get_payload(nlh);
+	ifa = nlmsg_data(nlh);
 	/* A kernel without IPv6 answers AF_INET6 with every family's dump. */
 	if (ifa->ifa_family != AF_INET6)
 		return 0;
@@ -170,29 +164,21 @@ static int addr6_msg_cb(const struct nlmsghdr *nlh, void *arg)
 	it = &items[d->list->count++];
 	memset(it, 0, sizeof(*it));
 	it->ifindex = (int)ifa->ifa_index;
-	memcpy(it->addr, mnl_attr_get_payload(a), sizeof(it->addr));
+	memcpy(it->addr, nla_data(a), sizeof(it->addr));
 	it->prefix_len = ifa->ifa_prefixlen;
-	it->flags = tb[IFA_FLAGS] ? mnl_attr_get_u32(tb[IFA_FLAGS]) : ifa->ifa_flags;
+	it->flags = tb[IFA_FLAGS] ? nla_get_u32(tb[IFA_FLAGS]) : ifa->ifa_flags;
 	it->scope = ifa->ifa_scope;
 	return 0;
 }
 
 int rdc_addr6_list(struct rdc_addr6_list *list, struct rdc_err *err)
 {
-	char buf[256] __attribute__((aligned(4))); /* one ifaddrmsg request */
+	const struct ifaddrmsg ifa = {.ifa_family = AF_INET6};
 	struct addr6_dump d = {.list = list};
-	struct nlmsghdr *nlh;
-	struct ifaddrmsg *ifa;
 	int rc;
 
 	memset(list, 0, sizeof(*list));
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETADDR;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-	ifa->ifa_family = AF_INET6;
-	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, addr6_msg_cb, &d, err);
+	rc = rdc_rtmsg_dump(RTM_GETADDR, &ifa, sizeof(ifa), addr6_msg_cb, &d, err);
 	if (d.rc) {
 		/* The transport keeps the first callback error; its words are ours. */
 		if (err)
@@ -236,50 +222,59 @@ void rdc_addr6_format(const struct rdc_addr6 *a, char *buf, size_t size)
 	snprintf(buf, size, "%s/%u", text, a->prefix_len);
 }
 
-int rdc_addr6_build_add(char *buf, size_t size, const struct rdc_addr6 *a, struct rdc_err *err)
+/* The RTM_NEWADDR that adds @a into *@out: 0, or -errno with @err set. */
+static int addr6_msg_add(const struct rdc_addr6 *a, struct nl_msg **out, struct rdc_err *err)
 {
-	struct nlmsghdr *nlh;
-	struct ifaddrmsg *ifa;
+	struct ifaddrmsg ifa = {.ifa_family = AF_INET6};
 	uint32_t flags;
 
-	if (size < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*ifa)))
-		return rdc_err_set(err, EMSGSIZE, "address request buffer too small (%zu bytes)",
-				   size);
 	if (a->ifindex <= 0)
 		return rdc_err_set(err, EINVAL, "bad ifindex %d", a->ifindex);
 	if (a->prefix_len > 128)
 		return rdc_err_set(err, EINVAL, "bad IPv6 prefix length %u", a->prefix_len);
 	flags = a->flags & RDC_ADDR6_SETTABLE;
-	memset(buf, 0, size);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_NEWADDR;
+	ifa.ifa_prefixlen = (unsigned char)a->prefix_len;
+	ifa.ifa_flags = (unsigned char)(flags & 0xff); /* IFA_FLAGS below has them all */
+	ifa.ifa_scope = a->scope;
+	ifa.ifa_index = (unsigned int)a->ifindex;
 	/* `ip address add`: create, and EEXIST (not a replace) when it is there. */
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
-	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-	ifa->ifa_family = AF_INET6;
-	ifa->ifa_prefixlen = (unsigned char)a->prefix_len;
-	ifa->ifa_flags = (unsigned char)(flags & 0xff); /* IFA_FLAGS below has them all */
-	ifa->ifa_scope = a->scope;
-	ifa->ifa_index = (unsigned int)a->ifindex;
+	*out = rdc_rtmsg_new(RTM_NEWADDR, NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL, &ifa, sizeof(ifa),
+			     err);
+	if (!*out)
+		return -ENOMEM;
 	/* No IFA_CACHEINFO: the kernel's default, infinite lifetimes. */
-	if (!mnl_attr_put_check(nlh, size, IFA_ADDRESS, sizeof(a->addr), a->addr) ||
-	    !mnl_attr_put_u32_check(nlh, size, IFA_FLAGS, flags))
-		return rdc_err_set(err, EMSGSIZE, "address request does not fit in %zu bytes",
-				   size);
-	return (int)nlh->nlmsg_len;
+	if (nla_put(*out, IFA_ADDRESS, sizeof(a->addr), a->addr) < 0 ||
+	    nla_put_u32(*out, IFA_FLAGS, flags) < 0) {
+		rdc_rtmsg_free(*out);
+		*out = NULL;
+		return rdc_err_set(err, ENOMEM, "cannot build the request to add an address");
+	}
+	return 0;
+}
+
+int rdc_addr6_build_add(char *buf, size_t size, const struct rdc_addr6 *a, struct rdc_err *err)
+{
+	struct nl_msg *msg = NULL;
+	int rc = addr6_msg_add(a, &msg, err);
+
+	if (rc)
+		return rc;
+	rc = rdc_rtmsg_copy(msg, buf, size, "address request", err);
+	rdc_rtmsg_free(msg);
+	return rc;
 }
 
 int rdc_addr6_add(const struct rdc_addr6 *a, struct rdc_err *err)
 {
-	char buf[128] __attribute__((aligned(4)));
+	struct nl_msg *msg = NULL;
 	char text[INET6_ADDRSTRLEN + 8];
 	int rc;
 
-	rc = rdc_addr6_build_add(buf, sizeof(buf), a, err);
-	if (rc < 0)
+	rc = addr6_msg_add(a, &msg, err);
+	if (rc)
 		return rc;
-	rc = rdc_nl_talk(NETLINK_ROUTE, (struct nlmsghdr *)(void *)buf, RDC_NL_WRITE, NULL, NULL,
-			 err);
+	rc = rdc_rtmsg_talk(msg, RDC_NL_WRITE, NULL, NULL, err);
+	rdc_rtmsg_free(msg);
 	if (rc == -EEXIST) {
 		rdc_err_clear(err);
 		return 0;

@@ -8,17 +8,16 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include "base/util.h"
 #include "kernel/bondnl.h"
 #include "kernel/nlattr.h"
+#include "kernel/rtmsg.h"
 #include "seam/nl.h"
-
-/* A write request: header, ifinfomsg, a name and the nine options fit in far less. */
-#define BONDNL_REQ_SIZE 512
 
 /* ---- attribute policies (kernel/nlattr.h) ------------------------------ */
 
@@ -168,8 +167,8 @@ static int bondnl_grow(void **items, size_t *cap, size_t count, size_t size)
 /* "aa:bb:cc:dd:ee:ff"; an address that does not fit @size (IPoIB's 20 bytes) is left "". */
 static void bondnl_format_mac(const struct nlattr *attr, char *out, size_t size)
 {
-	const uint8_t *p = mnl_attr_get_payload(attr);
-	size_t len = mnl_attr_get_payload_len(attr);
+	const uint8_t *p = nla_data(attr);
+	size_t len = (size_t)nla_len(attr);
 
 	out[0] = '\0';
 	if (!len || 3 * len > size)
@@ -190,13 +189,13 @@ static int bondnl_read_ad_info(struct bondnl_dump *d, int ifindex, struct rdc_bo
 			       tb, &why))
 		return bondnl_bad(d, ifindex, why.text);
 	if (tb[IFLA_BOND_AD_INFO_AGGREGATOR])
-		b->ad_aggregator_id = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_AGGREGATOR]);
+		b->ad_aggregator_id = nla_get_u16(tb[IFLA_BOND_AD_INFO_AGGREGATOR]);
 	if (tb[IFLA_BOND_AD_INFO_NUM_PORTS])
-		b->ad_num_ports = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_NUM_PORTS]);
+		b->ad_num_ports = nla_get_u16(tb[IFLA_BOND_AD_INFO_NUM_PORTS]);
 	if (tb[IFLA_BOND_AD_INFO_ACTOR_KEY])
-		b->ad_actor_key = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_ACTOR_KEY]);
+		b->ad_actor_key = nla_get_u16(tb[IFLA_BOND_AD_INFO_ACTOR_KEY]);
 	if (tb[IFLA_BOND_AD_INFO_PARTNER_KEY])
-		b->ad_partner_key = mnl_attr_get_u16(tb[IFLA_BOND_AD_INFO_PARTNER_KEY]);
+		b->ad_partner_key = nla_get_u16(tb[IFLA_BOND_AD_INFO_PARTNER_KEY]);
 	if (tb[IFLA_BOND_AD_INFO_PARTNER_MAC])
 		bondnl_format_mac(tb[IFLA_BOND_AD_INFO_PARTNER_MAC], b->ad_partner_mac,
 				  sizeof(b->ad_partner_mac));
@@ -206,7 +205,7 @@ static int bondnl_read_ad_info(struct bondnl_dump *d, int ifindex, struct rdc_bo
 /* An ifindex attribute as an int; 0 (none) for values no ifindex can have. */
 static int bondnl_ifindex(const struct nlattr *attr)
 {
-	uint32_t v = attr ? mnl_attr_get_u32(attr) : 0;
+	uint32_t v = attr ? nla_get_u32(attr) : 0;
 
 	return v > INT_MAX ? 0 : (int)v;
 }
@@ -237,7 +236,7 @@ static int bondnl_read_bond(struct bondnl_dump *d, const struct ifinfomsg *ifi,
 			    const struct nlattr *const *ltb, const struct nlattr *data)
 {
 	const struct nlattr *tb[RDC_ARRAY_SIZE(bondnl_bond_policy)] = {NULL};
-	const char *name = mnl_attr_get_str(ltb[IFLA_IFNAME]);
+	const char *name = nla_get_string(ltb[IFLA_IFNAME]);
 	struct rdc_nla_why why;
 	struct rdc_bond *b;
 	size_t slot;
@@ -253,28 +252,28 @@ static int bondnl_read_bond(struct bondnl_dump *d, const struct ifinfomsg *ifi,
 	rdc_strlcpy(b->name, name, sizeof(b->name));
 	b->ifindex = ifi->ifi_index;
 	b->admin_up = ifi->ifi_flags & IFF_UP;
-	b->carrier = ltb[IFLA_CARRIER] && mnl_attr_get_u8(ltb[IFLA_CARRIER]);
+	b->carrier = ltb[IFLA_CARRIER] && nla_get_u8(ltb[IFLA_CARRIER]);
 	if (ltb[IFLA_MTU])
-		b->mtu = mnl_attr_get_u32(ltb[IFLA_MTU]);
+		b->mtu = nla_get_u32(ltb[IFLA_MTU]);
 	/* Values are kept as sent: lib/bond names the ones it knows, a newer kernel may send more. */
 	if (tb[IFLA_BOND_MODE])
-		b->mode = mnl_attr_get_u8(tb[IFLA_BOND_MODE]);
+		b->mode = nla_get_u8(tb[IFLA_BOND_MODE]);
 	if (tb[IFLA_BOND_XMIT_HASH_POLICY])
-		b->xmit_hash_policy = mnl_attr_get_u8(tb[IFLA_BOND_XMIT_HASH_POLICY]);
+		b->xmit_hash_policy = nla_get_u8(tb[IFLA_BOND_XMIT_HASH_POLICY]);
 	if (tb[IFLA_BOND_MIIMON])
-		b->miimon_ms = mnl_attr_get_u32(tb[IFLA_BOND_MIIMON]);
+		b->miimon_ms = nla_get_u32(tb[IFLA_BOND_MIIMON]);
 	if (tb[IFLA_BOND_UPDELAY])
-		b->updelay_ms = mnl_attr_get_u32(tb[IFLA_BOND_UPDELAY]);
+		b->updelay_ms = nla_get_u32(tb[IFLA_BOND_UPDELAY]);
 	if (tb[IFLA_BOND_DOWNDELAY])
-		b->downdelay_ms = mnl_attr_get_u32(tb[IFLA_BOND_DOWNDELAY]);
+		b->downdelay_ms = nla_get_u32(tb[IFLA_BOND_DOWNDELAY]);
 	if (tb[IFLA_BOND_ARP_INTERVAL])
-		b->arp_interval_ms = mnl_attr_get_u32(tb[IFLA_BOND_ARP_INTERVAL]);
+		b->arp_interval_ms = nla_get_u32(tb[IFLA_BOND_ARP_INTERVAL]);
 	if (tb[IFLA_BOND_AD_LACP_RATE])
-		b->lacp_rate = mnl_attr_get_u8(tb[IFLA_BOND_AD_LACP_RATE]);
+		b->lacp_rate = nla_get_u8(tb[IFLA_BOND_AD_LACP_RATE]);
 	if (tb[IFLA_BOND_AD_SELECT])
-		b->ad_select = mnl_attr_get_u8(tb[IFLA_BOND_AD_SELECT]);
+		b->ad_select = nla_get_u8(tb[IFLA_BOND_AD_SELECT]);
 	if (tb[IFLA_BOND_MIN_LINKS])
-		b->min_links = mnl_attr_get_u32(tb[IFLA_BOND_MIN_LINKS]);
+		b->min_links = nla_get_u32(tb[IFLA_BOND_MIN_LINKS]);
 	d->active_ifindex[slot] = bondnl_ifindex(tb[IFLA_BOND_ACTIVE_SLAVE]);
 	d->primary_ifindex[slot] = bondnl_ifindex(tb[IFLA_BOND_PRIMARY]);
 	if (tb[IFLA_BOND_AD_INFO])
@@ -311,28 +310,27 @@ static int bondnl_read_member(struct bondnl_dump *d, const struct ifinfomsg *ifi
 	d->members[i].master = master;
 	m = &d->members[i].m;
 	rdc_bondnl_member_init(m);
-	rdc_strlcpy(m->name, mnl_attr_get_str(ltb[IFLA_IFNAME]), sizeof(m->name));
+	rdc_strlcpy(m->name, nla_get_string(ltb[IFLA_IFNAME]), sizeof(m->name));
 	m->ifindex = ifi->ifi_index;
-	m->carrier = ltb[IFLA_CARRIER] && mnl_attr_get_u8(ltb[IFLA_CARRIER]);
+	m->carrier = ltb[IFLA_CARRIER] && nla_get_u8(ltb[IFLA_CARRIER]);
 	if (ltb[IFLA_MTU])
-		m->mtu = mnl_attr_get_u32(ltb[IFLA_MTU]);
+		m->mtu = nla_get_u32(ltb[IFLA_MTU]);
 	if (tb[IFLA_BOND_SLAVE_STATE])
-		m->state = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_STATE]);
+		m->state = nla_get_u8(tb[IFLA_BOND_SLAVE_STATE]);
 	if (tb[IFLA_BOND_SLAVE_MII_STATUS])
-		m->mii_status = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_MII_STATUS]);
+		m->mii_status = nla_get_u8(tb[IFLA_BOND_SLAVE_MII_STATUS]);
 	if (tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT])
-		m->link_failure_count = mnl_attr_get_u32(tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT]);
+		m->link_failure_count = nla_get_u32(tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT]);
 	if (tb[IFLA_BOND_SLAVE_PERM_HWADDR])
 		bondnl_format_mac(tb[IFLA_BOND_SLAVE_PERM_HWADDR], m->perm_hwaddr,
 				  sizeof(m->perm_hwaddr));
 	if (tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID])
-		m->aggregator_id = mnl_attr_get_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID]);
+		m->aggregator_id = nla_get_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID]);
 	if (tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE])
-		m->actor_port_state = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE]);
+		m->actor_port_state = nla_get_u8(tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE]);
 	ps = tb[IFLA_BOND_SLAVE_AD_PARTNER_OPER_PORT_STATE];
 	if (ps)
-		m->partner_port_state = mnl_attr_get_payload_len(ps) == 2 ? mnl_attr_get_u16(ps)
-									  : mnl_attr_get_u8(ps);
+		m->partner_port_state = (size_t)nla_len(ps) == 2 ? nla_get_u16(ps) : nla_get_u8(ps);
 	return 0;
 }
 
@@ -368,35 +366,35 @@ static int bondnl_link_cb(const struct nlmsghdr *nlh, void *arg)
 
 	if (nlh->nlmsg_type != RTM_NEWLINK)
 		return 0;
-	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ifi)))
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
 		return bondnl_bad(d, 0, "shorter than its ifinfomsg");
 	/*
-	 * The kernel pads every message to 4 bytes; libmnl walks attributes up
+	 * The kernel pads every message to 4 bytes; a walk of attributes up
 	 * to the padded length, which past an unpadded last message is beyond
 	 * the datagram.
 	 */
-	if (nlh->nlmsg_len % MNL_ALIGNTO)
+	if (nlh->nlmsg_len % NLMSG_ALIGNTO)
 		return bondnl_bad(d, 0, "length not a multiple of 4");
-	ifi = mnl_nlmsg_get_payload(nlh);
+	ifi = nlmsg_data(nlh);
 	if (ifi->ifi_index <= 0)
 		return bondnl_bad(d, ifi->ifi_index, "no ifindex");
 	if (rdc_nla_parse_msg(nlh, sizeof(*ifi), bondnl_link_policy, RDC_ARRAY_SIZE(tb), tb, &why))
 		return bondnl_bad(d, ifi->ifi_index, why.text);
 	if (!tb[IFLA_IFNAME])
 		return 0; /* the kernel always names a link; nothing to report without one */
-	rc = bondnl_remember_name(d, ifi->ifi_index, mnl_attr_get_str(tb[IFLA_IFNAME]));
+	rc = bondnl_remember_name(d, ifi->ifi_index, nla_get_string(tb[IFLA_IFNAME]));
 	if (rc || !tb[IFLA_LINKINFO])
 		return rc;
 	if (rdc_nla_parse_nest(tb[IFLA_LINKINFO], "IFLA_LINKINFO", bondnl_info_policy,
 			       RDC_ARRAY_SIZE(info), info, &why))
 		return bondnl_bad(d, ifi->ifi_index, why.text);
-	if (info[IFLA_INFO_KIND] && !strcmp(mnl_attr_get_str(info[IFLA_INFO_KIND]), "bond")) {
+	if (info[IFLA_INFO_KIND] && !strcmp(nla_get_string(info[IFLA_INFO_KIND]), "bond")) {
 		rc = bondnl_read_bond(d, ifi, tb, info[IFLA_INFO_DATA]);
 		if (rc)
 			return rc;
 	}
 	if (info[IFLA_INFO_SLAVE_KIND] &&
-	    !strcmp(mnl_attr_get_str(info[IFLA_INFO_SLAVE_KIND]), "bond"))
+	    !strcmp(nla_get_string(info[IFLA_INFO_SLAVE_KIND]), "bond"))
 		return bondnl_read_member(d, ifi, tb, info[IFLA_INFO_SLAVE_DATA]);
 	return 0;
 }
@@ -443,21 +441,21 @@ static int bondnl_finish(struct bondnl_dump *d, struct rdc_err *err)
 	return 0;
 }
 
+int rdc_bondnl_dump_links(rdc_nl_msg_cb cb, void *arg, struct rdc_err *err)
+{
+	/* A zeroed ifinfomsg: every link of every family. */
+	const struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC};
+
+	return rdc_rtmsg_dump(RTM_GETLINK, &ifi, sizeof(ifi), cb, arg, err);
+}
+
 int rdc_bondnl_dump(struct rdc_bond_list *list, struct rdc_err *err)
 {
-	/* Exactly nlmsghdr + a zeroed ifinfomsg: recordings are matched by these bytes. */
-	char buf[MNL_NLMSG_HDRLEN + sizeof(struct ifinfomsg)] __attribute__((aligned(4)));
 	struct bondnl_dump d = {.list = list};
-	struct nlmsghdr *nlh;
 	int rc;
 
 	memset(list, 0, sizeof(*list));
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
-	rc = rdc_nl_talk(NETLINK_ROUTE, nlh, 0, bondnl_link_cb, &d, err);
+	rc = rdc_bondnl_dump_links(bondnl_link_cb, &d, err);
 	if (d.rc) {
 		rc = d.rc;
 		if (err)
@@ -476,28 +474,13 @@ int rdc_bondnl_dump(struct rdc_bond_list *list, struct rdc_err *err)
 
 /* ---- changes ----------------------------------------------------------- */
 
-static struct nlmsghdr *bondnl_request(char *buf, size_t size, uint16_t type, uint16_t flags,
-				       int ifindex)
+/* A change to link @ifindex (0: a new one), acknowledged. */
+static struct nl_msg *bondnl_request(uint16_t type, uint16_t flags, int ifindex,
+				     struct rdc_err *err)
 {
-	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifi;
+	const struct ifinfomsg ifi = {.ifi_family = AF_UNSPEC, .ifi_index = ifindex};
 
-	memset(buf, 0, size);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = ifindex;
-	return nlh;
-}
-
-static int bondnl_check_size(size_t size, struct rdc_err *err)
-{
-	if (size < MNL_NLMSG_HDRLEN + sizeof(struct ifinfomsg))
-		return rdc_err_set(err, EMSGSIZE, "bond request buffer too small (%zu bytes)",
-				   size);
-	return 0;
+	return rdc_rtmsg_new(type, NLM_F_ACK | flags, &ifi, sizeof(ifi), err);
 }
 
 static int bondnl_check_ifindex(int ifindex, struct rdc_err *err)
@@ -540,6 +523,33 @@ static bool bondnl_opts_any(const struct rdc_bond_opts *o)
 		     o->min_links_given || o->primary_given);
 }
 
+/* The given options inside IFLA_INFO_DATA, mode first; libnl's 0 or a negative NLE_ code. */
+static int bondnl_put_opts(struct nl_msg *msg, const struct rdc_bond_opts *o)
+{
+	int rc = 0;
+
+	if (o->mode_given)
+		rc = nla_put_u8(msg, IFLA_BOND_MODE, (uint8_t)o->mode);
+	if (!rc && o->miimon_given)
+		rc = nla_put_u32(msg, IFLA_BOND_MIIMON, o->miimon_ms);
+	if (!rc && o->updelay_given)
+		rc = nla_put_u32(msg, IFLA_BOND_UPDELAY, o->updelay_ms);
+	if (!rc && o->downdelay_given)
+		rc = nla_put_u32(msg, IFLA_BOND_DOWNDELAY, o->downdelay_ms);
+	if (!rc && o->hash_given)
+		rc = nla_put_u8(msg, IFLA_BOND_XMIT_HASH_POLICY, (uint8_t)o->hash);
+	if (!rc && o->lacp_rate_given)
+		rc = nla_put_u8(msg, IFLA_BOND_AD_LACP_RATE, (uint8_t)o->lacp_rate);
+	if (!rc && o->ad_select_given)
+		rc = nla_put_u8(msg, IFLA_BOND_AD_SELECT, (uint8_t)o->ad_select);
+	if (!rc && o->min_links_given)
+		rc = nla_put_u32(msg, IFLA_BOND_MIN_LINKS, o->min_links);
+	/* An ifindex; 0 clears the primary (the kernel looks it up and finds none). */
+	if (!rc && o->primary_given)
+		rc = nla_put_u32(msg, IFLA_BOND_PRIMARY, (uint32_t)o->primary_ifindex);
+	return rc;
+}
+
 /*
  * IFLA_LINKINFO{IFLA_INFO_KIND "bond", IFLA_INFO_DATA{the given options}},
  * in the header's order, mode first.  The kernel applies them in its own
@@ -547,68 +557,35 @@ static bool bondnl_opts_any(const struct rdc_bond_opts *o)
  * order here is for people reading a recording.  Without options there is
  * no IFLA_INFO_DATA, as with `ip link add bond0 type bond`.
  */
-static bool bondnl_put_linkinfo(struct nlmsghdr *nlh, size_t size, const struct rdc_bond_opts *o)
+static int bondnl_put_linkinfo(struct nl_msg *msg, const struct rdc_bond_opts *o)
 {
 	struct nlattr *linkinfo, *data;
-	bool ok = true;
-
-	linkinfo = mnl_attr_nest_start_check(nlh, size, IFLA_LINKINFO);
-	if (!linkinfo || !mnl_attr_put_strz_check(nlh, size, IFLA_INFO_KIND, "bond"))
-		return false;
-	if (bondnl_opts_any(o)) {
-		data = mnl_attr_nest_start_check(nlh, size, IFLA_INFO_DATA);
-		if (!data)
-			return false;
-		if (o->mode_given)
-			ok = ok &&
-			     mnl_attr_put_u8_check(nlh, size, IFLA_BOND_MODE, (uint8_t)o->mode);
-		if (o->miimon_given)
-			ok = ok &&
-			     mnl_attr_put_u32_check(nlh, size, IFLA_BOND_MIIMON, o->miimon_ms);
-		if (o->updelay_given)
-			ok = ok &&
-			     mnl_attr_put_u32_check(nlh, size, IFLA_BOND_UPDELAY, o->updelay_ms);
-		if (o->downdelay_given)
-			ok = ok && mnl_attr_put_u32_check(nlh, size, IFLA_BOND_DOWNDELAY,
-							  o->downdelay_ms);
-		if (o->hash_given)
-			ok = ok && mnl_attr_put_u8_check(nlh, size, IFLA_BOND_XMIT_HASH_POLICY,
-							 (uint8_t)o->hash);
-		if (o->lacp_rate_given)
-			ok = ok && mnl_attr_put_u8_check(nlh, size, IFLA_BOND_AD_LACP_RATE,
-							 (uint8_t)o->lacp_rate);
-		if (o->ad_select_given)
-			ok = ok && mnl_attr_put_u8_check(nlh, size, IFLA_BOND_AD_SELECT,
-							 (uint8_t)o->ad_select);
-		if (o->min_links_given)
-			ok = ok &&
-			     mnl_attr_put_u32_check(nlh, size, IFLA_BOND_MIN_LINKS, o->min_links);
-		/* An ifindex; 0 clears the primary (the kernel looks it up and finds none). */
-		if (o->primary_given)
-			ok = ok && mnl_attr_put_u32_check(nlh, size, IFLA_BOND_PRIMARY,
-							  (uint32_t)o->primary_ifindex);
-		if (!ok)
-			return false;
-		mnl_attr_nest_end(nlh, data);
-	}
-	mnl_attr_nest_end(nlh, linkinfo);
-	return true;
-}
-
-static int bondnl_too_small(size_t size, struct rdc_err *err)
-{
-	return rdc_err_set(err, EMSGSIZE, "bond request does not fit in %zu bytes", size);
-}
-
-int rdc_bondnl_build_create(char *buf, size_t size, const char *name, const struct rdc_bond_opts *o,
-			    struct rdc_err *err)
-{
-	struct nlmsghdr *nlh;
 	int rc;
 
-	rc = bondnl_check_size(size, err);
-	if (rc)
-		return rc;
+	linkinfo = nla_nest_start(msg, IFLA_LINKINFO);
+	if (!linkinfo)
+		return -1;
+	rc = nla_put_string(msg, IFLA_INFO_KIND, "bond");
+	if (!rc && bondnl_opts_any(o)) {
+		data = nla_nest_start(msg, IFLA_INFO_DATA);
+		rc = data ? bondnl_put_opts(msg, o) : -1;
+		if (!rc)
+			rc = nla_nest_end(msg, data);
+	}
+	if (!rc)
+		rc = nla_nest_end(msg, linkinfo);
+	return rc;
+}
+
+/*
+ * The request for each of the four changes into *@out: 0, or -errno with
+ * @err set (bad input, no memory).  Free it with rdc_rtmsg_free().
+ */
+static int bondnl_msg_create(const char *name, const struct rdc_bond_opts *o, struct nl_msg **out,
+			     struct rdc_err *err)
+{
+	int rc;
+
 	if (!name || !name[0])
 		return rdc_err_set(err, EINVAL, "no bond name");
 	if (strlen(name) >= IF_NAMESIZE)
@@ -618,63 +595,113 @@ int rdc_bondnl_build_create(char *buf, size_t size, const char *name, const stru
 	rc = bondnl_check_opts(o, err);
 	if (rc)
 		return rc;
-	nlh = bondnl_request(buf, size, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0);
-	if (!mnl_attr_put_strz_check(nlh, size, IFLA_IFNAME, name) ||
-	    !bondnl_put_linkinfo(nlh, size, o))
-		return bondnl_too_small(size, err);
-	return (int)nlh->nlmsg_len;
+	*out = bondnl_request(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, 0, err);
+	if (!*out)
+		return -ENOMEM;
+	if (nla_put_string(*out, IFLA_IFNAME, name) < 0 || bondnl_put_linkinfo(*out, o) < 0) {
+		rdc_rtmsg_free(*out);
+		*out = NULL;
+		return rdc_err_set(err, ENOMEM, "cannot build the request to create bond '%s'",
+				   name);
+	}
+	return 0;
+}
+
+static int bondnl_msg_set(int ifindex, const struct rdc_bond_opts *o, struct nl_msg **out,
+			  struct rdc_err *err)
+{
+	int rc = bondnl_check_ifindex(ifindex, err);
+
+	if (!rc)
+		rc = bondnl_check_opts(o, err);
+	if (rc)
+		return rc;
+	*out = bondnl_request(RTM_NEWLINK, 0, ifindex, err);
+	if (!*out)
+		return -ENOMEM;
+	if (bondnl_put_linkinfo(*out, o) < 0) {
+		rdc_rtmsg_free(*out);
+		*out = NULL;
+		return rdc_err_set(err, ENOMEM, "cannot build the request to change ifindex %d",
+				   ifindex);
+	}
+	return 0;
+}
+
+static int bondnl_msg_enslave(int member_ifindex, int master_ifindex, struct nl_msg **out,
+			      struct rdc_err *err)
+{
+	int rc = bondnl_check_ifindex(member_ifindex, err);
+
+	if (rc)
+		return rc;
+	if (master_ifindex < 0)
+		return rdc_err_set(err, EINVAL, "bad master ifindex %d", master_ifindex);
+	*out = bondnl_request(RTM_NEWLINK, 0, member_ifindex, err);
+	if (!*out)
+		return -ENOMEM;
+	if (nla_put_u32(*out, IFLA_MASTER, (uint32_t)master_ifindex) < 0) {
+		rdc_rtmsg_free(*out);
+		*out = NULL;
+		return rdc_err_set(err, ENOMEM, "cannot build the request to enslave ifindex %d",
+				   member_ifindex);
+	}
+	return 0;
+}
+
+static int bondnl_msg_delete(int ifindex, struct nl_msg **out, struct rdc_err *err)
+{
+	int rc = bondnl_check_ifindex(ifindex, err);
+
+	if (rc)
+		return rc;
+	*out = bondnl_request(RTM_DELLINK, 0, ifindex, err);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* A request built (@rc 0) into the caller's buffer: its length, or -errno. */
+static int bondnl_copy(int rc, struct nl_msg *msg, char *buf, size_t size, struct rdc_err *err)
+{
+	if (rc)
+		return rc;
+	rc = rdc_rtmsg_copy(msg, buf, size, "bond request", err);
+	rdc_rtmsg_free(msg);
+	return rc;
+}
+
+int rdc_bondnl_build_create(char *buf, size_t size, const char *name, const struct rdc_bond_opts *o,
+			    struct rdc_err *err)
+{
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_create(name, o, &msg, err);
+
+	return bondnl_copy(rc, msg, buf, size, err);
 }
 
 int rdc_bondnl_build_set(char *buf, size_t size, int ifindex, const struct rdc_bond_opts *o,
 			 struct rdc_err *err)
 {
-	struct nlmsghdr *nlh;
-	int rc;
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_set(ifindex, o, &msg, err);
 
-	rc = bondnl_check_size(size, err);
-	if (!rc)
-		rc = bondnl_check_ifindex(ifindex, err);
-	if (!rc)
-		rc = bondnl_check_opts(o, err);
-	if (rc)
-		return rc;
-	nlh = bondnl_request(buf, size, RTM_NEWLINK, 0, ifindex);
-	if (!bondnl_put_linkinfo(nlh, size, o))
-		return bondnl_too_small(size, err);
-	return (int)nlh->nlmsg_len;
+	return bondnl_copy(rc, msg, buf, size, err);
 }
 
 int rdc_bondnl_build_enslave(char *buf, size_t size, int member_ifindex, int master_ifindex,
 			     struct rdc_err *err)
 {
-	struct nlmsghdr *nlh;
-	int rc;
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_enslave(member_ifindex, master_ifindex, &msg, err);
 
-	rc = bondnl_check_size(size, err);
-	if (!rc)
-		rc = bondnl_check_ifindex(member_ifindex, err);
-	if (!rc && master_ifindex < 0)
-		rc = rdc_err_set(err, EINVAL, "bad master ifindex %d", master_ifindex);
-	if (rc)
-		return rc;
-	nlh = bondnl_request(buf, size, RTM_NEWLINK, 0, member_ifindex);
-	if (!mnl_attr_put_u32_check(nlh, size, IFLA_MASTER, (uint32_t)master_ifindex))
-		return bondnl_too_small(size, err);
-	return (int)nlh->nlmsg_len;
+	return bondnl_copy(rc, msg, buf, size, err);
 }
 
 int rdc_bondnl_build_delete(char *buf, size_t size, int ifindex, struct rdc_err *err)
 {
-	struct nlmsghdr *nlh;
-	int rc;
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_delete(ifindex, &msg, err);
 
-	rc = bondnl_check_size(size, err);
-	if (!rc)
-		rc = bondnl_check_ifindex(ifindex, err);
-	if (rc)
-		return rc;
-	nlh = bondnl_request(buf, size, RTM_DELLINK, 0, ifindex);
-	return (int)nlh->nlmsg_len;
+	return bondnl_copy(rc, msg, buf, size, err);
 }
 
 static int bondnl_fail(struct rdc_err *err, int rc, bool creating, const char *fmt, ...)
@@ -713,48 +740,47 @@ static int bondnl_fail(struct rdc_err *err, int rc, bool creating, const char *f
 	return rc;
 }
 
-/* Build results are aligned char buffers; the transport wants the header. */
-static int bondnl_send(char *buf, struct rdc_err *err)
+/* Send a change and free it: 0 or -errno. */
+static int bondnl_send(struct nl_msg *msg, struct rdc_err *err)
 {
-	return rdc_nl_talk(NETLINK_ROUTE, (struct nlmsghdr *)(void *)buf, RDC_NL_WRITE, NULL, NULL,
-			   err);
+	int rc = rdc_rtmsg_talk(msg, RDC_NL_WRITE, NULL, NULL, err);
+
+	rdc_rtmsg_free(msg);
+	return rc;
 }
 
 int rdc_bondnl_create(const char *name, const struct rdc_bond_opts *o, struct rdc_err *err)
 {
-	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
-	int rc;
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_create(name, o, &msg, err);
 
-	rc = rdc_bondnl_build_create(buf, sizeof(buf), name, o, err);
-	if (rc < 0)
+	if (rc)
 		return rc;
-	rc = bondnl_send(buf, err);
+	rc = bondnl_send(msg, err);
 	return rc ? bondnl_fail(err, rc, true, "cannot create bond '%s'", name) : 0;
 }
 
 int rdc_bondnl_set(int ifindex, const char *name, const struct rdc_bond_opts *o,
 		   struct rdc_err *err)
 {
-	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
-	int rc;
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_set(ifindex, o, &msg, err);
 
-	rc = rdc_bondnl_build_set(buf, sizeof(buf), ifindex, o, err);
-	if (rc < 0)
+	if (rc)
 		return rc;
-	rc = bondnl_send(buf, err);
+	rc = bondnl_send(msg, err);
 	return rc ? bondnl_fail(err, rc, false, "cannot change bond '%s'", name) : 0;
 }
 
 int rdc_bondnl_enslave(int member_ifindex, const char *member, int master_ifindex,
 		       struct rdc_err *err)
 {
-	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
-	int rc;
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_enslave(member_ifindex, master_ifindex, &msg, err);
 
-	rc = rdc_bondnl_build_enslave(buf, sizeof(buf), member_ifindex, master_ifindex, err);
-	if (rc < 0)
+	if (rc)
 		return rc;
-	rc = bondnl_send(buf, err);
+	rc = bondnl_send(msg, err);
 	if (!rc)
 		return 0;
 	if (master_ifindex)
@@ -765,12 +791,11 @@ int rdc_bondnl_enslave(int member_ifindex, const char *member, int master_ifinde
 
 int rdc_bondnl_delete(int ifindex, const char *name, struct rdc_err *err)
 {
-	char buf[BONDNL_REQ_SIZE] __attribute__((aligned(4)));
-	int rc;
+	struct nl_msg *msg = NULL;
+	int rc = bondnl_msg_delete(ifindex, &msg, err);
 
-	rc = rdc_bondnl_build_delete(buf, sizeof(buf), ifindex, err);
-	if (rc < 0)
+	if (rc)
 		return rc;
-	rc = bondnl_send(buf, err);
+	rc = bondnl_send(msg, err);
 	return rc ? bondnl_fail(err, rc, false, "cannot delete '%s'", name) : 0;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "seam/nl.h"
 
 #define RDC_BOND_MAX_MEMBERS 16
 #define RDC_BOND_MAX 32 /* bonds one host report holds */
@@ -120,6 +121,14 @@ void rdc_bondnl_member_init(struct rdc_bond_member *m);
  * @list holds no bond.
  */
 int rdc_bondnl_dump(struct rdc_bond_list *list, struct rdc_err *err);
+
+/*
+ * The RTM_GETLINK dump under rdc_bondnl_dump(): every link's RTM_NEWLINK to
+ * @cb, for readers of their own (the failover measurement reads them as
+ * events, kernel/bondnl_event.h).  The request is nlmsghdr + a zeroed
+ * ifinfomsg, the bytes recordings match.
+ */
+int rdc_bondnl_dump_links(rdc_nl_msg_cb cb, void *arg, struct rdc_err *err);
 
 /* Options to send; only the given ones are, in this order (mode first). */
 struct rdc_bond_opts {

@@ -4,9 +4,10 @@
 #include <limits.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
 
 #include "base/util.h"
 #include "kernel/bondnl_event.h"
@@ -61,7 +62,7 @@ static const struct rdc_nla_policy event_member_policy[] = {
 
 static int event_ifindex(const struct nlattr *attr)
 {
-	uint32_t v = mnl_attr_get_u32(attr);
+	uint32_t v = nla_get_u32(attr);
 
 	return v > INT_MAX ? 0 : (int)v;
 }
@@ -75,24 +76,24 @@ static int event_read_bond(const struct nlattr *data, struct rdc_bond_link_event
 	if (EVENT_PARSE_NEST(data, event_bond_policy, tb))
 		return -EBADMSG;
 	if (tb[IFLA_BOND_MODE])
-		ev->mode = mnl_attr_get_u8(tb[IFLA_BOND_MODE]);
+		ev->mode = nla_get_u8(tb[IFLA_BOND_MODE]);
 	/* Absent in a bond's data means none (all members down, or a mode without one). */
 	ev->active_member =
 		tb[IFLA_BOND_ACTIVE_SLAVE] ? event_ifindex(tb[IFLA_BOND_ACTIVE_SLAVE]) : 0;
 	ev->primary = tb[IFLA_BOND_PRIMARY] ? event_ifindex(tb[IFLA_BOND_PRIMARY]) : 0;
 	if (tb[IFLA_BOND_MIIMON])
-		ev->miimon_ms = mnl_attr_get_u32(tb[IFLA_BOND_MIIMON]);
+		ev->miimon_ms = nla_get_u32(tb[IFLA_BOND_MIIMON]);
 	if (tb[IFLA_BOND_UPDELAY])
-		ev->updelay_ms = mnl_attr_get_u32(tb[IFLA_BOND_UPDELAY]);
+		ev->updelay_ms = nla_get_u32(tb[IFLA_BOND_UPDELAY]);
 	if (tb[IFLA_BOND_DOWNDELAY])
-		ev->downdelay_ms = mnl_attr_get_u32(tb[IFLA_BOND_DOWNDELAY]);
+		ev->downdelay_ms = nla_get_u32(tb[IFLA_BOND_DOWNDELAY]);
 	if (tb[IFLA_BOND_ARP_INTERVAL])
-		ev->arp_interval_ms = mnl_attr_get_u32(tb[IFLA_BOND_ARP_INTERVAL]);
+		ev->arp_interval_ms = nla_get_u32(tb[IFLA_BOND_ARP_INTERVAL]);
 	if (tb[IFLA_BOND_AD_INFO]) {
 		if (EVENT_PARSE_NEST(tb[IFLA_BOND_AD_INFO], event_ad_info_policy, ad))
 			return -EBADMSG;
 		if (ad[IFLA_BOND_AD_INFO_AGGREGATOR])
-			ev->ad_aggregator_id = mnl_attr_get_u16(ad[IFLA_BOND_AD_INFO_AGGREGATOR]);
+			ev->ad_aggregator_id = nla_get_u16(ad[IFLA_BOND_AD_INFO_AGGREGATOR]);
 	}
 	return 0;
 }
@@ -105,21 +106,21 @@ static int event_read_member(const struct nlattr *data, struct rdc_bond_link_eve
 	if (EVENT_PARSE_NEST(data, event_member_policy, tb))
 		return -EBADMSG;
 	if (tb[IFLA_BOND_SLAVE_STATE])
-		ev->state = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_STATE]);
+		ev->state = nla_get_u8(tb[IFLA_BOND_SLAVE_STATE]);
 	if (tb[IFLA_BOND_SLAVE_MII_STATUS])
-		ev->mii_status = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_MII_STATUS]);
+		ev->mii_status = nla_get_u8(tb[IFLA_BOND_SLAVE_MII_STATUS]);
 	if (tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT])
-		ev->link_failure_count = mnl_attr_get_u32(tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT]);
+		ev->link_failure_count = nla_get_u32(tb[IFLA_BOND_SLAVE_LINK_FAILURE_COUNT]);
 	if (tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID])
-		ev->aggregator_id = mnl_attr_get_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID]);
+		ev->aggregator_id = nla_get_u16(tb[IFLA_BOND_SLAVE_AD_AGGREGATOR_ID]);
 	if (tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE])
-		ev->actor_state = mnl_attr_get_u8(tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE]);
+		ev->actor_state = nla_get_u8(tb[IFLA_BOND_SLAVE_AD_ACTOR_OPER_PORT_STATE]);
 	return 0;
 }
 
 static bool event_kind_is(const struct nlattr *attr, const char *kind)
 {
-	return attr && !strcmp(mnl_attr_get_str(attr), kind);
+	return attr && !strcmp(nla_get_string(attr), kind);
 }
 
 /*
@@ -137,10 +138,10 @@ int rdc_bondnl_event_parse(const struct nlmsghdr *nlh, struct rdc_bond_link_even
 
 	if (nlh->nlmsg_type != RTM_NEWLINK && nlh->nlmsg_type != RTM_DELLINK)
 		return -ENOMSG;
-	/* libmnl walks attributes to the 4-byte aligned length: past an unaligned end. */
-	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*ifi)) || nlh->nlmsg_len % MNL_ALIGNTO)
+	/* Attributes are walked to the 4-byte aligned length: past an unaligned end. */
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)) || nlh->nlmsg_len % NLMSG_ALIGNTO)
 		return -EBADMSG;
-	ifi = mnl_nlmsg_get_payload(nlh);
+	ifi = nlmsg_data(nlh);
 	if (ifi->ifi_index <= 0)
 		return -EBADMSG;
 	memset(ev, 0, sizeof(*ev));
@@ -155,14 +156,14 @@ int rdc_bondnl_event_parse(const struct nlmsghdr *nlh, struct rdc_bond_link_even
 	if (rdc_nla_parse_msg(nlh, sizeof(*ifi), event_link_policy, RDC_ARRAY_SIZE(tb), tb, &why))
 		return -EBADMSG;
 	if (tb[IFLA_IFNAME] &&
-	    rdc_strlcpy(ev->name, mnl_attr_get_str(tb[IFLA_IFNAME]), sizeof(ev->name)))
+	    rdc_strlcpy(ev->name, nla_get_string(tb[IFLA_IFNAME]), sizeof(ev->name)))
 		return -EBADMSG;
 	if (tb[IFLA_MASTER])
 		ev->master = event_ifindex(tb[IFLA_MASTER]);
 	if (tb[IFLA_CARRIER])
-		ev->carrier = mnl_attr_get_u8(tb[IFLA_CARRIER]) ? 1 : 0;
+		ev->carrier = nla_get_u8(tb[IFLA_CARRIER]) ? 1 : 0;
 	if (tb[IFLA_EVENT])
-		ev->event = (int)(mnl_attr_get_u32(tb[IFLA_EVENT]) & INT_MAX);
+		ev->event = (int)(nla_get_u32(tb[IFLA_EVENT]) & INT_MAX);
 	if (!tb[IFLA_LINKINFO])
 		return 0;
 	if (EVENT_PARSE_NEST(tb[IFLA_LINKINFO], event_info_policy, info))

@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
-
 #include "kernel/nlattr.h"
 
 #define NLA_MAX_ADDR_LEN 32 /* MAX_ADDR_LEN of <linux/netdevice.h> */
@@ -30,16 +28,36 @@ static const char *const kind_want[] = {
 	[RDC_NLA_ANY] = "anything",
 };
 
+/*
+ * The attribute layout of <linux/netlink.h>, read here without either
+ * netlink library: both lay out the same struct nlattr, and this parser
+ * serves the families of both (rtnetlink: libnl-3; dcbnl, ethtool: libmnl).
+ */
+static const void *payload(const struct nlattr *attr)
+{
+	return (const char *)attr + NLA_HDRLEN;
+}
+
+static uint16_t payload_len(const struct nlattr *attr)
+{
+	return (uint16_t)(attr->nla_len - NLA_HDRLEN);
+}
+
+static uint16_t attr_type(const struct nlattr *attr)
+{
+	return attr->nla_type & NLA_TYPE_MASK;
+}
+
 static bool nul_terminated(const struct nlattr *attr)
 {
-	uint16_t len = mnl_attr_get_payload_len(attr);
+	uint16_t len = payload_len(attr);
 
-	return len && memchr(mnl_attr_get_payload(attr), '\0', len);
+	return len && memchr(payload(attr), '\0', len);
 }
 
 bool rdc_nla_ok(const struct nlattr *attr, const struct rdc_nla_policy *p)
 {
-	uint16_t len = mnl_attr_get_payload_len(attr);
+	uint16_t len = payload_len(attr);
 
 	switch (p->kind) {
 	case RDC_NLA_U8:
@@ -53,11 +71,11 @@ bool rdc_nla_ok(const struct nlattr *attr, const struct rdc_nla_policy *p)
 	case RDC_NLA_U8_U16:
 		return len == 1 || len == 2;
 	case RDC_NLA_IFNAME:
-		return nul_terminated(attr) && strlen(mnl_attr_get_str(attr)) < IF_NAMESIZE;
+		return nul_terminated(attr) && strlen(payload(attr)) < IF_NAMESIZE;
 	case RDC_NLA_STRING:
 		return nul_terminated(attr);
 	case RDC_NLA_NEST:
-		return len == 0 || len >= MNL_ATTR_HDRLEN;
+		return len == 0 || len >= NLA_HDRLEN;
 	case RDC_NLA_MAC:
 		return len == NLA_ETH_ALEN;
 	case RDC_NLA_HWADDR:
@@ -84,18 +102,18 @@ static int walk(const char *start, const char *end, const char *what,
 {
 	const char *p = start;
 
-	while (end - p >= (ptrdiff_t)MNL_ATTR_HDRLEN) {
+	while (end - p >= (ptrdiff_t)NLA_HDRLEN) {
 		const struct nlattr *attr = (const void *)p;
 		size_t step;
 		int rc;
 
-		if (attr->nla_len < MNL_ATTR_HDRLEN || attr->nla_len > end - p)
+		if (attr->nla_len < NLA_HDRLEN || attr->nla_len > end - p)
 			break; /* claims more than is left, or less than its own header */
 		rc = cb(attr, data);
 		if (rc)
 			return rc;
 		/* The padding after the last attribute may be missing: stop at the end. */
-		step = (size_t)MNL_ALIGN(attr->nla_len);
+		step = (size_t)NLA_ALIGN(attr->nla_len);
 		p = step >= (size_t)(end - p) ? end : p + step;
 	}
 	if (p < end) {
@@ -117,7 +135,7 @@ struct tb_walk {
 static int tb_cb(const struct nlattr *attr, void *data)
 {
 	struct tb_walk *t = data;
-	uint16_t type = mnl_attr_get_type(attr);
+	uint16_t type = attr_type(attr);
 	const struct rdc_nla_policy *p;
 
 	if (type >= t->n || t->policy[type].kind == RDC_NLA_SKIP)
@@ -127,12 +145,11 @@ static int tb_cb(const struct nlattr *attr, void *data)
 		if (p->kind == RDC_NLA_MIN || p->kind == RDC_NLA_EXACT)
 			snprintf(t->why->text, sizeof(t->why->text),
 				 "%s has %u bytes, expected %s%u bytes", p->name,
-				 (unsigned int)mnl_attr_get_payload_len(attr),
+				 (unsigned int)payload_len(attr),
 				 p->kind == RDC_NLA_MIN ? "at least " : "", (unsigned int)p->len);
 		else
 			snprintf(t->why->text, sizeof(t->why->text), "%s has %u bytes, expected %s",
-				 p->name, (unsigned int)mnl_attr_get_payload_len(attr),
-				 kind_want[p->kind]);
+				 p->name, (unsigned int)payload_len(attr), kind_want[p->kind]);
 		return -EBADMSG;
 	}
 	t->tb[type] = attr;
@@ -159,7 +176,7 @@ static int parse(const char *start, const char *end, const char *what,
 /* Where a message's attributes start and end; NULL when its header does not fit. */
 static const char *msg_attrs(const struct nlmsghdr *nlh, size_t hdrlen, const char **end)
 {
-	size_t off = MNL_ALIGN(sizeof(*nlh)) + MNL_ALIGN(hdrlen);
+	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(hdrlen);
 
 	*end = (const char *)nlh + nlh->nlmsg_len;
 	if (nlh->nlmsg_len < off)
@@ -184,19 +201,19 @@ int rdc_nla_parse_nest(const struct nlattr *nest, const char *name,
 		       const struct rdc_nla_policy *policy, size_t n, const struct nlattr **tb,
 		       struct rdc_nla_why *why)
 {
-	const char *start = mnl_attr_get_payload(nest);
+	const char *start = payload(nest);
 
-	return parse(start, start + mnl_attr_get_payload_len(nest), name, policy, n, tb, why);
+	return parse(start, start + payload_len(nest), name, policy, n, tb, why);
 }
 
 int rdc_nla_walk_nest(const struct nlattr *nest, const char *name,
 		      int (*cb)(const struct nlattr *attr, void *data), void *data,
 		      struct rdc_nla_why *why)
 {
-	const char *start = mnl_attr_get_payload(nest);
+	const char *start = payload(nest);
 
 	why->text[0] = '\0';
-	return walk(start, start + mnl_attr_get_payload_len(nest), name, cb, data, why);
+	return walk(start, start + payload_len(nest), name, cb, data, why);
 }
 
 int rdc_nla_walk_msg(const struct nlmsghdr *nlh, size_t hdrlen,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* rtnl.c - network interface state over rtnetlink; the only user of libnl-3 */
+/* rtnl.c - network interface state over rtnetlink, with libnl-route's link objects */
 #include <errno.h>
 #include <string.h>
 
@@ -8,6 +8,7 @@
 #include <netlink/route/link.h>
 
 #include "base/util.h"
+#include "kernel/rtmsg.h"
 #include "kernel/rtnl.h"
 #include "seam/nl.h"
 
@@ -50,7 +51,7 @@ int rdc_link_get(const char *ifname, struct rdc_link *link, struct rdc_err *err)
 		return rdc_err_set(err, EINVAL, "interface name '%s' is too long", ifname);
 	if (rtnl_link_build_get_request(0, ifname, &msg) < 0)
 		return rdc_err_set(err, ENOMEM, "cannot build request for '%s'", ifname);
-	rc = rdc_nl_talk(NETLINK_ROUTE, nlmsg_hdr(msg), 0, rtnl_link_cb, &obj, err);
+	rc = rdc_rtmsg_talk(msg, 0, rtnl_link_cb, &obj, err);
 	nlmsg_free(msg);
 	if (rc == -ENODEV)
 		return rdc_err_set(err, ENODEV, "no network interface '%s'", ifname);
@@ -94,7 +95,7 @@ int rdc_link_set(const struct rdc_link *current, const struct rdc_link_change *c
 		rc = rdc_err_set(err, ENOMEM, "cannot build request for '%s'", current->name);
 		goto out;
 	}
-	rc = rdc_nl_talk(NETLINK_ROUTE, nlmsg_hdr(msg), RDC_NL_WRITE, NULL, NULL, err);
+	rc = rdc_rtmsg_talk(msg, RDC_NL_WRITE, NULL, NULL, err);
 	if (rc) {
 		/* Keep the kernel's extack text the transport put in detail. */
 		rdc_err_restate(err, rc, "cannot change '%s'", current->name);
