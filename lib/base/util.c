@@ -313,3 +313,19 @@ bool rdc_ifname_valid(const char *name)
 {
 	return name && *name && strlen(name) < IF_NAMESIZE && !strchr(name, '/');
 }
+
+bool rdc_bool_stored_ok(const void *field)
+{
+	unsigned char b;
+
+	memcpy(&b, field, 1);
+	return b <= 1;
+}
+
+bool rdc_bools_stored_ok(const bool *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!rdc_bool_stored_ok(&fields[i]))
+			return false;
+	return true;
+}

@@ -85,3 +85,11 @@ long rdc_hex_decode(const char *hex, void *out, size_t size);
 int rdc_strlcpy(char *dst, const char *src, size_t size);
 /* Whether @name can be a network interface's: 1 to 15 bytes, no '/' (IF_NAMESIZE with its NUL). */
 bool rdc_ifname_valid(const char *name);
+/*
+ * Whether the byte a bool is stored in holds 0 or 1, read as a byte: a bool
+ * loaded from a file (an undo journal) holding any other byte is undefined
+ * when read as a bool.
+ */
+bool rdc_bool_stored_ok(const void *field);
+/* The same for @n bools in a row. */
+bool rdc_bools_stored_ok(const bool *fields, size_t n);

@@ -690,14 +690,30 @@ static const void *bond_change_blob(const void *p)
 
 #define TERMINATED(a) (memchr((a), '\0', sizeof(a)) != NULL)
 
+/* Every bool of the options a byte of 0 or 1. */
+static bool bond_opts_valid(const struct rdc_bond_opts *o)
+{
+	const bool *given[] = {&o->mode_given,	    &o->miimon_given,	 &o->updelay_given,
+			       &o->downdelay_given, &o->hash_given,	 &o->lacp_rate_given,
+			       &o->ad_select_given, &o->min_links_given, &o->primary_given};
+
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(given); i++)
+		if (!rdc_bool_stored_ok(given[i]))
+			return false;
+	return true;
+}
+
 static bool bond_read_valid(const struct rdc_bond *b)
 {
-	if (!TERMINATED(b->name) || !TERMINATED(b->primary) || !TERMINATED(b->active_member) ||
-	    !TERMINATED(b->ad_partner_mac) || !TERMINATED(b->rdma_device) ||
-	    !TERMINATED(b->rdma_reason) || b->nmembers > RDC_BOND_MAX_MEMBERS)
+	if (!rdc_bool_stored_ok(&b->admin_up) || !rdc_bool_stored_ok(&b->carrier) ||
+	    !rdc_bool_stored_ok(&b->rdma_soft) || !TERMINATED(b->name) || !TERMINATED(b->primary) ||
+	    !TERMINATED(b->active_member) || !TERMINATED(b->ad_partner_mac) ||
+	    !TERMINATED(b->rdma_device) || !TERMINATED(b->rdma_reason) ||
+	    b->nmembers > RDC_BOND_MAX_MEMBERS)
 		return false;
 	for (size_t i = 0; i < b->nmembers; i++)
-		if (!TERMINATED(b->members[i].name) || !TERMINATED(b->members[i].duplex) ||
+		if (!rdc_bool_stored_ok(&b->members[i].carrier) ||
+		    !TERMINATED(b->members[i].name) || !TERMINATED(b->members[i].duplex) ||
 		    !TERMINATED(b->members[i].perm_hwaddr))
 			return false;
 	return true;
@@ -709,7 +725,9 @@ static bool bond_plan_valid(const struct rdc_bond_plan *p, const char *name)
 	if (!TERMINATED(p->name) || strcmp(p->name, name) || !TERMINATED(p->primary) ||
 	    p->nmembers > RDC_BOND_MAX_MEMBERS || p->nsteps > RDC_BOND_PLAN_STEPS ||
 	    p->nskipped > RDC_ARRAY_SIZE(p->skipped) || p->naddr6 > RDC_BOND_PLAN_ADDR6 ||
-	    !bond_read_valid(&p->before) || !bond_read_valid(&p->after))
+	    !bond_read_valid(&p->before) || !bond_read_valid(&p->after) ||
+	    !rdc_bool_stored_ok(&p->existed) || !rdc_bool_stored_ok(&p->deleted) ||
+	    !rdc_bool_stored_ok(&p->addr6_unread) || !bond_opts_valid(&p->want_opts))
 		return false;
 	for (size_t i = 0; i < p->nmembers; i++)
 		if (!TERMINATED(p->members[i]) || !rdc_ifname_valid(p->members[i]))
@@ -719,6 +737,7 @@ static bool bond_plan_valid(const struct rdc_bond_plan *p, const char *name)
 
 		if (st->op < RDC_BOND_OP_CREATE || st->op > RDC_BOND_OP_RELEASE ||
 		    !TERMINATED(st->netdev) || !TERMINATED(st->text) ||
+		    !bond_opts_valid(&st->opts) || !bond_opts_valid(&st->undo_opts) ||
 		    (st->netdev[0] && !rdc_ifname_valid(st->netdev)))
 			return false;
 	}
@@ -741,8 +760,8 @@ static int bond_change_load(const void *blob, const char *name, void **out, stru
 	if (!bond_plan_valid(p, name)) {
 		free(p);
 		return rdc_err_set(err, EINVAL,
-				   "not a bond plan of '%s' (a count or a name out of "
-				   "range)",
+				   "not a bond plan of '%s' (a count, a name or a flag "
+				   "out of range)",
 				   name);
 	}
 	*out = p;

@@ -608,8 +608,24 @@ static bool plan_path_ok(const char *path)
 	       !strncmp(path, "/sys/", 5) && !strstr(path, "/../") && !strstr(path, "/./");
 }
 
+/* Every flag of a DCB state read a byte of 0 or 1. */
+static bool dcb_read_valid(const struct rdc_dcb *d)
+{
+	const bool *flags[] = {&d->supported,	&d->have_pfc,  &d->have_ets,	&d->have_maxrate,
+			       &d->have_buffer, &d->have_dcbx, &d->ets_invalid, &d->buffer_invalid};
+
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(flags); i++)
+		if (!rdc_bool_stored_ok(flags[i]))
+			return false;
+	return true;
+}
+
 static bool dcb_plan_valid(const struct rdc_dcb_plan *p)
 {
+	if (!dcb_read_valid(&p->before) || !dcb_read_valid(&p->after) ||
+	    !rdc_bool_stored_ok(&p->pfc) || !rdc_bool_stored_ok(&p->ets) ||
+	    !rdc_bool_stored_ok(&p->maxrate) || !rdc_bool_stored_ok(&p->buffer))
+		return false;
 	if (p->before.napps > RDC_DCB_MAX_APPS || p->after.napps > RDC_DCB_MAX_APPS ||
 	    p->nadd > RDC_DSCP_COUNT || p->ndel > RDC_DCB_MAX_APPS ||
 	    p->nfiles > RDC_PLAN_MAX_FILES || p->ncreate > RDC_DCB_TARGET_PORTS)
@@ -634,7 +650,8 @@ static int dcb_change_load(const void *blob, const char *name, void **out, struc
 	memcpy(&l->plan, blob, sizeof(l->plan));
 	if (!dcb_plan_valid(&l->plan) || rdc_strlcpy(l->ifname, name, sizeof(l->ifname))) {
 		free(l);
-		return rdc_err_set(err, EINVAL, "not a DCB plan (a count or a name out of range)");
+		return rdc_err_set(err, EINVAL,
+				   "not a DCB plan (a count, a name or a flag out of range)");
 	}
 	l->change.ifname = l->ifname;
 	l->change.plan = &l->plan;

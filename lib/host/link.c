@@ -175,19 +175,10 @@ static const void *link_change_blob(const void *p)
 	return p;
 }
 
-/* A bool's byte as stored: 0 or 1, read as a byte (any other value is no bool). */
-static bool byte_is_bool(const void *field)
-{
-	unsigned char b;
-
-	memcpy(&b, field, 1);
-	return b <= 1;
-}
-
 static bool link_valid(const struct rdc_link *l)
 {
 	return memchr(l->name, '\0', sizeof(l->name)) && rdc_ifname_valid(l->name) &&
-	       memchr(l->operstate, '\0', sizeof(l->operstate)) && byte_is_bool(&l->admin_up);
+	       memchr(l->operstate, '\0', sizeof(l->operstate)) && rdc_bool_stored_ok(&l->admin_up);
 }
 
 static int link_change_load(const void *blob, const char *name, void **out, struct rdc_err *err)
@@ -197,12 +188,14 @@ static int link_change_load(const void *blob, const char *name, void **out, stru
 	if (!plan)
 		return rdc_err_set(err, ENOMEM, "out of memory");
 	memcpy(plan, blob, sizeof(*plan));
-	if (!byte_is_bool(&plan->changed) || !link_valid(&plan->before) ||
+	if (!rdc_bool_stored_ok(&plan->changed) || !link_valid(&plan->before) ||
 	    !link_valid(&plan->after) || strcmp(plan->before.name, name) || plan->change.mtu < -1 ||
 	    plan->change.mtu > UINT32_MAX || plan->change.admin_up < -1 ||
 	    plan->change.admin_up > 1) {
 		free(plan);
-		return rdc_err_set(err, EINVAL, "not a link plan of '%s'", name);
+		return rdc_err_set(
+			err, EINVAL,
+			"not a link plan of '%s' (a name, a value or a flag out of range)", name);
 	}
 	*out = plan;
 	return 0;

@@ -174,6 +174,28 @@ expect() { jq -e "$1" <<<"$output" >/dev/null || fail "not ($1): $output"; }
 	[ "$(sed -n 's/^requests //p' <<<"$output")" -ge 5 ] || fail "$output"
 }
 
+@test "undo: a bond whose mode another writer changed since is left as it is, named, and its journal settled" {
+	run --separate-stderr on a '
+		./rdmactl --confirm 120 bond create bond9 mode active-backup miimon 100 >/dev/null || exit 1
+		echo "journals $(ls /run/rdmactl | grep -c "\.undo$")"
+		# Another writer: with bond9 down and without members the kernel takes a mode change.
+		ip link set bond9 down && ip link set bond9 type bond mode balance-xor || exit 1
+		rc=0
+		./rdmactl undo 2>/tmp/err >/dev/null || rc=$?
+		echo "undo exit $rc"
+		cat /tmp/err
+		echo "mode $(cut -d" " -f1 /sys/class/net/bond9/bonding/mode)"
+		echo "journals left $(ls /run/rdmactl | grep -c "\.undo$")"
+		ip link del bond9'
+	assert_success
+	assert_line "journals 1"
+	assert_line "undo exit 1"
+	assert_output --partial "'bond9' reads mode balance-xor, neither what it was nor what that change set: left as it is (another writer's)"
+	# Left as the other writer set it, and nothing left to undo.
+	assert_line "mode balance-xor"
+	assert_line "journals left 0"
+}
+
 @test "bond apply -f: a netplan file converges, the second run sends nothing" {
 	run on a 'cat >/tmp/bond.yaml <<YAML
 network:
