@@ -36,8 +36,9 @@ struct rdc_ctx {
 	bool pretty;
 	bool color;
 	bool dry_run;
-	bool quiet; /* -q: results only, no progress */
-	bool brief; /* -b: one line per object in text (port, pfc show, bond show) */
+	bool quiet;  /* -q: results only, no progress */
+	bool brief;  /* -b: one line per object in text (port, pfc show, bond show, diag) */
+	int verbose; /* -v given this many times */
 	struct rdc_out *out;
 	struct rdc_locks locks;	  /* the netdevs this run writes, held till it ends */
 	enum rdc_write_gate gate; /* set by the dispatcher from the action's flags */
@@ -312,7 +313,8 @@ enum rdc_map_val {
 
 /*
  * dcb's mapping words, "KEY:VALUE" where KEY is 0..nkeys-1 or "all" (when
- * @allow_all), later words overriding earlier ones.  Values land in an array
+ * @allow_all) or, with @dscp_keys, a DSCP name ("AF31", dcb/dscp.h), later
+ * words overriding earlier ones.  Values land in an array
  * at rdc_param.dest of @elem bytes per entry (1 for bool), flags in a bool
  * array at @given (or none: RDC_VAL_NO_FLAG).
  *   prio-pfc all:off 3:on   -> 3 on, the rest off
@@ -322,6 +324,7 @@ enum rdc_map_val {
 struct rdc_val_map {
 	unsigned int nkeys;
 	bool allow_all;
+	bool dscp_keys;
 	enum rdc_map_val kind;
 	uint64_t max;
 	size_t elem; /* bytes per stored value: 1, 2, 4 or 8; 0 for int (signed) */

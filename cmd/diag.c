@@ -157,9 +157,22 @@ static bool finding_in_group(const struct rdc_diag_host *h, const struct rdc_fin
 	return true;
 }
 
+/*
+ * Text without -v: the skipped checks in one line (a healthy host skips a
+ * dozen that do not apply); -v lists each with its reason, as JSON always does.
+ */
+static void emit_skipped_count(struct rdc_out *o, const struct rdc_diag_result *r)
+{
+	size_t n = r->nskipped + r->skips_dropped;
+
+	if (n)
+		rdc_out_text(o, "%zu check%s skipped: -v lists %s with why\n", n, n == 1 ? "" : "s",
+			     n == 1 ? "it" : "them");
+}
+
 /* Findings grouped by port, then bonds and the host; one flat array in JSON. */
 static void emit_findings(struct rdc_out *o, const struct rdc_diag_host *h,
-			  const struct rdc_diag_result *r)
+			  const struct rdc_diag_result *r, bool brief)
 {
 	rdc_out_arr_open(o, "findings");
 	for (size_t g = 0; g <= h->nports; g++) {
@@ -171,6 +184,11 @@ static void emit_findings(struct rdc_out *o, const struct rdc_diag_host *h,
 
 			if (!finding_in_group(h, f, p))
 				continue;
+			/* -b: one line each, the object in the line rather than a header. */
+			if (brief) {
+				findings_emit_brief(o, f);
+				continue;
+			}
 			if (!header) {
 				rdc_out_str_color(o, RDC_OUT_TEXT, NULL, "%s\n",
 						  p ? p->label : "host and bonds", RDC_COLOR_BOLD);
@@ -235,9 +253,12 @@ int diag_report(struct rdc_ctx *ctx, const struct rdc_diag_host *h, const char *
 	rdc_out_begin(o, "diag-run");
 	rdc_out_f64(o, RDC_OUT_MACHINE, "interval_s", NULL, h->interval_s);
 	emit_ports(o, h);
-	emit_findings(o, h, r);
-	if (!ctx->quiet || !rdc_out_is_text(o))
+	/* -b shapes text only: JSON and YAML are the same with and without it. */
+	emit_findings(o, h, r, ctx->brief && rdc_out_is_text(o));
+	if (!rdc_out_is_text(o) || ctx->verbose)
 		emit_skipped(o, r);
+	else if (!ctx->quiet)
+		emit_skipped_count(o, r);
 	emit_summary(o, h, r);
 	rdc_out_end(o);
 	rc = findings_exit(&r->findings);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* findings.c - findings in text, JSON and YAML, and the exit status they give */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "findings.h"
 #include "term.h"
@@ -75,6 +76,28 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 		rdc_out_null(o, "fix_argv", NULL);
 	}
 	rdc_out_obj_close(o);
+}
+
+void findings_emit_brief(struct rdc_out *o, const struct rdc_finding *f)
+{
+	char object[sizeof(f->device) + 16]; /* "DEV/PORT:", the longest of the four */
+	struct rdc_tline l;
+
+	if (f->bond[0])
+		snprintf(object, sizeof(object), "%s:", f->bond);
+	else if (f->netdev[0])
+		snprintf(object, sizeof(object), "%s:", f->netdev);
+	else if (f->device[0])
+		snprintf(object, sizeof(object), "%s/%u:", f->device, f->port);
+	else
+		snprintf(object, sizeof(object), "host:");
+	rdc_tline_begin(&l, o, 0, 6);
+	rdc_tline_str(&l, RDC_TL_GAP, "severity", "%-4s", rdc_severity_name(f->severity),
+		      severity_color(f->severity));
+	rdc_tline_str(&l, RDC_TL_SPACE, "id", "%s", f->id, RDC_COLOR_NONE);
+	rdc_tline_str(&l, RDC_TL_SPACE, "object", "%s", object, RDC_COLOR_NONE);
+	rdc_tline_wrap_str(&l, RDC_TL_SPACE, "title", f->title);
+	rdc_tline_end(&l);
 }
 
 void findings_emit(struct rdc_out *o, const struct rdc_findings *list)

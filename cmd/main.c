@@ -426,6 +426,7 @@ int main(int argc, char **argv)
 	else
 		rdc_log_init(ctx.prog, RDC_LOG_WARN);
 	ctx.quiet = mo.quiet;
+	ctx.verbose = mo.verbose;
 	ctx.color = want_color(mo.color);
 	if (mo.version)
 		return print_version(&ctx);

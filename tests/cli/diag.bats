@@ -147,6 +147,40 @@ check_ids() {
 	echo "${lines[-1]}" | grep -q "checks:"
 }
 
+@test "diag -b: one line per finding with its object, skipped checks in one line, JSON as without -b" {
+	run --separate-stderr rd lag-mistakes -b diag interval 0
+	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
+	nfind=$(rd lag-mistakes -j diag interval 0 | jq '.findings | length')
+	[ "$nfind" -ge 5 ]
+	# Each finding starts a line "SEV ID OBJECT: ..."; continuation lines are indented.
+	[ "$(grep -cE '^(fail|warn|info) +[a-z]+\.[a-z0-9-]+ [^ ]+: ' <<<"$output")" -eq "$nfind" ] || fail "$output"
+	refute_output --partial "why:"
+	refute_output --partial "fix:"
+	assert_line --regexp '^fail +bond\.mode-no-roce-lag bond1: '
+	assert_line --regexp '^[0-9]+ checks skipped: -v lists them with why$'
+	# Lines that are neither a finding, a continuation, the skip line nor the summary: none.
+	[ -z "$(grep -vE '^(fail|warn|info) |^      [^ ]|checks skipped: |^[0-9]+ ports, ' <<<"$output")" ] || fail "$output"
+	# -b after the verb is the same; JSON and YAML do not change with it.
+	run -1 rd lag-mistakes diag -b interval 0
+	[ "$(grep -cE '^(fail|warn|info) ' <<<"$output")" -eq "$nfind" ]
+	[ "$(rd lag-mistakes -j -b diag interval 0)" = "$(rd lag-mistakes -j diag interval 0)" ]
+	[ "$(rd lag-mistakes --yaml -b -v diag interval 0)" = "$(rd lag-mistakes --yaml diag interval 0)" ]
+}
+
+@test "diag: skipped checks are one line in text, each listed with -v, none with -q; JSON lists them all" {
+	n=$(rd cx6dx -j diag interval 0 | jq '.skipped | length')
+	[ "$n" -ge 2 ]
+	run -3 rd cx6dx diag interval 0
+	assert_line "$n checks skipped: -v lists them with why"
+	refute_line --regexp '^  skip '
+	run -3 rd cx6dx -v diag interval 0
+	[ "$(grep -c '^  skip ' <<<"$output")" -eq "$n" ] || fail "$output"
+	refute_output --partial "checks skipped:"
+	run -3 rd cx6dx -q diag interval 0
+	refute_output --partial "skipped:"
+	refute_line --regexp '^  skip '
+}
+
 @test "diag: completion offers check ids after check and skip" {
 	run -0 "$RDMACTL" __complete diag check link.cr
 	assert_output "link.crc-errors"
