@@ -24,8 +24,6 @@ static const struct rdc_val_seconds stats_interval = {.min_s = 0.01};
 static const struct rdc_val_uint stats_count = {
 	.min = 1, .max = 1000000, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
 
-static const int stats_errors = PORT_STATS_ERRORS, stats_nonzero = PORT_STATS_NONZERO;
-
 static const struct rdc_param port_stats_params[] = {
 	{.name = "interval",
 	 .metavar = "SEC",
@@ -40,30 +38,47 @@ static const struct rdc_param port_stats_params[] = {
 	 .dest = offsetof(struct port_stats_opts, count),
 	 .spec = &stats_count},
 	{.name = "errors",
-	 .help = "only counters of faults: errors, drops, discards, retries, timeouts, link downs",
-	 .excludes = "nonzero",
+	 .help = "only counters of faults (errors, drops, discards, retries, timeouts, link "
+		 "downs) that are not 0",
 	 .parse = rdc_val_flag,
-	 .dest = offsetof(struct port_stats_opts, filter),
-	 .spec = &stats_errors},
+	 .dest = offsetof(struct port_stats_opts, errors)},
 	{.name = "nonzero",
 	 .help = "only counters that are not 0 (with interval: that moved)",
-	 .excludes = "errors",
+	 .excludes = "all",
 	 .parse = rdc_val_flag,
-	 .dest = offsetof(struct port_stats_opts, filter),
-	 .spec = &stats_nonzero},
+	 .dest = offsetof(struct port_stats_opts, nonzero)},
+	{.name = "all",
+	 .help = "zeros too (with errors: every fault counter)",
+	 .excludes = "nonzero",
+	 .parse = rdc_val_flag,
+	 .dest = offsetof(struct port_stats_opts, all)},
 	{.name = NULL},
 };
 
-const char *port_stats_filter_name(int filter)
+/*
+ * errors: the faults that are not 0; errors all: every fault counter;
+ * nonzero (errors nonzero is errors): every counter that is not 0.
+ */
+enum port_stats_filter port_stats_filter(const struct port_stats_opts *so)
+{
+	if (so->errors)
+		return so->all ? PORT_STATS_ERRORS_ALL : PORT_STATS_ERRORS;
+	return so->nonzero ? PORT_STATS_NONZERO : PORT_STATS_ALL;
+}
+
+const char *port_stats_filter_name(enum port_stats_filter filter)
 {
 	switch (filter) {
 	case PORT_STATS_ERRORS:
 		return "errors";
+	case PORT_STATS_ERRORS_ALL:
+		return "errors-all";
 	case PORT_STATS_NONZERO:
 		return "nonzero";
-	default:
-		return "all";
+	case PORT_STATS_ALL:
+		break;
 	}
+	return "all";
 }
 
 static const char *const mtu_suggest[] = {"1500", "4200", "9000", NULL};

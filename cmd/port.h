@@ -23,17 +23,22 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 /* Which counters `port stats` prints. */
 enum port_stats_filter {
 	PORT_STATS_ALL,
-	PORT_STATS_ERRORS, /* faults only: errors, drops, discards, retries (rdc_counter_is_fault) */
-	PORT_STATS_NONZERO, /* value not 0, or with an interval: moved */
+	/* faults (errors, drops, discards, retries: rdc_counter_is_fault) not 0, or that moved */
+	PORT_STATS_ERRORS,
+	PORT_STATS_ERRORS_ALL, /* every fault counter, 0 or not */
+	PORT_STATS_NONZERO,    /* value not 0, or with an interval: moved */
 };
 
 struct port_stats_opts {
 	double interval_s; /* 0: one sample */
 	uint32_t count;	   /* 0: until interrupted */
-	int filter;	   /* enum port_stats_filter */
+	bool errors;	   /* the keywords, combined by port_stats_filter() */
+	bool nonzero;
+	bool all;
 };
 
-const char *port_stats_filter_name(int filter);
+enum port_stats_filter port_stats_filter(const struct port_stats_opts *so);
+const char *port_stats_filter_name(enum port_stats_filter filter);
 
 /* `port set` keywords, converted by its table. */
 struct port_set_opts {

@@ -167,6 +167,8 @@ static bool stats_keep(enum port_stats_filter filter, const struct rdc_counter *
 {
 	switch (filter) {
 	case PORT_STATS_ERRORS:
+		return rdc_counter_is_fault(c->group, c->name) && (rates ? d != 0 : c->value != 0);
+	case PORT_STATS_ERRORS_ALL:
 		return rdc_counter_is_fault(c->group, c->name);
 	case PORT_STATS_NONZERO:
 		return rates ? d != 0 : c->value != 0;
@@ -240,7 +242,9 @@ static void stats_emit_counters(struct rdc_out *o, const struct stats_target *t,
 	for (size_t k = 0; k < t->unread.names.count; k++) {
 		const struct rdc_counter *c = &t->unread.names.items[k];
 
-		if (filter == PORT_STATS_ERRORS && !rdc_counter_is_fault(c->group, c->name))
+		/* Unread: whether it is 0 is unknown, so every filter of faults keeps it. */
+		if ((filter == PORT_STATS_ERRORS || filter == PORT_STATS_ERRORS_ALL) &&
+		    !rdc_counter_is_fault(c->group, c->name))
 			continue;
 		stats_emit_counter(o, c, NULL, rates, 0, secs);
 		rdc_out_text(o, "%s%-8s %-40s %s\n", indent, c->group, c->name,
@@ -308,12 +312,12 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		rdc_out_null(ctx->out, "sample", NULL);
 		rdc_out_null(ctx->out, "interval_s", NULL);
 		rdc_out_str(ctx->out, RDC_OUT_MACHINE, "filter", NULL,
-			    port_stats_filter_name(so->filter));
+			    port_stats_filter_name(port_stats_filter(so)));
 		rdc_out_arr_open(ctx->out, "stats");
 		for (size_t i = 0; i < n; i++) {
 			rdc_out_obj_open(ctx->out, NULL);
 			stats_emit_ident(ctx->out, &targets[i]);
-			stats_emit_counters(ctx->out, &targets[i], so->filter, false, 0);
+			stats_emit_counters(ctx->out, &targets[i], port_stats_filter(so), false, 0);
 			rdc_out_obj_close(ctx->out);
 		}
 		rdc_out_arr_close(ctx->out);
@@ -339,12 +343,13 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		rdc_out_u64(ctx->out, RDC_OUT_ANY, "sample", "sample %" PRIu64, sample);
 		rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", " over %.3f s\n", t1 - t0);
 		rdc_out_str(ctx->out, RDC_OUT_MACHINE, "filter", NULL,
-			    port_stats_filter_name(so->filter));
+			    port_stats_filter_name(port_stats_filter(so)));
 		rdc_out_arr_open(ctx->out, "stats");
 		for (size_t i = 0; i < n; i++) {
 			rdc_out_obj_open(ctx->out, NULL);
 			stats_emit_ident(ctx->out, &targets[i]);
-			stats_emit_counters(ctx->out, &targets[i], so->filter, true, t1 - t0);
+			stats_emit_counters(ctx->out, &targets[i], port_stats_filter(so), true,
+					    t1 - t0);
 			rdc_out_obj_close(ctx->out);
 		}
 		rdc_out_arr_close(ctx->out);

@@ -159,9 +159,11 @@ make_stub() {
 	run "$RDMACTL" __complete --root "$EMPTY" port set ens1f0np0 mtu 9000 ""
 	assert_equal "$(sort <<<"$output")" "$(lines up down --dry-run)"
 	run "$RDMACTL" __complete --root "$EMPTY" port stats ""
-	assert_equal "$(sort <<<"$output")" "$(lines count errors interval nonzero)"
+	assert_equal "$(sort <<<"$output")" "$(lines all count errors interval nonzero)"
 	run "$RDMACTL" __complete --root "$EMPTY" port stats errors ""
-	assert_equal "$(sort <<<"$output")" "$(lines count interval)"
+	assert_equal "$(sort <<<"$output")" "$(lines all count interval nonzero)"
+	run "$RDMACTL" __complete --root "$EMPTY" port stats nonzero ""
+	assert_equal "$(sort <<<"$output")" "$(lines count errors interval)"
 	run "$RDMACTL" __complete --root "$EMPTY" port show ""
 	assert_output ""
 }

@@ -83,7 +83,8 @@ load ../helpers
 	[ "${#lines[@]}" -lt $((all / 2)) ] || fail "errors kept ${#lines[@]} of $all lines"
 	assert_output --regexp 'driver +rx_discards_phy +[0-9]+'
 	assert_output --regexp 'hw +local_ack_timeout_err +[0-9]+'
-	assert_output --regexp 'eth_mac +FrameCheckSequenceErrors +[0-9]+'
+	# 0 on this port: only "errors all" lists it.
+	refute_output --partial FrameCheckSequenceErrors
 	refute_output --partial port_rcv_bytes
 	refute_output --partial np_cnp_sent
 	run --separate-stderr rd cx6dx -j port stats mlx5_0 errors
@@ -94,6 +95,26 @@ load ../helpers
 	assert_success
 	jq -e '.filter == "nonzero" and ([.stats[0].counters[] | .value] | all(. != 0))
 		and (.stats[0].counters | length) > 10' <<<"$output" || fail "$output"
-	run --separate-stderr rd cx6dx port stats mlx5_0 errors nonzero
+	# errors lists the faults that are not 0; errors all every fault counter; errors nonzero is errors.
+	jq -e '[.stats[0].counters[] | .value] | all(. != 0)' <<<"$(rd cx6dx -j port stats mlx5_0 errors)"
+	run --separate-stderr rd cx6dx -j port stats mlx5_0 errors all
+	assert_success
+	jq -e '.filter == "errors-all" and ([.stats[0].counters[] | select(.value == 0)] | length) > 0
+		and ([.stats[0].counters[].name] | index("tx_bytes") == null)' <<<"$output" || fail "$output"
+	[ "$(rd cx6dx port stats mlx5_0 errors nonzero)" = "$(rd cx6dx port stats mlx5_0 errors)" ]
+	rd cx6dx port stats mlx5_0 errors all | grep -qE 'eth_mac +FrameCheckSequenceErrors +0$' 
+	[ "$(rd cx6dx port stats mlx5_0 errors | wc -l)" -lt "$(rd cx6dx port stats mlx5_0 errors all | wc -l)" ]
+	run --separate-stderr rd cx6dx port stats mlx5_0 nonzero all
 	assert_failure 2
+	[ "$stderr" = "rdmactl: port: stats: 'nonzero' and 'all' exclude each other
+see 'rdmactl help port'" ]
+}
+
+@test "port stats errors: a port whose fault counters are all 0 lists none, with an interval only those that moved" {
+	run --separate-stderr rd clean-2port -j port stats errors
+	assert_success
+	jq -e '.filter == "errors" and ([.stats[].counters[] | .value] | all(. != 0))' <<<"$output" || fail "$output"
+	run --separate-stderr rd clean-2port -j port stats errors interval 0.05 count 1
+	assert_success
+	jq -e '[.stats[].counters[]] == []' <<<"$output" || fail "$output"
 }
