@@ -15,6 +15,7 @@
 #include "host/netdev_stats.h"
 #include "host/ofed_qos.h"
 #include "host/rdma_cm.h"
+#include "dcb/dscp.h"
 #include "dcb/members.h"
 #include "dcb/verdict.h"
 #include "pfc.h"
@@ -48,14 +49,38 @@ static const struct rdc_val_map map_prio_buffer =
 static const struct rdc_val_map map_buffer_size = MAP(
 	DCBX_MAX_BUFFERS, true, RDC_MAP_SIZE, UINT32_MAX, uint32_t, SET_WANT(buffer_size_given));
 /* int entries, -1 meaning "leave": no flags beside them. */
-static const struct rdc_val_map map_dscp_prio = {
-	.nkeys = RDC_DSCP_COUNT, .kind = RDC_MAP_NUMBER, .max = 7, .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_map map_dscp_prio = {.nkeys = RDC_DSCP_COUNT,
+						 .dscp_keys = true,
+						 .kind = RDC_MAP_NUMBER,
+						 .max = 7,
+						 .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_map map_ecn =
 	MAP(RDC_DCB_PRIOS, true, RDC_MAP_ONOFF, 1, bool, SET_WANT(ecn_given));
 static const struct rdc_val_uint delay_range = {
 	.min = 0, .max = 65535, .size = sizeof(uint16_t), .given = SET_WANT(delay_given)};
 static const struct rdc_val_enum trust_enum = {.names = trust_values, .values = trust_codes};
 static const struct rdc_val_enum mode_enum = {.names = mode_values, .values = mode_codes};
+
+/*
+ * dscp-prio-del DSCP...: the APP entries of each DSCP deleted, whatever
+ * priority they give (`dcb app del dev X dscp-prio 26:3` names it too).
+ */
+static int pfc_dscp_del(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+			void *opts)
+{
+	int *dscp_prio = (int *)(void *)((char *)opts + p->dest);
+
+	for (int i = 0; i < n; i++) {
+		unsigned int d;
+
+		if (!rdc_dscp_parse(w[i], &d))
+			return rdc_usage_error(
+				ctx, "'%s %s': not a DSCP (0-63, or CS0-CS7, AF11-AF43, EF, VA)",
+				p->name, w[i]);
+		dscp_prio[d] = RDC_DCB_DSCP_NONE;
+	}
+	return 0;
+}
 
 /* A value that lands in an int (-1: leave). */
 static int pfc_int(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
@@ -155,6 +180,12 @@ static const struct rdc_param pfc_set_params[] = {
 	 .parse = rdc_val_map,
 	 .dest = SET_WANT(dscp_prio),
 	 .spec = &map_dscp_prio},
+	{.name = "dscp-prio-del",
+	 .metavar = "DSCP...",
+	 .words = true,
+	 .help = "delete the APP entries of these DSCPs (dcb app del)",
+	 .parse = pfc_dscp_del,
+	 .dest = SET_WANT(dscp_prio)},
 	{.name = "roce-tos",
 	 .metavar = "TOS",
 	 .help = "RDMA-CM default ToS (0-255) on the RDMA ports",

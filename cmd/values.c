@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "base/util.h"
+#include "dcb/dscp.h"
 #include "host/dcb.h"
 #include "cmd.h"
 
@@ -298,6 +299,14 @@ int rdc_val_map(struct rdc_ctx *ctx, const struct rdc_param *p, const char *cons
 		if (spec->allow_all && !strcmp(key, "all")) {
 			first = 0;
 			last = spec->nkeys - 1;
+		} else if (spec->dscp_keys) {
+			if (!rdc_dscp_parse(key, &first))
+				return rdc_usage_error(
+					ctx,
+					"'%s %s': '%s' is not a DSCP (0-63, or CS0-CS7, "
+					"AF11-AF43, EF, VA)",
+					p->name, w[i], key);
+			last = first;
 		} else if (!rdc_parse_u64(key, 10, &k) && k < spec->nkeys) {
 			first = last = (unsigned int)k;
 		} else {

@@ -24,7 +24,7 @@ bool rdc_dcb_want_touches_dcb(const struct rdc_dcb_want *w)
 	bool dscp = false;
 
 	for (int d = 0; d < RDC_DSCP_COUNT; d++)
-		dscp |= w->dscp_prio[d] >= 0;
+		dscp |= w->dscp_prio[d] != RDC_DCB_DSCP_LEAVE;
 	return dscp || w->trust >= 0 || w->delay_given || any(w->pfc_given, RDC_DCB_PRIOS) ||
 	       any(w->prio_tc_given, RDC_DCB_PRIOS) || any(w->tsa_given, RDC_DCB_TCS) ||
 	       any(w->bw_given, RDC_DCB_TCS) || any(w->maxrate_given, RDC_DCB_TCS) ||
@@ -36,7 +36,7 @@ void rdc_dcb_want_init(struct rdc_dcb_want *want)
 {
 	memset(want, 0, sizeof(*want));
 	for (int d = 0; d < RDC_DSCP_COUNT; d++)
-		want->dscp_prio[d] = -1;
+		want->dscp_prio[d] = RDC_DCB_DSCP_LEAVE;
 	want->trust = -1;
 	want->roce_tos = want->roce_mode = want->cnp_dscp = want->cnp_prio = -1;
 }
@@ -186,9 +186,10 @@ static void plan_apps(const struct rdc_dcb_want *w, struct rdc_dcb_plan *p)
 
 		if (a->selector != IEEE_8021QAZ_APP_SEL_DSCP)
 			continue;
-		drop = w->trust == 0 ||
-		       (a->protocol < RDC_DSCP_COUNT && w->dscp_prio[a->protocol] >= 0 &&
-			w->dscp_prio[a->protocol] != a->priority);
+		drop = w->trust == 0 || (a->protocol < RDC_DSCP_COUNT &&
+					 (w->dscp_prio[a->protocol] == RDC_DCB_DSCP_NONE ||
+					  (w->dscp_prio[a->protocol] >= 0 &&
+					   w->dscp_prio[a->protocol] != a->priority)));
 		if (drop) {
 			plan_del_app(p, a);
 			remaining--;

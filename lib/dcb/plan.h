@@ -15,6 +15,10 @@
 #define RDC_DSCP_COUNT 64
 #define RDC_PLAN_MAX_FILES 16
 
+/* What a DSCP of rdc_dcb_want.dscp_prio should map to besides a priority. */
+#define RDC_DCB_DSCP_LEAVE (-1) /* whatever it maps to now */
+#define RDC_DCB_DSCP_NONE (-2)	/* nothing: its APP entries deleted (dcb app del) */
+
 /* What the user asked for; every field has a "given" flag, the rest is left as it is. */
 struct rdc_dcb_want {
 	bool pfc_given[RDC_DCB_PRIOS];
@@ -33,8 +37,9 @@ struct rdc_dcb_want {
 	uint8_t prio_buffer[RDC_DCB_PRIOS];
 	bool buffer_size_given[DCBX_MAX_BUFFERS];
 	uint32_t buffer_size[DCBX_MAX_BUFFERS]; /* bytes */
-	int dscp_prio[RDC_DSCP_COUNT];		/* -1: leave; else the priority DSCP must map to */
-	int trust;				/* -1: leave, 0: pcp, 1: dscp */
+	/* RDC_DCB_DSCP_LEAVE, RDC_DCB_DSCP_NONE, else the priority DSCP must map to */
+	int dscp_prio[RDC_DSCP_COUNT];
+	int trust; /* -1: leave, 0: pcp, 1: dscp */
 	/* Beside dcbnl: RDMA-CM defaults (configfs) and ECN/CNP (MLNX_OFED sysfs). */
 	int roce_tos;  /* -1: leave; 0-255 */
 	int roce_mode; /* -1: leave, 1: RoCE v1, 2: RoCE v2 */

@@ -260,6 +260,44 @@ signal_mid_write() {
 	[ "$(sets)" = 0 ]
 }
 
+@test "pfc set: DSCP names as dcb takes them, and dscp-prio-del deletes APP entries (dcb app del)" {
+	run --separate-stderr "$RDMACTL" pfc set dev eth9 dscp-prio AF31:3 cs6:6 EF:5
+	assert_success
+	run dcb -N app show dev eth9 dscp-prio
+	assert_output --regexp "(^| )26:3( |$)"
+	assert_output --regexp "(^| )48:6( |$)"
+	assert_output --regexp "(^| )46:5( |$)"
+	# dcb's own names, for the same entries: dcb and rdmactl agree.
+	dcb app add dev eth9 dscp-prio AF41:4
+	[ "$("$RDMACTL" -j pfc show dev eth9 | jq -c '[.netdevs[0].dscp_prio.map[] | select(.dscp == 34) | .prio]')" = '[4]' ]
+	# Deleting by name and by number: those entries go, the others stay.
+	: >"$DCB_DOUBLE_LOG"
+	run --separate-stderr "$RDMACTL" -j pfc set dev eth9 dscp-prio-del AF31 46
+	assert_success
+	[ "$(grep -cE '^DEL' "$DCB_DOUBLE_LOG")" -ge 1 ]
+	[ "$(grep -cE '^SET' "$DCB_DOUBLE_LOG")" -eq 0 ]
+	run dcb -N app show dev eth9 dscp-prio
+	refute_output --regexp "(^| )26:[0-7]( |$)"
+	refute_output --regexp "(^| )46:[0-7]( |$)"
+	assert_output --regexp "(^| )48:6( |$)"
+	assert_output --regexp "(^| )34:4( |$)"
+	# Nothing left to delete: nothing sent, changed false.
+	: >"$DCB_DOUBLE_LOG"
+	"$RDMACTL" pfc show dev eth9 >/dev/null
+	run --separate-stderr "$RDMACTL" -j pfc set dev eth9 dscp-prio-del AF31
+	assert_success
+	jq -e '.changed == false' <<<"$output"
+	[ "$(sets)" = 0 ]
+	# Not a DSCP: a usage error naming the word, nothing sent.
+	for args in "dscp-prio AF51:3" "dscp-prio-del 64" "dscp-prio-del af3"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$RDMACTL" pfc set dev eth9 $args
+		[ "$status" -eq 2 ] || fail "'$args' gave $status: $stderr"
+		[[ $stderr == *"not a DSCP (0-63, or CS0-CS7, AF11-AF43, EF, VA)"* ]] || fail "$stderr"
+	done
+	[ "$(sets)" = 0 ]
+}
+
 @test "pfc set: bad values exit 2 and send nothing" {
 	"$RDMACTL" pfc show dev eth9 >/dev/null # the double answers (and logs) a read
 	for args in "prio-pfc 8:on" "prio-pfc 3:maybe" "prio-pfc" "dscp-prio 64:3" "dscp-prio all:3" \
