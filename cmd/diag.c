@@ -276,6 +276,21 @@ int diag_report(struct rdc_ctx *ctx, const struct rdc_diag_host *h, const char *
 	return rc;
 }
 
+/*
+ * The counter window in seconds: the one asked for.  Unasked, 5 s on this
+ * host, and under --root the bundle's own (0 for a bundle of one sample):
+ * a bundle cannot wait, it has what it recorded.
+ */
+static double diag_interval(const struct rdc_action *act, const struct rdc_args *args,
+			    const struct diag_opts *d)
+{
+	double window;
+
+	if (rdc_arg_given(act, args, "interval") || !rdc_system_rooted())
+		return (double)d->interval_ns / 1e9;
+	return rdc_system_window(&window) ? 0 : window;
+}
+
 static int diag_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		    void *opts)
 {
@@ -309,7 +324,7 @@ static int diag_run(struct rdc_ctx *ctx, const struct rdc_action *act, const str
 		if (!ctx->quiet && d->interval_ns && rdc_out_is_text(ctx->out) && rdc_system_live())
 			fprintf(stderr, "%s: diag: sampling counters for %.1f s\n", ctx->prog,
 				(double)d->interval_ns / 1e9);
-		if (rdc_diag_host_read(h, &sel, (double)d->interval_ns / 1e9, &diag_stop, &err))
+		if (rdc_diag_host_read(h, &sel, diag_interval(act, args, d), &diag_stop, &err))
 			rc = rdc_fail(ctx, &err);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);

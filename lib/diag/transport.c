@@ -223,6 +223,19 @@ static void check_loss(const struct rdc_diag_host *h, const struct rdc_diag_chec
 					   "manager's log");
 			continue;
 		}
+		/*
+		 * No DCB on the netdev (Soft-RoCE, a virtual NIC), or none read: no
+		 * PFC command to give that could run here.
+		 */
+		if (p->dcb_rc < 0 || !p->dcb.supported) {
+			rdc_finding_fix(f,
+					"find the drop: the link.* findings of this run and the "
+					"path's drop counters; %s %s, so no PFC is advised here",
+					rdc_diag_ip_netdev(p),
+					p->dcb_rc < 0 ? "has no DCB state that could be read"
+						      : "has no DCB");
+			continue;
+		}
 		rdc_finding_fix(f,
 				"find the drop: the link.* and qos.* findings of this run, the "
 				"switch's drop counters; make the RoCE priority lossless with "

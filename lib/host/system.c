@@ -97,6 +97,11 @@ bool rdc_system_live(void)
 	return !rdc_fs_root() && rdc_nl_mode() != RDC_NL_REPLAY;
 }
 
+bool rdc_system_rooted(void)
+{
+	return rdc_fs_root() != NULL;
+}
+
 int rdc_system_set_root(const char *root, struct rdc_err *err)
 {
 	const char *dir;

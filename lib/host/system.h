@@ -32,6 +32,8 @@ int rdc_system_strict_end(struct rdc_err *err);
 const char *rdc_system_strict_line(size_t i);
 /* Neither --root nor --replay: the running kernel answers, and writes may happen. */
 bool rdc_system_live(void);
+/* Whether files are read from a root directory (--root: a bundle), not this host's. */
+bool rdc_system_rooted(void);
 /* Only point the file layer at @root (completion lists a bundle's devices). */
 int rdc_system_set_root(const char *root, struct rdc_err *err);
 

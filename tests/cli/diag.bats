@@ -181,6 +181,33 @@ check_ids() {
 	refute_line --regexp '^  skip '
 }
 
+@test "diag --root: an interval the bundle cannot give is an error naming what it has; unasked, the bundle's own window" {
+	# One sample (cx6dx): no window at all.
+	run --separate-stderr rd cx6dx -j diag interval 30
+	assert_failure 2
+	[ -z "$output" ]
+	[[ $stderr == *"interval 30 s: the bundle holds one sample, no window to measure rates over (use interval 0)"* ]] || fail "$stderr"
+	run --separate-stderr rd cx6dx -j diag
+	[ "$status" -ne 2 ] || fail "$stderr"
+	jq -e '.interval_s == 0' <<<"$output"
+	# Two samples 5 s apart (seed-gateway): 30 is refused, 5 (or about 5) and nothing give 5.
+	run --separate-stderr rd seed-gateway -j diag interval 30
+	assert_failure 2
+	[[ $stderr == *"interval 30 s: the bundle's two samples are 5 s apart (use interval 5, or 0 for one sample)"* ]] || fail "$stderr"
+	for args in "" "interval 5" "interval 5.2"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr rd seed-gateway -j diag $args
+		[ "$status" -ne 2 ] || fail "'$args': $stderr"
+		jq -e '.interval_s == 5' <<<"$output" || fail "'$args': $output"
+	done
+	run --separate-stderr rd seed-gateway -j diag interval 0
+	jq -e '.interval_s == 0' <<<"$output"
+	# diag metrics reads the same way.
+	run --separate-stderr rd cx6dx diag metrics interval 30
+	assert_failure 2
+	[[ $stderr == *"the bundle holds one sample"* ]] || fail "$stderr"
+}
+
 @test "diag: completion offers check ids after check and skip" {
 	run -0 "$RDMACTL" __complete diag check link.cr
 	assert_output "link.crc-errors"

@@ -155,6 +155,8 @@ static void test_loss(void **state)
 
 	(void)state;
 	healthy(&host);
+	/* A NIC whose DCB was read: the fix is the lossless profile. */
+	host.ports[0].dcb.supported = true;
 	set_counter(&host.ports[0].s[1].hw, "out_of_sequence", 15);
 	set_counter(&host.ports[0].s[1].hw, "local_ack_timeout_err", 6);
 	fx_run(&host, "transport.loss", &res);
@@ -186,6 +188,14 @@ static void test_loss_rxe(void **state)
 	fx_run(&host, "transport.loss", &res);
 	f = fx_expect(&res, "transport.loss", RDC_SEV_FAIL);
 	fx_contains(f->title, "out_of_seq_request +4, retry_exceeded_err +1");
+	/* Soft-RoCE's netdev has no DCB: no pfc command, words saying why. */
+	fx_contains(f->fix, "eth1 has no DCB, so no PFC is advised here");
+	assert_false(rdc_argv_ok(&f->fix_argv));
+	/* A DCB state that could not be read says so. */
+	p->dcb_rc = -EIO;
+	fx_run(&host, "transport.loss", &res);
+	f = fx_expect(&res, "transport.loss", RDC_SEV_FAIL);
+	fx_contains(f->fix, "eth1 has no DCB state that could be read");
 }
 
 static void test_loss_since_boot(void **state)
