@@ -24,6 +24,10 @@ ifeq ($(filter clean help deps,$(MAKECMDGOALS)),)
 ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
 $(error missing build dependencies ($(PKGS)): run 'scripts/install-deps' as root)
 endif
+# rtnetlink requests are built with libnl-3; from 3.5 its nests carry NLA_F_NESTED.
+ifneq ($(shell $(PKG_CONFIG) --atleast-version=3.5 libnl-3.0 && echo ok),ok)
+$(error libnl-3.0 $(shell $(PKG_CONFIG) --modversion libnl-3.0) is older than 3.5, which the rtnetlink requests need)
+endif
 endif
 
 WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \

@@ -68,7 +68,8 @@ int rdc_addr6_add(const struct rdc_addr6 *a, struct rdc_err *err);
  * The request rdc_addr6_add() sends, built into @buf (@size bytes, 4-byte
  * aligned), for tests: replay refuses writes, so its bytes are checked here.
  * Returns the nlmsghdr length, or -EINVAL (an ifindex or prefix the wire
- * cannot carry) or -EMSGSIZE, with @err filled.
+ * cannot carry), -EMSGSIZE (@size too small) or -ENOMEM (libnl could not
+ * build it), with @err filled.
  */
 int rdc_addr6_build_add(char *buf, size_t size, const struct rdc_addr6 *a, struct rdc_err *err);
 /* "fd00:9::1/64" into @buf (INET6_ADDRSTRLEN + 4 bytes hold any). */

@@ -154,7 +154,8 @@ int rdc_bondnl_delete(int ifindex, const char *name, struct rdc_err *err);
  * The requests the four calls above send, built into @buf (@size bytes,
  * 4-byte aligned), for tests and the fuzzer: replay refuses writes, so their
  * bytes are checked here.  Return the nlmsghdr length, or -EINVAL (a name,
- * ifindex or option the wire cannot carry) or -EMSGSIZE, with @err filled.
+ * ifindex or option the wire cannot carry), -EMSGSIZE (@size too small) or
+ * -ENOMEM (libnl could not build it), with @err filled.
  * @o may be NULL: no options.
  */
 int rdc_bondnl_build_create(char *buf, size_t size, const char *name, const struct rdc_bond_opts *o,
