@@ -42,8 +42,7 @@ void rdc_findings_init(struct rdc_findings *list)
 /* vsnprintf cuts what does not fit and always terminates; the cut is accepted. */
 static void finding_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	if (vsnprintf(buf, size, fmt, ap) < 0)
-		buf[0] = '\0';
+	rdc_words_vformat(buf, size, fmt, ap);
 }
 
 struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,

@@ -22,8 +22,9 @@
  *   fix       what to do, never empty: the command to run (also as fix_argv, its
  *             words, runnable as they are), or words where no command does it
  *
- * Everything is fixed-size and never allocated: text that does not fit is
- * cut (always NUL-terminated), a finding past RDC_FINDINGS_MAX is dropped and
+ * Everything is fixed-size: text that does not fit is cut at a word and
+ * ends " ..." (rdc_words_vformat), never mid-word, and checks size what
+ * they write to fit; a finding past RDC_FINDINGS_MAX is dropped and
  * counted, evidence past RDC_FINDING_MAX_EVIDENCE is dropped.
  */
 enum rdc_severity {
@@ -49,7 +50,7 @@ struct rdc_finding {
 	unsigned int port; /* its port, 0 with no device */
 	char netdev[16];   /* the port's netdev, or a netdev alone */
 	char bond[16];	   /* a bond */
-	char title[160];
+	char title[256];
 	size_t nevidence;
 	struct rdc_evidence evidence[RDC_FINDING_MAX_EVIDENCE];
 	char why[320];

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -314,18 +315,54 @@ bool rdc_ifname_valid(const char *name)
 	return name && *name && strlen(name) < IF_NAMESIZE && !strchr(name, '/');
 }
 
+void rdc_words_copy(char *buf, size_t size, const char *text)
+{
+	static const char more[] = " ...";
+	size_t cut;
+
+	if (!size)
+		return;
+	if (!rdc_strlcpy(buf, text, size))
+		return;
+	if (size <= sizeof(more))
+		return; /* no room for the mark: the plain cut */
+	/* The last space before where " ..." must start, else the plain cut and the mark. */
+	cut = size - sizeof(more);
+	while (cut > 0 && buf[cut] != ' ')
+		cut--;
+	if (!cut)
+		cut = size - sizeof(more);
+	while (cut > 0 && (buf[cut - 1] == ',' || buf[cut - 1] == ' ' || buf[cut - 1] == ':'))
+		cut--;
+	memcpy(buf + cut, more, sizeof(more));
+}
+
+void rdc_words_vformat(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	char *all;
+	va_list measure;
+	int n;
+
+	if (!size)
+		return;
+	va_copy(measure, ap);
+	n = vsnprintf(NULL, 0, fmt, measure);
+	va_end(measure);
+	all = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!all) {
+		if (vsnprintf(buf, size, fmt, ap) < 0)
+			buf[0] = '\0';
+		return;
+	}
+	vsnprintf(all, (size_t)n + 1, fmt, ap);
+	rdc_words_copy(buf, size, all);
+	free(all);
+}
+
 bool rdc_bool_stored_ok(const void *field)
 {
 	unsigned char b;
 
 	memcpy(&b, field, 1);
 	return b <= 1;
-}
-
-bool rdc_bools_stored_ok(const bool *fields, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!rdc_bool_stored_ok(&fields[i]))
-			return false;
-	return true;
 }

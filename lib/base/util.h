@@ -2,6 +2,7 @@
 /* util.h - strict number parsing and small string helpers */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,6 +84,15 @@ long rdc_hex_decode(const char *hex, void *out, size_t size);
 
 /* Copy with truncation, always NUL-terminated; returns -ENAMETOOLONG if cut. */
 int rdc_strlcpy(char *dst, const char *src, size_t size);
+/*
+ * Prose into @buf that never ends mid-word: text longer than @size is cut at
+ * the last space that leaves room for " ..." and ends with it.  For titles
+ * and reasons in fixed fields, whose authors size them to fit; this is the
+ * net under that, never a silent "...SymbolErrorDu".
+ */
+void rdc_words_vformat(char *buf, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+void rdc_words_copy(char *buf, size_t size, const char *text);
 /* Whether @name can be a network interface's: 1 to 15 bytes, no '/' (IF_NAMESIZE with its NUL). */
 bool rdc_ifname_valid(const char *name);
 /*
@@ -91,5 +101,3 @@ bool rdc_ifname_valid(const char *name);
  * when read as a bool.
  */
 bool rdc_bool_stored_ok(const void *field);
-/* The same for @n bools in a row. */
-bool rdc_bools_stored_ok(const bool *fields, size_t n);

@@ -170,7 +170,7 @@ void rdc_diag_skip(struct rdc_diag_result *r, const struct rdc_diag_check *c,
 	if (p)
 		rdc_strlcpy(s->object, p->label, sizeof(s->object));
 	va_start(ap, reason_fmt);
-	vsnprintf(s->reason, sizeof(s->reason), reason_fmt, ap);
+	rdc_words_vformat(s->reason, sizeof(s->reason), reason_fmt, ap);
 	va_end(ap);
 }
 

@@ -21,6 +21,13 @@
 #include "host/rdma_cm.h"
 
 /*
+ * Why something could not be read, whole: an error record's message and
+ * detail (256 bytes each), its strerror and punctuation.  Never cut: a
+ * reason ends where its author ended it, in text and JSON alike.
+ */
+#define RDC_DIAG_REASON_LEN 640
+
+/*
  * diag reads the host once through the models of lib/host, lib/dcb and
  * lib/bond (struct rdc_diag_host, "the facts"), twice for the counters
  * (the two samples, interval_s apart), and then runs every check of the
@@ -103,12 +110,12 @@ struct rdc_diag_port {
 	struct rdc_diag_sample s[2];
 	struct rdc_netif netif; /* carrier, addresses, sysctls, pause, FEC (host/netif) */
 	int dcb_rc;		/* 0, or -errno with dcb_reason */
-	char dcb_reason[160];
+	char dcb_reason[RDC_DIAG_REASON_LEN];
 	struct rdc_dcb dcb;
 	struct rdc_ofed_qos ofed;
 	struct rdc_rdma_cm_port cm;
 	int gid_rc;
-	char gid_reason[160];
+	char gid_reason[RDC_DIAG_REASON_LEN];
 	struct rdc_gid *gids; /* unreadable slots included (gid->unreadable) */
 	size_t ngids;
 	/*
@@ -125,7 +132,7 @@ struct rdc_diag_host {
 	size_t nports;
 	struct rdc_diag_port *ports;
 	int bonds_rc;
-	char bonds_reason[160];
+	char bonds_reason[RDC_DIAG_REASON_LEN];
 	struct rdc_bond_list bonds;
 	struct rdc_bond_facts *bond_facts; /* bond_facts[i] for bonds.bonds[i] */
 	struct rdc_host_facts
@@ -161,8 +168,8 @@ void rdc_diag_host_free(struct rdc_diag_host *h);
 
 struct rdc_diag_skip {
 	char id[48];
-	char object[96]; /* the port's label, a bond, or "" for the host */
-	char reason[200];
+	char object[96];			/* the port's label, a bond, or "" for the host */
+	char reason[RDC_DIAG_REASON_LEN + 160]; /* a check's words around a reason */
 };
 
 struct rdc_diag_result {

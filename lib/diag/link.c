@@ -84,10 +84,11 @@ struct link_counter {
 static size_t link_counters_scan(const struct rdc_diag_port *p, const struct link_counter *cs,
 				 size_t n, bool *hit, char *list, size_t size)
 {
-	size_t have = 0;
+	size_t have = 0, left_out = 0;
 
 	list[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
+		char one[96];
 		uint64_t v;
 
 		hit[i] = false;
@@ -97,9 +98,16 @@ static size_t link_counters_scan(const struct rdc_diag_port *p, const struct lin
 		if (!v)
 			continue;
 		hit[i] = true;
-		rdc_diag_append(list, size, "%s%s %s%" PRIu64, list[0] ? ", " : "", cs[i].name,
-				p->nsamples >= 2 ? "+" : "", v);
+		snprintf(one, sizeof(one), "%s%s %s%" PRIu64, list[0] ? ", " : "", cs[i].name,
+			 p->nsamples >= 2 ? "+" : "", v);
+		/* Room for this one and ", and 9 more": the evidence has them all. */
+		if (left_out || strlen(list) + strlen(one) + 16 > size)
+			left_out++;
+		else
+			rdc_diag_append(list, size, "%s", one);
 	}
+	if (left_out)
+		rdc_diag_append(list, size, ", and %zu more", left_out);
 	return have;
 }
 

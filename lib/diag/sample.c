@@ -117,7 +117,7 @@ static void err_reason(const struct rdc_err *e, char *buf, size_t size)
 	snprintf(all, sizeof(all), "%s%s%s%s%s%s", e->msg[0] ? e->msg : "cannot read",
 		 e->code ? ": " : "", e->code ? strerror(e->code) : "", e->detail[0] ? " (" : "",
 		 e->detail, e->detail[0] ? ")" : "");
-	rdc_strlcpy(buf, all, size); /* cut to the field: a reason is one line */
+	rdc_words_copy(buf, size, all); /* one line, and never cut mid-word */
 }
 
 /*

@@ -208,6 +208,21 @@ check_ids() {
 	[[ $stderr == *"the bundle holds one sample"* ]] || fail "$stderr"
 }
 
+@test "diag: no title, reason or value is cut on any fixture, in JSON or text" {
+	for h in $(ls "$HOSTS"); do
+		out=$(rd "$h" -j diag interval 0 2>/dev/null) || true
+		# Whole: none needed the " ..." a string too long for its field ends with.
+		jq -e '[.findings[] | .title, .why, .fix, .evidence[].value] + [.skipped[].reason]
+			| all(endswith(" ...") | not)' <<<"$out" >/dev/null || fail "$h: cut: $out"
+	done
+	# The longest reason: the kernel's word, our hint, whole (it was cut at 160 bytes).
+	run --separate-stderr rd rxe-bond -j diag interval 0
+	jq -e '[.skipped[].reason | select(startswith("DCB not read"))] | length > 0 and
+		all(endswith("have no DCB support)"))' <<<"$output" || fail "$output"
+	run --separate-stderr rd rxe-bond -v diag interval 0
+	assert_output --partial "have no DCB support)"
+}
+
 @test "diag: completion offers check ids after check and skip" {
 	run -0 "$RDMACTL" __complete diag check link.cr
 	assert_output "link.crc-errors"

@@ -315,6 +315,25 @@ static void test_hex(void **state)
 	assert_int_equal(rdc_hex_decode("0011223344", out, sizeof(out)), -EINVAL);
 }
 
+/* Prose cut to a field never ends mid-word: at a space, with " ..." after. */
+static void test_words_copy(void **state)
+{
+	char buf[24];
+
+	(void)state;
+	rdc_words_copy(buf, sizeof(buf), "fits whole");
+	assert_string_equal(buf, "fits whole");
+	/* 23 characters fit exactly. */
+	rdc_words_copy(buf, sizeof(buf), "exactly twenty-three ch");
+	assert_string_equal(buf, "exactly twenty-three ch");
+	rdc_words_copy(buf, sizeof(buf), "symbol_error 7, SymbolErrorDuringCarrier 3");
+	assert_string_equal(buf, "symbol_error 7 ...");
+	/* One word longer than the field: cut where it must be, still marked. */
+	rdc_words_copy(buf, sizeof(buf), "SymbolErrorDuringCarrierAndMore");
+	assert_string_equal(buf, "SymbolErrorDuringCa ...");
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_pci_speed),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_hex),
+		cmocka_unit_test(test_words_copy),
 	};
 
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
