@@ -334,7 +334,8 @@ int rdc_val_map(struct rdc_ctx *ctx, const struct rdc_param *p, const char *cons
 		void *opts);
 
 /* ---- help.c ---- */
-void rdc_help_main(struct rdc_ctx *ctx);
+/* The verbs and global options on @fp: stdout when asked for, stderr after a bare "rdmactl". */
+void rdc_help_main(struct rdc_ctx *ctx, FILE *fp);
 void rdc_help_cmd(struct rdc_ctx *ctx, const struct rdc_cmd *cmd);
 const struct rdc_cmd *rdc_cmd_find(const char *name);
 /* The action @name of @cmd; @name must be one of its actions (asserted). */

@@ -30,31 +30,30 @@ static const struct {
 	{"-h, --help", "this help"},
 };
 
-void rdc_help_main(struct rdc_ctx *ctx)
+void rdc_help_main(struct rdc_ctx *ctx, FILE *fp)
 {
 	int width = rdc_term_width();
 	char text[256];
 
-	printf("usage: %s [OPTIONS] VERB [ACTION] [ARGS...]\n\n", ctx->prog);
-	printf("verbs:\n");
+	fprintf(fp, "usage: %s [OPTIONS] VERB [ACTION] [ARGS...]\n\n", ctx->prog);
+	fprintf(fp, "verbs:\n");
 	for (size_t i = 0; rdc_cmds[i]; i++) {
-		printf("  %-8s ", rdc_cmds[i]->name);
-		rdc_term_wrap(stdout, rdc_cmds[i]->summary, 11, 11, width);
+		fprintf(fp, "  %-8s ", rdc_cmds[i]->name);
+		rdc_term_wrap(fp, rdc_cmds[i]->summary, 11, 11, width);
 	}
-	printf("\noptions:\n");
+	fprintf(fp, "\noptions:\n");
 	for (size_t i = 0; i < sizeof(help_options) / sizeof(help_options[0]); i++) {
-		printf("  %-19s ", help_options[i].flags);
-		rdc_term_wrap(stdout, help_options[i].help, 22, 22, width);
+		fprintf(fp, "  %-19s ", help_options[i].flags);
+		rdc_term_wrap(fp, help_options[i].help, 22, 22, width);
 	}
-	printf("\n");
-	rdc_term_wrap(stdout,
-		      "Options may come after the verb too ('port show -j'); '--' ends them.", 0, 0,
-		      width);
+	fprintf(fp, "\n");
+	rdc_term_wrap(fp, "Options may come after the verb too ('port show -j'); '--' ends them.",
+		      0, 0, width);
 	snprintf(text, sizeof(text),
 		 "'%s help VERB' describes a verb. Exit status: 0 success, 1 failure, 2 usage "
-		 "error.",
+		 "error, 3 warnings and no failure (bond check, diag).",
 		 ctx->prog);
-	rdc_term_wrap(stdout, text, 0, 0, width);
+	rdc_term_wrap(fp, text, 0, 0, width);
 }
 
 void rdc_help_cmd(struct rdc_ctx *ctx, const struct rdc_cmd *cmd)

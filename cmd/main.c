@@ -434,17 +434,18 @@ int main(int argc, char **argv)
 		if (cmd)
 			rdc_help_cmd(&ctx, cmd);
 		else
-			rdc_help_main(&ctx);
+			rdc_help_main(&ctx, stdout);
 		return RDC_EXIT_OK;
 	}
 	if (!cmd) {
 		if (argc == 0) {
-			rdc_help_main(&ctx);
+			/* No verb is a usage error: its help goes where errors go. */
+			rdc_help_main(&ctx, stderr);
 			return RDC_EXIT_USAGE;
 		}
 		if (!strcmp(argv[0], "help")) {
 			if (argc == 1) {
-				rdc_help_main(&ctx);
+				rdc_help_main(&ctx, stdout);
 				return RDC_EXIT_OK;
 			}
 			cmd = rdc_cmd_find(argv[1]);

@@ -2,10 +2,18 @@
 # exit codes and messages for bad input: usage errors exit 2, failures exit 1
 load ../helpers
 
-@test "no verb prints help and exits 2" {
-	run "$RDMACTL"
+@test "no verb prints help on stderr and exits 2; --help on stdout lists every exit status" {
+	run --separate-stderr "$RDMACTL"
 	assert_failure 2
+	[ -z "$output" ] || fail "stdout: $output"
+	[[ $stderr == *"usage: rdmactl"* ]] || fail "$stderr"
+	run --separate-stderr "$RDMACTL" --help
+	assert_success
+	[ -z "$stderr" ]
 	assert_output --partial "usage: rdmactl"
+	# Wrapped at 80 columns: read as one paragraph.
+	[[ "$(tr '\n' ' ' <<<"$output")" == *"0 success, 1 failure, 2 usage error, 3 warnings and no failure (bond check, diag)."* ]] ||
+		fail "$output"
 }
 
 @test "unknown verb: exit 2 with a hint" {
