@@ -410,7 +410,8 @@ int rdc_args_from_cfg(struct rdc_ctx *ctx, const struct rdc_action *act, const c
 		if (args->given[p])
 			return rdc_arg_error(ctx, args, p, "'%s' given twice", key);
 		args->given[p] = true;
-		if (param->multi) {
+		/* A list in YAML is the words after the keyword: "dscp-prio-del: [26, EF]". */
+		if (param->multi || param->words) {
 			args->values[p] = (const char *const *)dev->keys[k].words;
 			args->nvalues[p] = (int)dev->keys[k].nwords;
 			if (!args->nvalues[p])

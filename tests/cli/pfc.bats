@@ -296,6 +296,18 @@ signal_mid_write() {
 		[[ $stderr == *"not a DSCP (0-63, or CS0-CS7, AF11-AF43, EF, VA)"* ]] || fail "$stderr"
 	done
 	[ "$(sets)" = 0 ]
+	# The same words in a file (rdmactl.yaml(5)): names, and a list of DSCPs to delete.
+	printf 'devices:\n  - dev: eth9\n    dscp-prio: [AF31:3]\n' >"$BATS_TEST_TMPDIR/add.yaml"
+	printf 'devices:\n  - dev: eth9\n    dscp-prio-del: [af31, CS6]\n' >"$BATS_TEST_TMPDIR/del.yaml"
+	run --separate-stderr "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/add.yaml"
+	assert_success
+	run dcb -N app show dev eth9 dscp-prio
+	assert_output --regexp "(^| )26:3( |$)"
+	run --separate-stderr "$RDMACTL" pfc apply -f "$BATS_TEST_TMPDIR/del.yaml"
+	assert_success
+	run dcb -N app show dev eth9 dscp-prio
+	refute_output --regexp "(^| )(26|48):[0-7]( |$)"
+	assert_output --regexp "(^| )34:4( |$)"
 }
 
 @test "pfc set: bad values exit 2 and send nothing" {
