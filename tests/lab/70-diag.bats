@@ -69,12 +69,18 @@ teardown() {
 	run on a 'tar -xzf /tmp/diag-bundle.tgz ./VERSIONS -O'
 	assert_line --regexp '^rdma-core: 44 '
 	assert_line --regexp '^port rxe0/1 eth0: driver rdma_rxe '
-	# The same findings offline, from the tarball and unpacked; the recorded window is used, not waited.
-	run --separate-stderr on a './rdmactl --root /tmp/diag-bundle.tgz -j diag interval 5'
+	# The same findings offline, from the tarball and unpacked: without interval the recorded
+	# window is used, not waited; an interval the bundle cannot give is refused, naming it.
+	run --separate-stderr on a './rdmactl --root /tmp/diag-bundle.tgz -j diag'
+	[ "$status" -ne 2 ] && [ -n "$output" ] || fail "exit $status: $stderr"
 	offline=$output
 	jq -e '.interval_s > 0.9 and .interval_s < 2 and (.ports | length) == 2' <<<"$offline" || fail "$offline"
+	run --separate-stderr on a './rdmactl --root /tmp/diag-bundle.tgz -j diag interval 5'
+	[ "$status" -eq 2 ] && [ -z "$output" ] || fail "exit $status: $output"
+	[[ $stderr == *"interval 5 s: the bundle's two samples are 1"*" s apart (use interval 1"* ]] || fail "$stderr"
 	run --separate-stderr on a 'mkdir /tmp/diag-bundle && tar -xzf /tmp/diag-bundle.tgz -C /tmp/diag-bundle &&
-		./rdmactl --root /tmp/diag-bundle -j diag interval 5'
+		./rdmactl --root /tmp/diag-bundle -j diag'
+	[ -n "$output" ] || fail "$stderr"
 	[ "$(jq -c '[.findings[] | [.id, .netdev]] | sort' <<<"$output")" = \
 		"$(jq -c '[.findings[] | [.id, .netdev]] | sort' <<<"$offline")" ] || fail "$output vs $offline"
 	run --separate-stderr on a './rdmactl -j diag interval 1'
