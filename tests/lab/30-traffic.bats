@@ -9,7 +9,10 @@ setup_file() { need_lab 1; }
 
 setup() { skip_unless_lab; }
 
-teardown() { restore_links; }
+teardown() {
+	diagnose_failure
+	restore_links
+}
 
 @test "ib_write_bw across every link at once (servers on a, clients on b)" {
 	local n links specs=() bw

@@ -27,7 +27,12 @@ setup() {
 	need_rdmactl
 }
 
-teardown() { restore_links; }
+teardown() {
+	diagnose_failure
+	[ "${BATS_TEST_COMPLETED:-}" = 1 ] || [ -n "${LAB_SKIP:-}" ] ||
+		{ echo "== the server's output (last 20 lines)"; tail -n 20 "$BATS_FILE_TMPDIR/server.out"; }
+	restore_links
+}
 
 # start_server [KEYWORDS]: 'rdmactl bench server' on a, its output in
 # $BATS_FILE_TMPDIR/server.out, returns once it listens.

@@ -13,6 +13,7 @@ setup() {
 }
 
 teardown() {
+	diagnose_failure
 	[ -n "${LAB_SKIP:-}" ] || restore_links
 	[ -n "${LAB_SKIP:-}" ] || on a 'rm -rf /tmp/diag-bundle /tmp/diag-bundle.tgz' || true
 }

@@ -33,6 +33,7 @@ setup() {
 }
 
 teardown() {
+	diagnose_failure
 	# A bench server left by a failed run would hold the port for the next test.
 	on a "pkill -INT -f 'rdmactl bench server' || true" >/dev/null 2>&1 || true
 }

@@ -22,6 +22,8 @@ setup() {
 	need_rdmactl
 }
 
+teardown() { diagnose_failure; }
+
 # exercise NAME: start, check fails naming what is missing, solve, check passes.
 exercise() {
 	local n=$1

@@ -93,3 +93,19 @@ write_bw() {
 bw_averages() {
 	awk '$1 == "==" { dev = $2; port = $3 } $1 == 65536 && NF == 5 { print dev, port, $4 }' <<<"$1"
 }
+
+# In teardown: when the test failed, print what the VMs' kernels said and
+# the RDMA resources left, so a CI failure (whose VM logs are not kept)
+# tells a wedged Soft-RoCE or a stuck process from a wrong answer. bats
+# shows teardown's output only for a failed test.
+diagnose_failure() {
+	[ -z "${LAB_SKIP:-}" ] || return 0
+	[ "${BATS_TEST_COMPLETED:-}" != 1 ] || return 0
+	local h
+	for h in a b; do
+		echo "== $h: kernel warnings and errors (last 20), RDMA links and QPs, rdmactl processes"
+		LAB_TIMEOUT=20 on "$h" 'dmesg --level=emerg,alert,crit,err,warn 2>&1 | tail -n 20;
+			rdma link show 2>&1; rdma res show qp 2>&1 | head -n 20;
+			pgrep -a rdmactl || true' 2>&1 || echo "$h: no answer in 20 s"
+	done
+}
