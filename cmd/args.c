@@ -137,9 +137,79 @@ int rdc_args_take_globals(const struct rdc_action *act, int argc, char **argv, c
 	return out;
 }
 
+/*
+ * With -j or --yaml, a failure is a document on stdout too, so that a script
+ * acts on its id and never on the English (rdmactl(8) ERRORS).  Only when the
+ * run printed no document: one run, one answer (a bench report whose link
+ * failed is one already, its error inside).
+ */
+static void error_document(struct rdc_ctx *ctx, enum rdc_err_kind kind, int code,
+			   const char *message, const char *object)
+{
+	struct rdc_out *o = ctx->out;
+
+	if (ctx->format == RDC_FMT_TEXT || ctx->error_documented)
+		return;
+	if (o && rdc_out_documents(o))
+		return;
+	/* Before the dispatcher made the run's output (a bad verb, a --root that is none). */
+	if (!o)
+		o = rdc_out_new(stdout, ctx->format, ctx->pretty, false);
+	if (!o)
+		return;
+	ctx->error_documented = true;
+	rdc_out_begin(o, "error");
+	rdc_out_obj_open(o, "error");
+	rdc_out_str(o, RDC_OUT_MACHINE, "id", NULL, rdc_err_kind_id(kind));
+	if (code > 0)
+		rdc_out_i64(o, RDC_OUT_MACHINE, "errno", NULL, code);
+	else
+		rdc_out_null(o, "errno", NULL);
+	rdc_out_str(o, RDC_OUT_MACHINE, "message", NULL, message);
+	if (object && *object)
+		rdc_out_str(o, RDC_OUT_MACHINE, "object", NULL, object);
+	else
+		rdc_out_null(o, "object", NULL);
+	rdc_out_obj_close(o);
+	rdc_out_end(o);
+	if (o != ctx->out)
+		rdc_out_free(o); /* a write error of its own has nowhere left to go */
+}
+
+/*
+ * A failure said on stderr: its document now when the run ends here (no
+ * output made yet), else kept, the first only, for rdc_error_document_end()
+ * (a verb may go on and print its document after a failure of one part).
+ */
+static void error_noted(struct rdc_ctx *ctx, enum rdc_err_kind kind, int code, const char *message,
+			const char *object)
+{
+	if (ctx->format == RDC_FMT_TEXT)
+		return;
+	if (!ctx->out) {
+		error_document(ctx, kind, code, message, object);
+		return;
+	}
+	if (ctx->first_error.set)
+		return;
+	ctx->first_error.set = true;
+	ctx->first_error.kind = kind;
+	ctx->first_error.code = code;
+	snprintf(ctx->first_error.message, sizeof(ctx->first_error.message), "%s", message);
+	snprintf(ctx->first_error.object, sizeof(ctx->first_error.object), "%s",
+		 object ? object : "");
+}
+
+void rdc_error_document_end(struct rdc_ctx *ctx, int rc)
+{
+	if ((rc == RDC_EXIT_FAIL || rc == RDC_EXIT_USAGE) && ctx->first_error.set)
+		error_document(ctx, ctx->first_error.kind, ctx->first_error.code,
+			       ctx->first_error.message, ctx->first_error.object);
+}
+
 static void usage_vprint(struct rdc_ctx *ctx, const char *where, const char *fmt, va_list ap)
 {
-	char *text;
+	char *text, where_text[1024];
 
 	fprintf(stderr, "%s: ", ctx->prog);
 	if (ctx->verb)
@@ -148,12 +218,19 @@ static void usage_vprint(struct rdc_ctx *ctx, const char *where, const char *fmt
 		fprintf(stderr, "%s: ", where);
 	text = rdc_text_vasprintf(fmt, ap); /* the user's words may hold ESC or a newline */
 	fputs(text ? text : "(no memory for the message)", stderr);
-	free(text);
 	fputc('\n', stderr);
 	if (ctx->verb)
 		fprintf(stderr, "see '%s help %s'\n", ctx->prog, ctx->verb);
 	else
 		fprintf(stderr, "see '%s --help'\n", ctx->prog);
+	if (!text)
+		error_noted(ctx, RDC_ERRK_USAGE, 0, "(no memory for the message)", NULL);
+	else if (where) {
+		snprintf(where_text, sizeof(where_text), "%s: %s", where, text);
+		error_noted(ctx, RDC_ERRK_USAGE, 0, where_text, NULL);
+	} else
+		error_noted(ctx, RDC_ERRK_USAGE, 0, text, NULL);
+	free(text);
 }
 
 int rdc_usage_error(struct rdc_ctx *ctx, const char *fmt, ...)
@@ -183,10 +260,32 @@ int rdc_arg_error(struct rdc_ctx *ctx, const struct rdc_args *args, int param, c
 
 int rdc_fail(struct rdc_ctx *ctx, const struct rdc_err *err)
 {
+	char message[sizeof(err->msg) + sizeof(err->detail) + 128];
+
 	/* A name that cannot be one is the caller's mistake, as a bad keyword is. */
 	if (err->usage)
 		return rdc_usage_error(ctx, "%s", err->msg);
 	rdc_log_error_record(ctx->verb, err);
+	rdc_err_describe(err, message, sizeof(message));
+	error_noted(ctx, rdc_err_kind_of(err), err->code, message, err->object);
+	return RDC_EXIT_FAIL;
+}
+
+int rdc_fail_as(struct rdc_ctx *ctx, enum rdc_err_kind kind, const char *object, const char *fmt,
+		...)
+{
+	char *text;
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = rdc_text_vasprintf(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: ", ctx->prog);
+	if (ctx->verb)
+		fprintf(stderr, "%s: ", ctx->verb);
+	fprintf(stderr, "%s\n", text ? text : "(no memory for the message)");
+	error_noted(ctx, kind, 0, text ? text : "(no memory for the message)", object);
+	free(text);
 	return RDC_EXIT_FAIL;
 }
 
@@ -468,9 +567,8 @@ int rdc_writes_allowed(struct rdc_ctx *ctx)
 	}
 	if (ctx->gate != RDC_GATE_REFUSED)
 		return 0;
-	fprintf(stderr, "%s: %s: writes are refused under --root and --replay\n", ctx->prog,
-		ctx->verb);
-	return RDC_EXIT_FAIL;
+	return rdc_fail_as(ctx, RDC_ERRK_OFFLINE, NULL,
+			   "writes are refused under --root and --replay");
 }
 
 int rdc_lock_netdev(struct rdc_ctx *ctx, const char *ifname)

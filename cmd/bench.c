@@ -379,9 +379,8 @@ static int bench_needs_live(struct rdc_ctx *ctx, bool bundle_ok)
 {
 	if (rdc_system_live() || (bundle_ok && rdc_bench_server_system_ok()))
 		return 0;
-	fprintf(stderr, "%s: bench: runs on the live system only, not under --root or --replay\n",
-		ctx->prog);
-	return 1;
+	return rdc_fail_as(ctx, RDC_ERRK_OFFLINE, NULL,
+			   "runs on the live system only, not under --root or --replay");
 }
 
 /* What no single keyword can check: combinations, and the limits of the whole run. */

@@ -581,6 +581,7 @@ static int bond_show_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 		if (i == list->count) {
 			free(list);
 			rdc_err_set(&err, ENODEV, "no bond '%s'", args->object);
+			rdc_err_mark(&err, RDC_ERRK_NOT_FOUND, args->object);
 			return rdc_fail(ctx, &err);
 		}
 	}
@@ -722,7 +723,8 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 	for (size_t i = 0; i < nwants && !rc; i++) {
 		rc = delete ? rdc_bond_plan_delete(wants[i].name, &plans[i], &err)
 			    : rdc_bond_plan_make(&wants[i], &plans[i], &err);
-		if (rc == -EINVAL)
+		/* The record says whose mistake it is: a kernel's EINVAL is no usage error. */
+		if (rc && err.usage)
 			rc = rdc_usage_error(ctx, "'%s': %s", wants[i].name, err.msg);
 		else if (rc)
 			rc = rdc_fail(ctx, &err);

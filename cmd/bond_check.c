@@ -103,6 +103,7 @@ int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 	for (size_t i = 0; !rc && args->object && i <= list->count; i++)
 		if (i == list->count) {
 			rdc_err_set(&err, ENODEV, "no bond '%s'", args->object);
+			rdc_err_mark(&err, RDC_ERRK_NOT_FOUND, args->object);
 			rc = rdc_fail(ctx, &err);
 		} else if (!strcmp(list->bonds[i].name, args->object)) {
 			break;

@@ -48,6 +48,15 @@ struct rdc_ctx {
 	unsigned int confirm_s;	     /* --confirm SEC, 0: none */
 	bool journal_exempt;	     /* undo, confirm: they settle journals, not refused by them */
 	struct rdc_journal *journal; /* a write awaiting confirmation, for the dispatcher */
+	bool error_documented;	     /* an error document went to stdout (args.c) */
+	/* The run's first failure, for its error document at the end (rdc_error_document_end). */
+	struct {
+		bool set;
+		enum rdc_err_kind kind;
+		int code;
+		char message[768];
+		char object[128];
+	} first_error;
 };
 
 /* What a positional argument or a keyword's value names, for completion. */
@@ -252,8 +261,22 @@ int rdc_usage_error(struct rdc_ctx *ctx, const char *fmt, ...) RDC_PRINTF(2, 3);
 /* The same, naming the file and line of keyword @param (-1: of the device) when @args came from a file. */
 int rdc_arg_error(struct rdc_ctx *ctx, const struct rdc_args *args, int param, const char *fmt, ...)
 	RDC_PRINTF(4, 5);
-/* Print an error record as one line; returns RDC_EXIT_FAIL. */
+/*
+ * Print an error record as one line; returns RDC_EXIT_FAIL, or RDC_EXIT_USAGE
+ * when the record says the caller's words were wrong (its usage flag: never
+ * guessed from the errno).  With -j or --yaml, this and the usage errors also
+ * print an error document on stdout (kind "error": its stable id, errno,
+ * message and object) unless the run already printed a document.
+ */
 int rdc_fail(struct rdc_ctx *ctx, const struct rdc_err *err);
+/*
+ * At the end of a verb's run that failed (@rc 1 or 2) and printed no
+ * document: the error document of its first failure, if -j or --yaml.
+ */
+void rdc_error_document_end(struct rdc_ctx *ctx, int rc);
+/* "rdmactl: VERB: MSG" and an error document of @kind about @object (may be NULL); RDC_EXIT_FAIL. */
+int rdc_fail_as(struct rdc_ctx *ctx, enum rdc_err_kind kind, const char *object, const char *fmt,
+		...) RDC_PRINTF(4, 5);
 /* "rdmactl: pfc: out of memory"; returns RDC_EXIT_FAIL (the one exit path maps it). */
 int rdc_oom(struct rdc_ctx *ctx);
 /* The closest of @candidates to @word within edit distance 2, or NULL (for "did you mean"). */

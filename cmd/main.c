@@ -150,9 +150,20 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 	return 0;
 }
 
+/*
+ * The output format as far as the options go, set as soon as they are read:
+ * a usage error in what follows is a document too.  Both asked: text, and
+ * check_global() says why.
+ */
+static void choose_format(struct rdc_ctx *ctx, const struct main_opts *mo)
+{
+	ctx->format = mo->json == mo->yaml ? RDC_FMT_TEXT : mo->json ? RDC_FMT_JSON : RDC_FMT_YAML;
+}
+
 /* What no single option can say: combinations. */
 static int check_global(struct rdc_ctx *ctx, const struct main_opts *mo)
 {
+	choose_format(ctx, mo);
 	if (mo->json && mo->yaml)
 		return rdc_usage_error(ctx, "--json and --yaml exclude each other");
 	if (mo->quiet && mo->verbose)
@@ -163,7 +174,6 @@ static int check_global(struct rdc_ctx *ctx, const struct main_opts *mo)
 	if (mo->netns && (mo->replay || mo->root))
 		return rdc_usage_error(
 			ctx, "-n enters a live network namespace: not with --root or --replay");
-	ctx->format = mo->json ? RDC_FMT_JSON : mo->yaml ? RDC_FMT_YAML : RDC_FMT_TEXT;
 	return 0;
 }
 
@@ -399,6 +409,7 @@ int main(int argc, char **argv)
 			return unknown_verb(&ctx, base + 8);
 	}
 	rc = parse_global(&ctx, &mo, argc, argv);
+	choose_format(&ctx, &mo);
 	if (rc)
 		return rc;
 	argc -= optind;
@@ -413,6 +424,7 @@ int main(int argc, char **argv)
 	}
 	if (cmd) {
 		rc = parse_after_verb(&ctx, &mo, cmd, &argc, argv);
+		choose_format(&ctx, &mo);
 		if (rc)
 			return rc;
 	}
@@ -476,6 +488,7 @@ int main(int argc, char **argv)
 		return rdc_oom(&ctx);
 	}
 	rc = run_verb(&ctx, cmd, argc, argv);
+	rdc_error_document_end(&ctx, rc);
 	out_rc = rdc_out_free(ctx.out);
 	rdc_system_close();
 	{

@@ -289,8 +289,11 @@ int pfc_prepare(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 	rc = rdc_dcb_plan_target(t, want, plan, &err);
 	if (rc) {
 		free(plan);
-		/* The values combine to something the standard or the NIC does not allow. */
-		if (rc == -EINVAL)
+		/*
+		 * The values combine to something the standard or the NIC does not
+		 * allow (the record's usage flag); a kernel's EINVAL is a failure.
+		 */
+		if (err.usage)
 			return rdc_usage_error(ctx, "'%s': %s", t->netdev, err.msg);
 		return rdc_fail(ctx, &err);
 	}

@@ -5,6 +5,31 @@
 #include <stddef.h>
 
 /*
+ * What kind of failure a record is: the stable id of an error document
+ * (rdmactl(8) ERRORS), for a script to act on without reading English.
+ * Listed in rdc_err_ids[] (err.c) in this order; never renumber or rename.
+ */
+enum rdc_err_kind {
+	RDC_ERRK_AUTO = 0,	/* from the usage flag, else from the errno (rdc_err_kind_of) */
+	RDC_ERRK_USAGE,		/* "usage": the caller's words or values */
+	RDC_ERRK_NOT_FOUND,	/* "not-found": no such device, netdev, bond, file */
+	RDC_ERRK_EXISTS,	/* "exists": something else already has that name */
+	RDC_ERRK_NOT_SUPPORTED, /* "not-supported": the driver or kernel lacks it */
+	RDC_ERRK_NO_DCB,	/* "no-dcb": the netdev's driver has no dcbnl operations */
+	RDC_ERRK_PERMISSION,	/* "permission-denied": needs root or CAP_NET_ADMIN */
+	RDC_ERRK_BUSY,		/* "busy": another run holds the lock, try again later */
+	RDC_ERRK_OFFLINE,	/* "live-only": a write or live run under --root or --replay */
+	RDC_ERRK_INVALID,	/* "invalid": the kernel or a file refused a value */
+	RDC_ERRK_BAD_DATA,	/* "bad-data": a file, reply or peer said what cannot be */
+	RDC_ERRK_IO,		/* "io-error": a read or write failed */
+	RDC_ERRK_TIMEOUT,	/* "timeout": no answer in time */
+	RDC_ERRK_PEER,		/* "peer": the bench peer refused, closed or broke the protocol */
+	RDC_ERRK_NO_MEMORY,	/* "no-memory" */
+	RDC_ERRK_FAILED,	/* "failed": none of the above */
+	RDC_ERRK_COUNT
+};
+
+/*
  * Every lib/ function that can fail returns 0 or a negative errno and, when
  * the caller passes a record, says what it was doing in words.  cmd/ prints
  * exactly one line from it; lib/ never prints.
@@ -17,6 +42,10 @@ struct rdc_err {
 	int plain;
 	/* The caller's input is malformed (a name that cannot be one): a usage error, exit 2. */
 	int usage;
+	/* Set where the kind is known better than the errno says (rdc_err_mark). */
+	enum rdc_err_kind kind;
+	/* What the failure is about (a netdev, a bond, a file), or empty. */
+	char object[128];
 };
 
 #define RDC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -36,3 +65,11 @@ void rdc_err_detail(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
 /* Add to the extra text, "; "-separated from what is there. */
 void rdc_err_append(struct rdc_err *err, const char *fmt, ...) RDC_PRINTF(2, 3);
 void rdc_err_clear(struct rdc_err *err);
+/* Say what kind of failure a set record is and what it is about (@object may be NULL). */
+void rdc_err_mark(struct rdc_err *err, enum rdc_err_kind kind, const char *object);
+/* The record's kind: its mark, else "usage" for a usage error, else its errno's class. */
+enum rdc_err_kind rdc_err_kind_of(const struct rdc_err *err);
+/* The stable id of @kind ("not-found"); RDC_ERRK_AUTO and out of range give "failed". */
+const char *rdc_err_kind_id(enum rdc_err_kind kind);
+/* The whole message as cmd/ prints it: "MSG: strerror (detail)"; truncated to @size. */
+void rdc_err_describe(const struct rdc_err *err, char *buf, size_t size);

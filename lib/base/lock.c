@@ -178,11 +178,12 @@ int rdc_locks_take(struct rdc_locks *l, const char *ifname, struct rdc_err *err)
 		if (mono_ms() >= deadline) {
 			lock_holder(fd, pid, sizeof(pid));
 			close(fd);
-			return rdc_err_set(
-				err, EBUSY,
-				"busy: pid %s holds %s (%s), still after %d s; try again "
-				"when it is done",
-				pid, ifname, path, wait_s);
+			rdc_err_set(err, EBUSY,
+				    "busy: pid %s holds %s (%s), still after %d s; try again "
+				    "when it is done",
+				    pid, ifname, path, wait_s);
+			rdc_err_mark(err, RDC_ERRK_BUSY, ifname);
+			return -EBUSY;
 		}
 		usleep(LOCK_POLL_MS * 1000);
 	}

@@ -301,6 +301,7 @@ int rdc_bond_read(const char *name, struct rdc_bond *b, struct rdc_err *err)
 	rc = rdc_bond_read_all(list, err);
 	if (!rc) {
 		rc = rdc_err_set(err, ENODEV, "no bond '%s'", name);
+		rdc_err_mark(err, RDC_ERRK_NOT_FOUND, name);
 		for (size_t i = 0; i < list->count; i++)
 			if (!strcmp(list->bonds[i].name, name)) {
 				*b = list->bonds[i];

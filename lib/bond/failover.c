@@ -1413,8 +1413,11 @@ static int fo_first_state(struct fo_state *s, struct rdc_err *err)
 		rc = fo_pump(s, 0);
 	if (rc)
 		return rdc_err_set(err, rc, "cannot read kernel events");
-	if (s->bond_ifindex <= 0)
-		return rdc_err_set(err, ENODEV, "no bond '%s'", o->bond);
+	if (s->bond_ifindex <= 0) {
+		rdc_err_set(err, ENODEV, "no bond '%s'", o->bond);
+		rdc_err_mark(err, RDC_ERRK_NOT_FOUND, o->bond);
+		return -ENODEV;
+	}
 	if (o->member) {
 		bool found = false;
 

@@ -81,14 +81,14 @@ static int member_check(const char *bond, const char *name, struct rdc_err *err)
 	struct rdc_netdev nd;
 
 	if (!strcmp(name, bond))
-		return rdc_err_set(err, EINVAL, "'%s' cannot be a member of itself", bond);
+		return rdc_err_set_usage(err, "'%s' cannot be a member of itself", bond);
 	if (!rdc_netdev_exists(name) || rdc_netdev_read(name, &nd, NULL))
-		return rdc_err_set(err, EINVAL, "member '%s': no such network interface", name);
+		return rdc_err_set_usage(err, "member '%s': no such network interface", name);
 	if (nd.is_bond)
-		return rdc_err_set(err, EINVAL, "member '%s' is itself a bond", name);
+		return rdc_err_set_usage(err, "member '%s' is itself a bond", name);
 	if (nd.master[0] && strcmp(nd.master, bond))
-		return rdc_err_set(err, EINVAL, "member '%s' already belongs to '%s'", name,
-				   nd.master);
+		return rdc_err_set_usage(err, "member '%s' already belongs to '%s'", name,
+					 nd.master);
 	return 0;
 }
 
@@ -338,12 +338,18 @@ int rdc_bond_plan_make(const struct rdc_bond_want *w, struct rdc_bond_plan *p, s
 		return rc;
 	p->existed = !rc;
 	rdc_err_clear(err);
-	if (!p->existed && !w->create)
-		return rdc_err_set(err, ENODEV, "no bond '%s'", w->name);
-	if (!p->existed && rdc_netdev_exists(w->name))
-		return rdc_err_set(err, EEXIST, "'%s' exists and is not a bond", w->name);
+	if (!p->existed && !w->create) {
+		rdc_err_set(err, ENODEV, "no bond '%s'", w->name);
+		rdc_err_mark(err, RDC_ERRK_NOT_FOUND, w->name);
+		return -ENODEV;
+	}
+	if (!p->existed && rdc_netdev_exists(w->name)) {
+		rdc_err_set(err, EEXIST, "'%s' exists and is not a bond", w->name);
+		rdc_err_mark(err, RDC_ERRK_EXISTS, w->name);
+		return -EEXIST;
+	}
 	if (!p->existed && !w->opts.mode_given)
-		return rdc_err_set(err, EINVAL, "a new bond needs a mode");
+		return rdc_err_set_usage(err, "a new bond needs a mode");
 	if (!p->existed)
 		rdc_bondnl_init(&p->before);
 	mode = w->opts.mode_given ? w->opts.mode : p->before.mode;
@@ -369,21 +375,21 @@ int rdc_bond_plan_make(const struct rdc_bond_want *w, struct rdc_bond_plan *p, s
 	}
 	for (size_t i = 0; i < w->nremove; i++)
 		if (!is_member(&p->before, w->remove[i]))
-			return rdc_err_set(err, EINVAL, "'%s' is not a member of '%s'",
-					   w->remove[i], w->name);
+			return rdc_err_set_usage(err, "'%s' is not a member of '%s'", w->remove[i],
+						 w->name);
 	for (size_t i = 0; i < p->nmembers; i++) {
 		for (size_t k = i + 1; k < p->nmembers; k++)
 			if (!strcmp(p->members[i], p->members[k]))
-				return rdc_err_set(err, EINVAL, "member '%s' named twice",
-						   p->members[i]);
+				return rdc_err_set_usage(err, "member '%s' named twice",
+							 p->members[i]);
 		rc = member_check(w->name, p->members[i], err);
 		if (rc)
 			return rc;
 	}
 	if (w->opts.primary_given && w->primary[0] &&
 	    !name_in(w->primary, (const char(*)[IF_NAMESIZE])p->members, p->nmembers))
-		return rdc_err_set(err, EINVAL, "primary '%s' is not a member of '%s'", w->primary,
-				   w->name);
+		return rdc_err_set_usage(err, "primary '%s' is not a member of '%s'", w->primary,
+					 w->name);
 	plan_opts(p, w, mode, &diff);
 	p->want_opts = w->opts;
 	rdc_strlcpy(p->primary, w->primary, sizeof(p->primary));

@@ -59,8 +59,8 @@ static int plan_pfc(const struct rdc_dcb_want *w, struct rdc_dcb_plan *p, struct
 	if (w->delay_given)
 		pfc->delay = w->delay;
 	if (pfc->pfc_cap && enabled > pfc->pfc_cap)
-		return rdc_err_set(err, EINVAL, "PFC on %d priorities, the NIC allows %u", enabled,
-				   pfc->pfc_cap);
+		return rdc_err_set_usage(err, "PFC on %d priorities, the NIC allows %u", enabled,
+					 pfc->pfc_cap);
 	p->pfc = pfc->pfc_en != p->before.pfc.pfc_en || pfc->delay != p->before.pfc.delay;
 	return 0;
 }
@@ -92,8 +92,8 @@ static int plan_ets(const struct rdc_dcb_want *w, struct rdc_dcb_plan *p, struct
 		if (w->prio_tc_given[i])
 			ets->prio_tc[i] = w->prio_tc[i];
 		if (ets->prio_tc[i] >= tcs)
-			return rdc_err_set(err, EINVAL, "priority %d to TC %u: the NIC has %u TCs",
-					   i, ets->prio_tc[i], tcs);
+			return rdc_err_set_usage(err, "priority %d to TC %u: the NIC has %u TCs", i,
+						 ets->prio_tc[i], tcs);
 	}
 	for (int t = 0; t < RDC_DCB_TCS; t++) {
 		if (w->tsa_given[t])
@@ -104,8 +104,8 @@ static int plan_ets(const struct rdc_dcb_want *w, struct rdc_dcb_plan *p, struct
 			sum += ets->tc_tx_bw[t];
 			ets_tcs++;
 		} else if (w->bw_given[t] && w->bw[t]) {
-			return rdc_err_set(err, EINVAL,
-					   "TC %d is not an ETS TC: its bandwidth must be 0", t);
+			return rdc_err_set_usage(
+				err, "TC %d is not an ETS TC: its bandwidth must be 0", t);
 		} else {
 			/*
 			 * 802.1Qaz gives non-ETS TCs no share; mlx5 reports 100% for
@@ -116,7 +116,7 @@ static int plan_ets(const struct rdc_dcb_want *w, struct rdc_dcb_plan *p, struct
 	}
 	/* 802.1Qaz: the ETS classes share 100%. */
 	if (ets_tcs && sum != 100)
-		return rdc_err_set(err, EINVAL, "ETS TC bandwidths sum to %u%%, not 100%%", sum);
+		return rdc_err_set_usage(err, "ETS TC bandwidths sum to %u%%, not 100%%", sum);
 	p->ets = !ets_equal(&p->before.ets, ets);
 	return 0;
 }
@@ -151,9 +151,9 @@ static int plan_maxrate_buffer(const struct rdc_dcb_want *w, struct rdc_dcb_plan
 			total += b->buffer_size[i];
 		}
 		if (b->total_size && total > b->total_size)
-			return rdc_err_set(err, EINVAL,
-					   "buffer sizes sum to %llu bytes, the port has %u",
-					   (unsigned long long)total, b->total_size);
+			return rdc_err_set_usage(err,
+						 "buffer sizes sum to %llu bytes, the port has %u",
+						 (unsigned long long)total, b->total_size);
 		p->buffer = memcmp(b->prio2buffer, p->before.buffer.prio2buffer,
 				   sizeof(b->prio2buffer)) ||
 			    memcmp(b->buffer_size, p->before.buffer.buffer_size,
@@ -370,7 +370,8 @@ int rdc_dcb_plan_target(const struct rdc_dcb_target *t, const struct rdc_dcb_wan
 		return rc;
 	rdc_err_clear(err);
 	rc = rdc_dcb_plan_make(&before, want, plan, err);
-	if (rc && rc != -EINVAL)
+	/* The caller's values that do not fit (usage) say so alone; cmd names the netdev. */
+	if (rc && !(err && err->usage))
 		rdc_err_prefix(err, "cannot change '%s'", t->netdev);
 	if (!rc)
 		rc = plan_ofed_files(t, want, plan, err);

@@ -28,12 +28,12 @@ int rdc_dcb_profile_init(struct rdc_dcb_profile *p, const char *name)
 int rdc_dcb_profile_check(const struct rdc_dcb_profile *p, struct rdc_err *err)
 {
 	if (p->prio > 7 || p->cnp_prio > 7 || p->dscp > 63 || p->cnp_dscp > 63)
-		return rdc_err_set(err, EINVAL, "priorities are 0-7 and DSCPs 0-63");
+		return rdc_err_set_usage(err, "priorities are 0-7 and DSCPs 0-63");
 	if (p->prio == p->cnp_prio)
-		return rdc_err_set(err, EINVAL, "CNPs must not share the lossless priority %u",
-				   p->prio);
+		return rdc_err_set_usage(err, "CNPs must not share the lossless priority %u",
+					 p->prio);
 	if (p->dscp == p->cnp_dscp)
-		return rdc_err_set(err, EINVAL, "RoCE data and CNPs need different DSCPs");
+		return rdc_err_set_usage(err, "RoCE data and CNPs need different DSCPs");
 	return 0;
 }
 

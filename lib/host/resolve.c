@@ -232,6 +232,7 @@ static int unknown_name(const struct rdc_port_list *list, const char *name, stru
 	else
 		rc = rdc_err_set_plain(err, ENODEV, "no RDMA device or network interface '%s'",
 				       name);
+	rdc_err_mark(err, RDC_ERRK_NOT_FOUND, name);
 	free(cands);
 	free(devport);
 	rdc_names_free(&netdevs);

@@ -35,6 +35,7 @@ static struct nlmsghdr *dcb_request(char *buf, size_t size, uint16_t type, uint8
 static int dcb_fail(struct rdc_err *err, int rc, const char *ifname, const char *what)
 {
 	rdc_err_restate(err, rc, "cannot %s DCB of '%s'", what, ifname);
+	rdc_err_mark(err, rc == -EOPNOTSUPP ? RDC_ERRK_NO_DCB : RDC_ERRK_AUTO, ifname);
 	if (rc == -EOPNOTSUPP)
 		rdc_err_detail(err, "its driver implements no dcbnl operations; virtual devices "
 				    "such as veth and virtio, and most VFs, have no DCB support");

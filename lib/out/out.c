@@ -18,7 +18,8 @@ struct rdc_out {
 	bool color;
 	const struct out_backend *backend; /* NULL for text */
 	void *state;
-	int write_errno; /* why a write first failed (ENOSPC), seen at a flush */
+	int write_errno;	/* why a write first failed (ENOSPC), seen at a flush */
+	unsigned int documents; /* begun by rdc_out_begin() in a machine format */
 };
 
 static const char *const color_start[] = {
@@ -138,10 +139,16 @@ static char *out_text_value(const char *v, char **owned)
 	return *owned;
 }
 
+unsigned int rdc_out_documents(const struct rdc_out *o)
+{
+	return o->documents;
+}
+
 void rdc_out_begin(struct rdc_out *o, const char *kind)
 {
 	if (!o->backend)
 		return;
+	o->documents++;
 	o->backend->doc_begin(o->state);
 	o->backend->obj_open(o->state, NULL);
 	/*

@@ -51,6 +51,8 @@ bool rdc_out_is_text(const struct rdc_out *o);
  * "port-show", "pfc-apply", ...; a reader picks the schema by it.
  */
 void rdc_out_begin(struct rdc_out *o, const char *kind);
+/* How many documents rdc_out_begin() began on @o in a machine format (0 in text). */
+unsigned int rdc_out_documents(const struct rdc_out *o);
 void rdc_out_end(struct rdc_out *o);
 
 void rdc_out_obj_open(struct rdc_out *o, const char *key);

@@ -55,15 +55,18 @@ setup() {
 	[ "$(nic | jq -c '[.pfc.prio_pfc[3], .pfc.prio_pfc[5], .pfc.delay, .trust]')" = '[true,true,32,"dscp"]' ] || fail "$(nic)"
 }
 
-@test "pfc: a netdev without DCB fails with rdmactl's message, or is reported with no_dcb skip" {
+@test "pfc: a netdev without DCB fails with rdmactl's message and error id, or is reported with no_dcb skip" {
 	run in_netns '
 		mod pfc fail "{\"dev\": \"veth1\", \"profile\": \"roce-lossless\"}"
 		mod pfc skip "{\"dev\": \"veth1\", \"profile\": \"roce-lossless\", \"no_dcb\": \"skip\"}"'
 	assert_success
-	[ "$(res fail '[.failed, .rc, .dcb_supported]')" = '[true,1,false]' ]
+	# Classified by rdmactl's error id, never its English; output and id always there.
+	[ "$(res fail '[.failed, .rc, .dcb_supported, .error_id, .errno, .error_object, (.stderr | length > 0)]')" = \
+	  '[true,1,false,"no-dcb",95,"veth1",true]' ] || fail "$(res fail .)"
+	[ "$(res fail '.stdout | fromjson | .error.id')" = '"no-dcb"' ]
 	[ "$(res fail .msg)" = "\"rdmactl: pfc: cannot read DCB of 'veth1': Operation not supported (its driver implements no dcbnl operations; virtual devices such as veth and virtio, and most VFs, have no DCB support)\"" ] ||
 		fail "$(res fail .msg)"
-	[ "$(res skip '[.failed, .changed, .dcb_supported]')" = '[false,false,false]' ]
+	[ "$(res skip '[.failed, .changed, .dcb_supported, .error_id]')" = '[false,false,false,"no-dcb"]' ]
 	res skip .msg | grep -q 'no dcbnl operations'
 }
 
@@ -96,8 +99,17 @@ setup() {
 	[ "$(res first '[.failed, .changed]')" = '[false,true]' ]
 	[ "$(res second '[.failed, .changed]')" = '[false,false]' ]
 	assert_output --regexp 'veth0@veth1: <[^>]*UP[^>]*> mtu 4200 '
-	[ "$(res nosuch '[.failed, .rc]')" = '[true,1]' ]
+	[ "$(res nosuch '[.failed, .rc, .error_id, .error_object]')" = '[true,1,"not-found","nosuch0"]' ] ||
+		fail "$(res nosuch .)"
 	res nosuch .msg | grep -q '^"rdmactl: port: .*nosuch0'
+}
+
+@test "bond: state absent of a bond that is not there changes nothing (rdmactl's error id not-found)" {
+	run in_netns '
+		mod bond gone "{\"name\": \"bond9\", \"state\": \"absent\"}"'
+	assert_success
+	[ "$(res gone '[.failed, .changed]')" = '[false,false]' ] || fail "$(res gone .)"
+	res gone .msg | grep -q "no bond 'bond9'" || fail "$(res gone .)"
 }
 
 @test "facts: DCB of the double and of a veth, and rdmactl's message for a host without RDMA" {

@@ -274,7 +274,7 @@ usage_error() {
 	run --separate-stderr "$RDMACTL" --replay "$BATS_TEST_TMPDIR/k.rec" -j bench server
 	assert_failure 1
 	assert_equal "$stderr" "rdmactl: bench: runs on the live system only, not under --root or --replay"
-	assert_output ""
+	[ "$(jq -c '[.kind, .error.id]' <<<"$output")" = '["error","live-only"]' ] || fail "$output"
 	# Usage errors are still usage errors there.
 	run "$RDMACTL" --root "$host" bench client 127.0.0.1 size 0
 	assert_failure 2
@@ -295,7 +295,7 @@ usage_error() {
 	run --separate-stderr timeout 5 "$RDMACTL" --root "$EMPTY" -j bench server bind 127.0.0.1 port "$port"
 	assert_failure 1
 	[[ $stderr == "rdmactl: bench: no RDMA device on this host "* ]] || fail "$stderr"
-	assert_output ""
+	[ "$(jq -c '[.kind, .error.id]' <<<"$output")" = '["error","not-found"]' ] || fail "$output"
 	# Devices, but InfiniBand only.
 	run --separate-stderr timeout 5 "$RDMACTL" --root "$HOSTS/ib-hdr" bench server bind 127.0.0.1 port "$port"
 	assert_failure 1
@@ -323,7 +323,9 @@ usage_error() {
 	assert_failure 1
 	assert_equal "$stderr" \
 		"rdmactl: bench: cannot reach the bench server at 127.0.0.1:$port: Connection refused"
-	assert_output "" # no partial report
+	# No partial report: the error document alone.
+	[ "$(jq -s -c 'map([.kind, .error.id, .error.errno])' <<<"$output")" = '[["error","peer",111]]' ] ||
+		fail "$output"
 	[ $((SECONDS - t0)) -le 3 ] || fail "took $((SECONDS - t0)) s"
 }
 

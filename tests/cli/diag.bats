@@ -185,7 +185,7 @@ check_ids() {
 	# One sample (cx6dx): no window at all.
 	run --separate-stderr rd cx6dx -j diag interval 30
 	assert_failure 2
-	[ -z "$output" ]
+	[ "$(jq -r .error.id <<<"$output")" = usage ] || fail "$output"
 	[[ $stderr == *"interval 30 s: the bundle holds one sample, no window to measure rates over (use interval 0)"* ]] || fail "$stderr"
 	run --separate-stderr rd cx6dx -j diag
 	[ "$status" -ne 2 ] || fail "$stderr"
@@ -209,8 +209,10 @@ check_ids() {
 }
 
 @test "diag: no title, reason or value is cut on any fixture, in JSON or text" {
-	for h in $(ls "$HOSTS"); do
+	for h in "$HOSTS"/*/; do
+		h=$(basename "$h")
 		out=$(rd "$h" -j diag interval 0 2>/dev/null) || true
+		[ "$(jq -r .kind <<<"$out")" = diag-run ] || fail "$h: $out"
 		# Whole: none needed the " ..." a string too long for its field ends with.
 		jq -e '[.findings[] | .title, .why, .fix, .evidence[].value] + [.skipped[].reason]
 			| all(endswith(" ...") | not)' <<<"$out" >/dev/null || fail "$h: cut: $out"

@@ -255,3 +255,81 @@ load ../helpers
 	[ "$(head -n1 own.rec)" = "# rdmactl kernel recording v1" ]
 	[ -z "$(ls -A | grep -v -x -e target -e link.rec -e theirs.rec -e own.rec)" ]
 }
+
+# ---- error documents (rdmactl(8) ERRORS) ----
+
+@test "-j/--yaml: a failure is an error document on stdout (id, errno, message, object) beside the English" {
+	run --separate-stderr rd cx6dx -j port show mlx5_9
+	assert_failure 1
+	[ "$(jq -c '[.schema, .kind, .error.id, .error.errno, .error.object]' <<<"$output")" = '[2,"error","not-found",19,"mlx5_9"]' ] ||
+		fail "$output"
+	jq -e '.error.message == "no RDMA device or network interface '\''mlx5_9'\'' (did you mean '\''mlx5_0'\''?)"' <<<"$output" >/dev/null ||
+		fail "$output"
+	[[ $stderr == "rdmactl: port: no RDMA device or network interface 'mlx5_9'"* ]] || fail "$stderr"
+	# A usage error: id usage, no errno, exit 2; -j before an unknown verb counts.
+	run --separate-stderr "$RDMACTL" -j prot
+	assert_failure 2
+	[ "$(jq -c '[.kind, .error.id, .error.errno, .error.object]' <<<"$output")" = '["error","usage",null,null]' ] || fail "$output"
+	jq -e '.error.message | startswith("unknown verb '\''prot'\''")' <<<"$output" >/dev/null || fail "$output"
+	run --separate-stderr "$RDMACTL" port -j shwo
+	assert_failure 2
+	[ "$(jq -r .error.id <<<"$output")" = usage ] || fail "$output"
+	# A write under --root, in YAML.
+	run --separate-stderr rd cx6dx --yaml pfc set dev ens1f0np0 trust dscp
+	assert_failure 1
+	assert_line "kind: 'error'"
+	assert_line "  id: 'live-only'"
+	assert_line "  errno: null"
+	# No bond of that name, and a root that is not there.
+	run --separate-stderr rd cx6dx-lag -j bond show bond9
+	assert_failure 1
+	[ "$(jq -c '[.error.id, .error.object]' <<<"$output")" = '["not-found","bond9"]' ] || fail "$output"
+	run --separate-stderr "$RDMACTL" -j --root "$BATS_TEST_TMPDIR/nosuch" port
+	assert_failure 1
+	[ "$(jq -c '[.error.id, .error.errno]' <<<"$output")" = '["not-found",2]' ] || fail "$output"
+	# Text: nothing on stdout, the same line on stderr.
+	run --separate-stderr rd cx6dx port show mlx5_9
+	assert_failure 1
+	[ -z "$output" ] || fail "stdout: $output"
+}
+
+@test "-j: a run that printed its document prints no error document after it" {
+	# An empty root: the empty list is the document, the failure said on stderr.
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -j port show
+	assert_failure 1
+	[ "$(jq -s -c 'map([.kind, .ports])' <<<"$output")" = '[["port-show",[]]]' ] || fail "$output"
+	[ -n "$stderr" ]
+}
+
+@test "error ids: lib/base/err.c's table, the error schema's enum and rdmactl(8) ERRORS name the same ids" {
+	local code schema page
+	code=$(sed -n 's/^\t\[RDC_ERRK_[A-Z_]*\] = "\([a-z-]*\)",$/\1/p' "$TOP/lib/base/err.c" | sort -u)
+	schema=$(jq -r '.properties.error.properties.id.enum[]' "$TOP/schemas/error.schema.json" | sort -u)
+	page=$(sed -n '/^# ERRORS$/,/^# JSON OUTPUT$/p' "$TOP/man/rdmactl.8.scd" | sed -n 's/^\*\([a-z-]*\)\*$/\1/p' | sort -u)
+	[ "$(wc -l <<<"$code")" -ge 15 ] || fail "$code"
+	assert_equal "$schema" "$code"
+	assert_equal "$page" "$code"
+}
+
+@test "exit status comes from the error record's usage flag: a kernel's EINVAL to a DCB read is a failure (1), not a usage error" {
+	local h=$BATS_TEST_TMPDIR/h
+	cp -r "$HOSTS/cx6dx" "$h"
+	# The kernel answers ens1f0np0's DCB_CMD_IEEE_GET with EINVAL (an NLMSG_ERROR of -22).
+	awk -v req="> nl 0 240000004e0005008c90296600000000001500000e000100656e733166306e7030000000" '
+		$0 == req { print; print "< 24000000020000018c9029661f100000eaffffff240000004e0005008c90296600000000"; skip = 1; next }
+		skip && /^</ { next }
+		{ skip = 0; print }' "$HOSTS/cx6dx/kernel.rec" >"$h/kernel.rec"
+	run --separate-stderr "$RDMACTL" --root "$h" -j --dry-run pfc set dev ens1f0np0 prio-pfc 3:on
+	assert_failure 1
+	assert_equal "$stderr" "rdmactl: pfc: cannot read DCB of 'ens1f0np0': Invalid argument"
+	[ "$(jq -c '[.error.id, .error.errno, .error.object]' <<<"$output")" = '["invalid",22,"ens1f0np0"]' ] || fail "$output"
+	run --separate-stderr "$RDMACTL" --root "$h" --dry-run pfc apply dev ens1f0np0 profile roce-lossless
+	assert_failure 1
+	run --separate-stderr "$RDMACTL" --root "$h" pfc show dev ens1f0np0
+	assert_failure 1
+	# Values that do not fit the NIC are the caller's: exit 2, on the same host's other port.
+	run --separate-stderr "$RDMACTL" --root "$h" -j --dry-run pfc set dev ens1f1np1 tc-bw 0:50 1:40
+	assert_failure 2
+	[ "$(jq -r .error.id <<<"$output")" = usage ] || fail "$output"
+	[[ $stderr == "rdmactl: pfc: 'ens1f1np1': TC 1 is not an ETS TC: its bandwidth must be 0"* ]] || fail "$stderr"
+}

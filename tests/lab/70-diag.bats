@@ -77,7 +77,7 @@ teardown() {
 	offline=$output
 	jq -e '.interval_s > 0.9 and .interval_s < 2 and (.ports | length) == 2' <<<"$offline" || fail "$offline"
 	run --separate-stderr on a './rdmactl --root /tmp/diag-bundle.tgz -j diag interval 5'
-	[ "$status" -eq 2 ] && [ -z "$output" ] || fail "exit $status: $output"
+	[ "$status" -eq 2 ] && [ "$(jq -r .error.id <<<"$output")" = usage ] || fail "exit $status: $output"
 	[[ $stderr == *"interval 5 s: the bundle's two samples are 1"*" s apart (use interval 1"* ]] || fail "$stderr"
 	run --separate-stderr on a 'mkdir /tmp/diag-bundle && tar -xzf /tmp/diag-bundle.tgz -C /tmp/diag-bundle &&
 		./rdmactl --root /tmp/diag-bundle -j diag'

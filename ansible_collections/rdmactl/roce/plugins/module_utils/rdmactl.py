@@ -68,10 +68,11 @@ KEYS = {
 
 SEVERITIES = ('fail', 'warn', 'info')
 
-# What rdmactl says of a netdev whose driver has no dcbnl operations (virtio,
-# veth, most VFs): in the error of 'pfc set/apply' and in the reason of
-# 'pfc show'.
-NO_DCB_TEXT = 'no dcbnl operations'
+# The ids of rdmactl's error documents that the modules act on (rdmactl(8)
+# ERRORS): the netdev's driver has no dcbnl operations (virtio, veth, most
+# VFs), and the object named does not exist.
+ERROR_NO_DCB = 'no-dcb'
+ERROR_NOT_FOUND = 'not-found'
 
 
 def rdmactl_argument_spec():
@@ -103,27 +104,64 @@ def error_message(stderr, stdout=''):
     return text or 'rdmactl failed without a message'
 
 
+def error_document(stdout):
+    """The 'error' object of the error document a failed rdmactl --json run
+    printed on stdout (kind "error"), or None."""
+    try:
+        doc = json.loads(stdout or '')
+    except ValueError:
+        return None
+    if isinstance(doc, dict) and doc.get('kind') == 'error' and isinstance(doc.get('error'), dict):
+        return doc['error']
+    return None
+
+
+class Failure(object):
+    """A failed rdmactl run: its message (stderr), the error document's id,
+    errno and object (None when it printed none), rc, stdout and stderr.
+    str() is the message."""
+
+    def __init__(self, rc, stdout, stderr, msg=None):
+        error = error_document(stdout) or {}
+        self.rc = rc
+        self.stdout = stdout
+        self.stderr = stderr
+        self.msg = msg or error_message(stderr, stdout)
+        self.id = error.get('id')
+        self.errno = error.get('errno')
+        self.object = error.get('object')
+
+    def __str__(self):
+        return self.msg
+
+    def fail_args(self):
+        """What fail_json reports of it: always rc, stdout, stderr and the id."""
+        return dict(msg=self.msg, rc=self.rc, stdout=self.stdout, stderr=self.stderr,
+                    error_id=self.id, errno=self.errno, error_object=self.object)
+
+
 def run(module, args, dry_run=False, data=None, ok_rcs=(0,), fail=True):
     """Run rdmactl --json ARGS; return (document, rc, stderr, cmd).
 
-    A status outside OK_RCS fails the module with rdmactl's message and status
-    (or, with fail=False, returns a None document)."""
+    A status outside OK_RCS fails the module with rdmactl's message, status,
+    output and error id (or, with fail=False, returns a None document and a
+    Failure in place of stderr)."""
     cmd = rdmactl_command(module, args, dry_run=dry_run)
     rc, out, err = module.run_command(cmd, data=data, binary_data=data is not None)
     if rc not in ok_rcs:
+        failure = Failure(rc, out, err)
         if not fail:
-            return None, rc, error_message(err, out), cmd
-        module.fail_json(msg=error_message(err, out), rc=rc, stdout=out, stderr=err, cmd=cmd,
-                         no_dcb=NO_DCB_TEXT in (err or ''))
+            return None, rc, failure, cmd
+        module.fail_json(cmd=cmd, no_dcb=failure.id == ERROR_NO_DCB, **failure.fail_args())
     try:
         doc = json.loads(out)
     except ValueError as e:
+        failure = Failure(rc, out, err, msg='rdmactl printed no JSON document: %s' % e)
         if not fail:
-            return None, rc, 'rdmactl printed no JSON document: %s' % e, cmd
-        module.fail_json(msg='rdmactl printed no JSON document: %s' % e, rc=rc, stdout=out,
-                         stderr=err, cmd=cmd)
+            return None, rc, failure, cmd
+        module.fail_json(cmd=cmd, **failure.fail_args())
     if not isinstance(doc, dict):
-        module.fail_json(msg='rdmactl printed JSON that is not an object', rc=rc, stdout=out, cmd=cmd)
+        module.fail_json(cmd=cmd, **Failure(rc, out, err, msg='rdmactl printed JSON that is not an object').fail_args())
     return doc, rc, err, cmd
 
 
@@ -226,12 +264,17 @@ def dcb_devices(doc):
     return []
 
 
+# What 'pfc show' says in the reason of a netdev whose driver has no dcbnl
+# operations.  A show is a document, not an error: it has no error id.
+NO_DCB_REASON = 'no dcbnl operations'
+
+
 def dcb_supported(dev):
     """False when the netdev's driver has no dcbnl operations, None when unknown."""
     pfc = dev.get(KEYS['dcb_pfc']) or {}
     if pfc.get(KEYS['dcb_source']) != 'unknown':
         return True
-    if NO_DCB_TEXT in str(pfc.get(KEYS['dcb_reason']) or ''):
+    if NO_DCB_REASON in str(pfc.get(KEYS['dcb_reason']) or ''):
         return False
     return None
 

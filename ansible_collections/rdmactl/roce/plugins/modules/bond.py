@@ -126,6 +126,14 @@ rc:
   description: rdmactl's exit status when it failed.
   returned: failure
   type: int
+error_id:
+  description:
+    - The id of rdmactl's error document when it failed (rdmactl(8) ERRORS, for example
+      C(not-found), C(busy), C(permission-denied)); null when it printed none. Act on this,
+      not on I(msg).
+  returned: failure
+  type: str
+  sample: not-found
 cmd:
   description: The rdmactl command line that ran.
   returned: always
@@ -206,7 +214,9 @@ def current_members(module, name):
     """The members the bond has now: what a task without 'interfaces' keeps."""
     doc, _rc, err, cmd = rd.run(module, ['bond', 'show', name], fail=False)
     if doc is None:
-        module.fail_json(msg='interfaces: needed to create bond %s (%s)' % (name, err), cmd=cmd)
+        args = err.fail_args()
+        args['msg'] = 'interfaces: needed to create bond %s (%s)' % (name, err)
+        module.fail_json(cmd=cmd, **args)
     return rd.bond_members(doc, name)
 
 
@@ -224,10 +234,10 @@ def main():
         doc, _rc, err, cmd = rd.run(module, ['bond', 'delete', p['name']], dry_run=module.check_mode,
                                     fail=False)
         if doc is None:
-            # Already gone is what was asked for.
-            if 'no such' in err.lower() or 'not a bond' in err.lower() or 'not found' in err.lower():
-                module.exit_json(changed=False, cmd=cmd, msg=err)
-            module.fail_json(msg=err, rc=_rc, cmd=cmd)
+            # Already gone is what was asked for (the error id, never the English).
+            if err.id == rd.ERROR_NOT_FOUND:
+                module.exit_json(changed=False, cmd=cmd, msg=str(err))
+            module.fail_json(cmd=cmd, **err.fail_args())
         module.exit_json(**rd.result(module, doc, cmd))
     # Bad parameters are the task's own error: said before anything is read.
     parameters = validate_parameters(module, p['parameters'])

@@ -174,7 +174,7 @@ def main():
     def read(part, args, ok_rcs=(0,)):
         doc, _rc, err, _cmd = rd.run(module, args, ok_rcs=ok_rcs, fail=False)
         if doc is None:
-            errors[part] = err
+            errors[part] = str(err)
         return doc
 
     if 'ports' in p['gather']:

@@ -180,6 +180,13 @@ rc:
   description: rdmactl's exit status when it failed.
   returned: failure
   type: int
+error_id:
+  description:
+    - The id of rdmactl's error document (rdmactl(8) ERRORS) when it failed, or why nothing was
+      done; C(no-dcb) when the driver has no dcbnl operations. Act on this, not on I(msg).
+  returned: failure, or when dcb_supported is false
+  type: str
+  sample: no-dcb
 cmd:
   description: The rdmactl command line that ran.
   returned: always
@@ -277,11 +284,14 @@ def main():
         required_by=dict((o, 'profile') for o, _kw, _top in PROFILE_PARAMS),
     )
     args = command_args(module)
-    doc, rc, err, cmd = rd.run(module, args, dry_run=module.check_mode, fail=False)
+    doc, _rc, failure, cmd = rd.run(module, args, dry_run=module.check_mode, fail=False)
     if doc is None:
-        if module.params['no_dcb'] == 'skip' and rd.NO_DCB_TEXT in err:
-            module.exit_json(changed=False, dcb_supported=False, msg=err, cmd=cmd)
-        module.fail_json(msg=err, rc=rc, cmd=cmd, dcb_supported=rd.NO_DCB_TEXT not in err)
+        # rdmactl's error id says it, never its English (rdmactl(8) ERRORS).
+        no_dcb = failure.id == rd.ERROR_NO_DCB
+        if module.params['no_dcb'] == 'skip' and no_dcb:
+            module.exit_json(changed=False, dcb_supported=False, msg=str(failure), cmd=cmd,
+                             error_id=failure.id)
+        module.fail_json(cmd=cmd, dcb_supported=not no_dcb, **failure.fail_args())
     res = rd.result(module, doc, cmd)
     res['dcb_supported'] = True
     res['netdevs'] = rd.netdev_changes(doc)

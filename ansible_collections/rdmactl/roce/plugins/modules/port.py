@@ -81,6 +81,14 @@ rc:
   description: rdmactl's exit status when it failed.
   returned: failure
   type: int
+error_id:
+  description:
+    - The id of rdmactl's error document when it failed (rdmactl(8) ERRORS, for example
+      C(not-found), C(busy), C(permission-denied)); null when it printed none. Act on this,
+      not on I(msg).
+  returned: failure
+  type: str
+  sample: not-found
 cmd:
   description: The rdmactl command line that ran.
   returned: always
