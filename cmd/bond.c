@@ -736,6 +736,7 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 		rdc_out_begin(ctx->out, "bond-change");
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+		ctx->would_change = changed;
 		rdc_out_arr_open(ctx->out, "bonds");
 		for (size_t i = 0; i < nwants; i++)
 			plan_report(ctx, &plans[i]);

@@ -108,10 +108,6 @@ int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		} else if (!strcmp(list->bonds[i].name, args->object)) {
 			break;
 		}
-	if (!rc && !list->count) {
-		rdc_err_set(&err, ENODEV, "no bonds to check");
-		rc = rdc_fail(ctx, &err);
-	}
 	if (!rc) {
 		rdc_out_begin(ctx->out, "bond-check");
 		rdc_out_arr_open(ctx->out, "bonds");
@@ -125,6 +121,14 @@ int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		findings_summary(ctx->out, all);
 		rdc_out_end(ctx->out);
 		rc = findings_exit(all);
+	}
+	/*
+	 * Nothing to check is the empty document, said on stderr, exit 1: as
+	 * port and pfc show with nothing to show (rdmactl(8) EXIT STATUS).
+	 */
+	if (!rc && !checked) {
+		rdc_err_set_plain(&err, ENODEV, "no bonds to check");
+		rc = rdc_fail(ctx, &err);
 	}
 	free(list);
 	free(all);

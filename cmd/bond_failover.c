@@ -348,12 +348,9 @@ int bond_failover_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	if (!bo->peer)
 		return rdc_usage_error(ctx, "failover: give 'peer HOST', the address the probes "
 					    "(and the RDMA stream) go to over the bond");
-	if (!rdc_system_live()) {
-		fprintf(stderr,
-			"%s: bond: failover measures the live system, not --root or --replay\n",
-			ctx->prog);
-		return RDC_EXIT_FAIL;
-	}
+	if (!rdc_system_live())
+		return rdc_fail_as(ctx, RDC_ERRK_OFFLINE, NULL,
+				   "failover measures the live system, not --root or --replay");
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rdc_oom(ctx);

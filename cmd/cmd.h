@@ -14,7 +14,18 @@ struct rdc_journal;
 #include "out/out.h"
 
 /* 3: a check found warnings only (bond check, diag). */
-enum rdc_exit { RDC_EXIT_OK = 0, RDC_EXIT_FAIL = 1, RDC_EXIT_USAGE = 2, RDC_EXIT_WARN = 3 };
+/*
+ * The one exit table (rdmactl(8) EXIT STATUS).  RDC_EXIT_PENDING: a --dry-run
+ * that would change something (terraform plan -detailed-exitcode's idea; 2
+ * is ours for usage), so a script knows without reading the report.
+ */
+enum rdc_exit {
+	RDC_EXIT_OK = 0,
+	RDC_EXIT_FAIL = 1,
+	RDC_EXIT_USAGE = 2,
+	RDC_EXIT_WARN = 3,
+	RDC_EXIT_PENDING = 4,
+};
 
 /*
  * Whether this run may write, decided once by the dispatcher from the
@@ -49,6 +60,8 @@ struct rdc_ctx {
 	bool journal_exempt;	     /* undo, confirm: they settle journals, not refused by them */
 	struct rdc_journal *journal; /* a write awaiting confirmation, for the dispatcher */
 	bool error_documented;	     /* an error document went to stdout (args.c) */
+	/* A write's report said it changes (under --dry-run: would change) something. */
+	bool would_change;
 	/* The run's first failure, for its error document at the end (rdc_error_document_end). */
 	struct {
 		bool set;

@@ -151,7 +151,9 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		return rdc_oom(ctx);
 	if (!rdc_system_live()) {
 		free(h);
-		return rdc_usage_error(ctx, "collect: reads the live host, not --root or --replay");
+		/* Live-only under --root is exit 1 in every verb (rdmactl(8) ERRORS, live-only). */
+		return rdc_fail_as(ctx, RDC_ERRK_OFFLINE, NULL,
+				   "collect: reads the live host, not --root or --replay");
 	}
 	/* A target that cannot be replaced is said before seconds of sampling. */
 	if (out && rdc_file_target_ok(out, &err)) {

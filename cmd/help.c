@@ -51,7 +51,8 @@ void rdc_help_main(struct rdc_ctx *ctx, FILE *fp)
 		      0, 0, width);
 	snprintf(text, sizeof(text),
 		 "'%s help VERB' describes a verb. Exit status: 0 success, 1 failure, 2 usage "
-		 "error, 3 warnings and no failure (bond check, diag).",
+		 "error, 3 warnings and no failure (bond check, diag), 4 a --dry-run that would "
+		 "change something.",
 		 ctx->prog);
 	rdc_term_wrap(fp, text, 0, 0, width);
 }

@@ -309,6 +309,9 @@ static int run_action(struct rdc_ctx *ctx, const struct rdc_action *act, int arg
 				     ctx->verb, act->name);
 	if (!rc)
 		rc = act->run(ctx, act, &args, opts);
+	/* A dry run that would change something says so in its status too. */
+	if (!rc && ctx->dry_run && ctx->would_change)
+		rc = RDC_EXIT_PENDING;
 	/* A write awaiting confirmation: after its report, say how; wait on a terminal. */
 	if (ctx->journal) {
 		if (!rc)
@@ -387,7 +390,7 @@ static int strict_end(const struct rdc_ctx *ctx, int rc)
 		return rc;
 	for (size_t i = 0; (line = rdc_system_strict_line(i)); i++)
 		fprintf(stderr, "%s: strict replay: %s\n", ctx->prog, line);
-	return rc == RDC_EXIT_OK ? RDC_EXIT_FAIL : rc;
+	return rc == RDC_EXIT_OK || rc == RDC_EXIT_PENDING ? RDC_EXIT_FAIL : rc;
 }
 
 int main(int argc, char **argv)
@@ -515,7 +518,8 @@ int main(int argc, char **argv)
 	 * pipe) cannot say so, but the status can: a success or "warnings" whose
 	 * explanation was lost is a failure.  A usage error stays one.
 	 */
-	if ((fflush(stderr) != 0 || ferror(stderr)) && (rc == RDC_EXIT_OK || rc == RDC_EXIT_WARN))
+	if ((fflush(stderr) != 0 || ferror(stderr)) &&
+	    (rc == RDC_EXIT_OK || rc == RDC_EXIT_WARN || rc == RDC_EXIT_PENDING))
 		rc = RDC_EXIT_FAIL;
 	rdc_sig_die_if_interrupted();
 	return rc;

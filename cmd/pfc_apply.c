@@ -226,6 +226,7 @@ static void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 	rdc_out_begin(ctx->out, "pfc-change");
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+	ctx->would_change = changed;
 	rdc_out_arr_open(ctx->out, "netdevs");
 	for (size_t i = 0; i < jobs->count; i++)
 		pfc_report(ctx, &jobs->items[i].t, jobs->items[i].plan);

@@ -66,6 +66,7 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 	rdc_out_str(o, RDC_OUT_ANY, "netdev", "%s:", before->name);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "changed", NULL, changed);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+	ctx->would_change = changed;
 	set_emit_state(o, "before", before);
 	set_emit_state(o, "after", after);
 	if (!changed)

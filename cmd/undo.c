@@ -182,6 +182,7 @@ static int settle_run(struct rdc_ctx *ctx, const struct rdc_args *args, bool res
 	rdc_out_arr_close(ctx->out);
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, done && !ctx->dry_run);
 	rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
+	ctx->would_change = done > 0;
 	if (!found.count)
 		rdc_out_text(ctx->out, "nothing to undo%s%s: every write finished\n",
 			     args->object ? " on " : "", args->object ? args->object : "");

@@ -290,17 +290,17 @@ check_exit() {
 @test "bond --dry-run set under --root plans the change and sends nothing" {
 	need_host "$LAG"
 	run --separate-stderr rd "$LAG" -j --dry-run bond set bond0 miimon 200
-	assert_success
+	assert_failure 4 # would change
 	expect '.schema == 2 and .changed == true and .dry_run == true'
 	expect '.bonds[0] | .bond == "bond0" and .changed == true and .dry_run == true and .skipped == []'
 	expect '.bonds[0].steps == [{"op": "set", "netdev": "bond0", "text": "set bond0 miimon 200"}]'
 	expect '.bonds[0].before.miimon_ms == 100 and .bonds[0].before.mode == "802.3ad" and .bonds[0].after == null'
 	# --dry-run among the action's words is the same.
 	run --separate-stderr rd "$LAG" -j bond set bond0 miimon 200 --dry-run
-	assert_success
+	assert_failure 4 # would change
 	expect '.dry_run == true and .changed == true'
 	run --separate-stderr rd "$LAG" --dry-run bond set bond0 miimon 200
-	assert_success
+	assert_failure 4 # would change
 	assert_output $'bond0: would change (dry run: nothing sent)\n  set bond0 miimon 200'
 }
 
@@ -324,7 +324,7 @@ check_exit() {
 	need_host "$LAG"
 	# lacp-rate changes only on a down bond: down, set, up.
 	run --separate-stderr rd "$LAG" -j --dry-run bond set bond0 lacp-rate slow ad-select count
-	assert_success
+	assert_failure 4 # would change
 	expect '[.bonds[0].steps[] | [.op, .netdev]] == [["down", "bond0"], ["set", "bond0"], ["up", "bond0"]]'
 	expect '.bonds[0].steps[1].text == "set bond0 lacp-rate slow ad-select count"'
 	# 802.3ad has no primary: not sent, listed.
@@ -332,15 +332,15 @@ check_exit() {
 	assert_success
 	expect '.changed == false and .bonds[0].skipped == ["primary"] and .bonds[0].steps == []'
 	run --separate-stderr rd "$LAG" --dry-run bond set bond0 primary ens1f0np0 miimon 2s
-	assert_success
+	assert_failure 4 # would change
 	assert_line "  set bond0 miimon 2000"
 	assert_line "  primary: not used in this mode, not sent"
 	# del releases and brings the member up again; delete releases all, then deletes.
 	run --separate-stderr rd "$LAG" -j --dry-run bond del bond0 ens1f1np1
-	assert_success
+	assert_failure 4 # would change
 	expect '[.bonds[0].steps[] | [.op, .netdev]] == [["release", "ens1f1np1"], ["up", "ens1f1np1"]]'
 	run --separate-stderr rd "$LAG" -j --dry-run bond delete bond0
-	assert_success
+	assert_failure 4 # would change
 	expect '[.bonds[0].steps[].op] == ["release", "up", "release", "up", "delete"] and .bonds[0].after == null'
 }
 
@@ -395,7 +395,7 @@ check_exit() {
 	expect '.changed == false'
 	sed -i 's/lacp-rate: fast/lacp-rate: slow/' "$f"
 	run --separate-stderr rd "$LAG" -j --dry-run bond apply -f "$f"
-	assert_success
+	assert_failure 4 # would change
 	expect '.changed == true and [.bonds[0].steps[].op] == ["down", "set", "up"]'
 	run --separate-stderr rd "$LAG" bond apply -f "$f"
 	assert_failure 1
@@ -612,4 +612,14 @@ FAILOVER_KEYS="schema bond mode miimon_ms method member failover interrupted act
 		want=${t#*:}
 		[ "$(printf '%.3f' "$got")" = "$want" ] || fail "timeout ${t%:*}: W $got, the page's table says $want"
 	done
+}
+
+@test "bond check without bonds: the empty document, said on stderr, exit 1 (nothing to check); bond show: [] and 0" {
+	run --separate-stderr rd cx6dx -j bond check
+	assert_failure 1
+	[ "$(jq -s -c 'map([.kind, .bonds, .summary.fail])' <<<"$output")" = '[["bond-check",[],0]]' ] || fail "$output"
+	assert_equal "$stderr" "rdmactl: bond: no bonds to check"
+	run --separate-stderr rd cx6dx -j bond show
+	assert_success
+	[ "$(jq -c .bonds <<<"$output")" = '[]' ] || fail "$output"
 }

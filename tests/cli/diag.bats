@@ -235,10 +235,16 @@ check_ids() {
 	assert_line "qos.pfc-off"
 }
 
-@test "diag collect: refused under --root (it reads the live host)" {
-	run -2 rd cx6dx diag collect out "$BATS_TEST_TMPDIR/b.tar.gz"
+@test "diag collect: refused under --root (it reads the live host), exit 1 as every live-only action" {
+	run -1 rd cx6dx diag collect out "$BATS_TEST_TMPDIR/b.tar.gz"
 	assert_output --partial "reads the live host"
 	[ ! -e "$BATS_TEST_TMPDIR/b.tar.gz" ]
+	run --separate-stderr rd cx6dx -j diag collect
+	assert_failure 1
+	[ "$(jq -r .error.id <<<"$output")" = live-only ] || fail "$output"
+	run --separate-stderr rd cx6dx-lag -j bond failover bond0 wait 1 peer 198.18.100.2
+	assert_failure 1
+	[ "$(jq -r .error.id <<<"$output")" = live-only ] || fail "$output"
 }
 
 @test "diag collect out: never through a link, over a device or another user's file; default names never shared" {

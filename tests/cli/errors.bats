@@ -12,7 +12,7 @@ load ../helpers
 	[ -z "$stderr" ]
 	assert_output --partial "usage: rdmactl"
 	# Wrapped at 80 columns: read as one paragraph.
-	[[ "$(tr '\n' ' ' <<<"$output")" == *"0 success, 1 failure, 2 usage error, 3 warnings and no failure (bond check, diag)."* ]] ||
+	[[ "$(tr '\n' ' ' <<<"$output")" == *"0 success, 1 failure, 2 usage error, 3 warnings and no failure (bond check, diag), 4 a --dry-run that would change something."* ]] ||
 		fail "$output"
 }
 
@@ -130,7 +130,7 @@ load ../helpers
 	assert_output --partial "writes are refused under --root"
 	# A dry run plans against the captured host instead.
 	run rd cx6dx --dry-run port set ens1f0np0 mtu 1500
-	assert_success
+	assert_failure 4 # would change
 	assert_output "ens1f0np0: mtu 9000 -> 1500 (dry run: nothing sent)"
 	# A usage error is still a usage error under --root.
 	run rd cx6dx port set ens1f0np0 mtu 15
@@ -332,4 +332,25 @@ load ../helpers
 	assert_failure 2
 	[ "$(jq -r .error.id <<<"$output")" = usage ] || fail "$output"
 	[[ $stderr == "rdmactl: pfc: 'ens1f1np1': TC 1 is not an ETS TC: its bandwidth must be 0"* ]] || fail "$stderr"
+}
+
+@test "--dry-run: exit 4 when the plan would change something, 0 when it is empty; the same report either way" {
+	run --separate-stderr rd cx6dx -j --dry-run port set ens1f0np0 mtu 1500
+	assert_failure 4
+	[ "$(jq -c '[.kind, .changed, .dry_run]' <<<"$output")" = '["port-change",true,true]' ] || fail "$output"
+	[ -z "$stderr" ] || fail "$stderr"
+	run --separate-stderr rd cx6dx -j --dry-run port set ens1f0np0 mtu 9000
+	assert_success
+	[ "$(jq -c '[.changed, .dry_run]' <<<"$output")" = '[false,true]' ] || fail "$output"
+	# Text too, and for pfc and bond.
+	run --separate-stderr rd cx6dx --dry-run pfc set dev ens1f0np0 prio-pfc 3:off
+	assert_failure 4
+	assert_output --partial "would change (dry run: nothing sent)"
+	run --separate-stderr rd cx6dx-lag --dry-run bond set bond0 miimon 100
+	assert_success
+	# A failure in a dry run is still 1, a usage error 2.
+	run --separate-stderr rd cx6dx --dry-run port set mlx5_9 mtu 1500
+	assert_failure 1
+	run --separate-stderr rd cx6dx --dry-run port set ens1f0np0 mtu 60
+	assert_failure 2
 }

@@ -78,7 +78,7 @@ sets() {
 
 @test "pfc apply --dry-run prints the difference and sends nothing" {
 	run --separate-stderr "$RDMACTL" -j --dry-run pfc apply dev eth9 profile roce-lossless
-	assert_success
+	assert_failure 4 # would change
 	[ "$(echo "$output" | jq -c '[.changed, .dry_run, .netdevs[0].after.pfc.enabled_prios]')" = '[true,true,[3]]' ]
 	[ "$(sets)" = 0 ]
 	run "$RDMACTL" pfc apply --dry-run dev eth9 profile roce-lossless
@@ -379,16 +379,16 @@ teardown() {
 
 @test "pfc --dry-run under --root plans against the captured host; a real write is refused" {
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" -j --dry-run pfc apply dev ens1f0np0 profile roce-lossless
-	assert_success
+	assert_failure 4 # would change
 	jq -e '.changed and .dry_run and .netdevs[0].netdev == "ens1f0np0" and
 		.netdevs[0].before.pfc.enabled_prios == [] and .netdevs[0].after.pfc.enabled_prios == [3] and
 		.netdevs[0].after.trust.value == "dscp"' <<<"$output" || fail "$output"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" --dry-run pfc set dev ens1f0np0 prio-pfc 3:on
-	assert_success
+	assert_failure 4 # would change
 	[[ $output == *"ens1f0np0: would change (dry run: nothing sent)"* ]] || fail "$output"
 	printf 'devices:\n  - dev: ens1f0np0\n    prio-pfc: 4:on\n' >"$BATS_TEST_TMPDIR/f.yaml"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" -j --dry-run pfc apply -f "$BATS_TEST_TMPDIR/f.yaml"
-	assert_success
+	assert_failure 4 # would change
 	jq -e '.netdevs[0].after.pfc.enabled_prios == [4]' <<<"$output" || fail "$output"
 	# Without --dry-run, nothing is read: refused first.
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" pfc apply dev ens1f0np0 profile roce-lossless

@@ -54,12 +54,12 @@ load ../helpers
 
 @test "pfc apply and set --dry-run on a bond: one plan per member, nothing unsupported" {
 	run --separate-stderr rd cx6dx-lag --dry-run -j pfc apply dev bond0 profile roce-lossless prio 4
-	assert_success
+	assert_failure 4 # would change
 	[ "$(jq -c '[.changed, .dry_run, [.netdevs[] | [.netdev, .upper, .relation, .changed, .after.pfc.enabled_prios]]]' <<<"$output")" = \
 	  '[true,true,[["ens1f0np0","bond0","roce_lag",true,[4]],["ens1f1np1","bond0","roce_lag",true,[4]]]]' ]
 	refute_output --partial "not supported"
 	run rd cx6dx-lag --dry-run pfc set dev bond0 prio-pfc 5:on
-	assert_success
+	assert_failure 4 # would change
 	assert_line "ens1f0np0 (bond0, roce_lag): would change (dry run: nothing sent)"
 	assert_line "ens1f1np1 (bond0, roce_lag): would change (dry run: nothing sent)"
 	# The RDMA-CM settings of the one LAG port are planned once, with the first member.
@@ -71,7 +71,7 @@ load ../helpers
 @test "pfc apply -f takes a bond; a bond and its member in one file is one device twice" {
 	printf 'devices:\n  - dev: bond0\n    profile: roce-lossless\n    prio: 5\n' >"$BATS_TEST_TMPDIR/bond.yaml"
 	run --separate-stderr rd cx6dx-lag --dry-run -j pfc apply -f "$BATS_TEST_TMPDIR/bond.yaml"
-	assert_success
+	assert_failure 4 # would change
 	[ "$(jq -c '[.netdevs[] | [.netdev, .after.pfc.enabled_prios]]' <<<"$output")" = \
 	  '[["ens1f0np0",[5]],["ens1f1np1",[5]]]' ]
 	printf 'devices:\n  - dev: bond0\n    profile: roce-lossless\n  - dev: ens1f1np1\n    trust: pcp\n' >"$BATS_TEST_TMPDIR/twice.yaml"
@@ -112,7 +112,7 @@ load ../helpers
 	mapfile -t argv < <(jq -r '.netdevs[1].verdict.fix_argv[]' <<<"$output")
 	[ "${argv[*]}" = "rdmactl pfc apply dev bond1 profile roce-lossless" ]
 	run --separate-stderr rd lag-mistakes --dry-run -j "${argv[@]:1}"
-	assert_success
+	assert_failure 4 # would change
 	[ "$(jq -c '[.netdevs[] | [.netdev, .changed, .after.pfc.enabled_prios]]' <<<"$output")" = \
 	  '[["ens2f0np0",false,[3]],["ens2f1np1",true,[3]]]' ]
 	# A matching verdict has no fix.

@@ -48,7 +48,7 @@ assert_plan_text() {
 
 @test "pfc apply plan: dcb's grammar, only what differs, trust spelled out" {
 	run --separate-stderr dd pfc apply dev eth9 profile roce-lossless --dry-run
-	assert_success
+	assert_failure 4 # would change
 	assert_plan_text
 	assert_line --index 0 "eth9: would change (dry run: nothing sent)"
 	assert_line "  pfc prio-pfc 3:off -> 3:on"
@@ -93,7 +93,7 @@ assert_plan_text() {
 @test "pfc set plan: DSCP ranges collapsed, trust changes both ways spelled out" {
 	# DSCP trust on an empty table installs the 64 default entries: one line.
 	run --separate-stderr dd pfc set dev eth9 trust dscp --dry-run
-	assert_success
+	assert_failure 4 # would change
 	assert_plan_text
 	assert_output "eth9: would change (dry run: nothing sent)
   trust pcp -> dscp (mlx5 trusts DSCP while DSCP APP entries exist)
@@ -118,7 +118,7 @@ assert_plan_text() {
 
 @test "pfc --dry-run under --root plans against the fixture in dcb's grammar" {
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/lossless-broken" --dry-run pfc apply dev ens1f1np1 profile roce-lossless
-	assert_success
+	assert_failure 4 # would change
 	assert_plan_text
 	assert_output "ens1f1np1: would change (dry run: nothing sent)
   pfc prio-pfc 4:on 6:on -> 4:off 6:off
@@ -127,7 +127,7 @@ assert_plan_text() {
   file /sys/class/net/ens1f1np1/ecn/roce_np/cnp_dscp 26 -> 48
   file /sys/class/net/ens1f1np1/ecn/roce_np/cnp_802p_prio 3 -> 6"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/degraded" --dry-run pfc apply dev ens1f0np0 profile roce-lossless
-	assert_success
+	assert_failure 4 # would change
 	assert_plan_text
 	assert_line "  trust pcp -> dscp (mlx5 trusts DSCP while DSCP APP entries exist)"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" --dry-run pfc apply dev ens1f0np0 profile roce-lossless

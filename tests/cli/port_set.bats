@@ -4,11 +4,11 @@ load ../helpers
 
 @test "port set --dry-run under --root plans from the bundle's sysfs, exit 0" {
 	run --separate-stderr rd cx6dx --dry-run port set ens1f0np0 mtu 4200
-	assert_success
+	assert_failure 4 # would change
 	[ "$output" = "ens1f0np0: mtu 9000 -> 4200 (dry run: nothing sent)" ] || fail "$output"
 	[ -z "$stderr" ]
 	run --separate-stderr rd cx6dx --dry-run -j port set mlx5_1 mtu 4200 down
-	assert_success
+	assert_failure 4 # would change
 	[ "$(echo "$output" | jq -c '[.netdev, .changed, .dry_run, .before.mtu_bytes, .before.admin_up, .after.mtu_bytes, .after.admin_up]')" = \
 	  '["ens1f1np1",true,true,9000,true,4200,false]' ] || fail "$output"
 	# The planned state is the state the plan leads to: a link taken down is down.
@@ -21,13 +21,13 @@ load ../helpers
 
 @test "port set --dry-run under --root takes a VLAN (itself) or an address (the netdev holding it)" {
 	run --separate-stderr rd cx6dx --dry-run -j port set ens1f0np0.100 mtu 4200
-	assert_success
+	assert_failure 4 # would change
 	[ "$(echo "$output" | jq -c '[.netdev, .before.mtu_bytes]')" = '["ens1f0np0.100",9000]' ]
 	run --separate-stderr rd cx6dx --dry-run -j port set 192.168.100.11 mtu 4200
-	assert_success
+	assert_failure 4 # would change
 	[ "$(echo "$output" | jq -r .netdev)" = ens1f0np0.100 ]
 	run --separate-stderr rd cx6dx --dry-run -j port set 192.168.10.11 mtu 4200
-	assert_success
+	assert_failure 4 # would change
 	[ "$(echo "$output" | jq -r .netdev)" = ens1f0np0 ]
 	run --separate-stderr rd cx6dx --dry-run port set 10.9.9.9 mtu 4200
 	assert_failure 1
@@ -46,7 +46,7 @@ load ../helpers
 	cp -a "$HOSTS/cx6dx" "$H"
 	echo 0x1002 >"$H/sys/class/net/ens1f1np1/flags"
 	run --separate-stderr "$RDMACTL" --root "$H" --dry-run -j port set ens1f1np1 up
-	assert_success
+	assert_failure 4 # would change
 	[ "$(echo "$output" | jq -c '[.changed, .before.admin_up, .after.admin_up]')" = '[true,false,true]' ]
 	echo garbage >"$H/sys/class/net/ens1f1np1/flags"
 	run --separate-stderr "$RDMACTL" --root "$H" --dry-run port set ens1f1np1 up
@@ -57,7 +57,7 @@ load ../helpers
 @test "port set --dry-run under --replay: a recording without the link's answer falls back to sysfs" {
 	printf '# rdmactl kernel recording v1\n' >"$BATS_TEST_TMPDIR/empty.rec"
 	run --separate-stderr "$RDMACTL" --replay "$BATS_TEST_TMPDIR/empty.rec" --dry-run -j port set lo mtu 65535
-	assert_success
+	assert_failure 4 # would change
 	[ "$(echo "$output" | jq -c '[.netdev, .dry_run, .after.mtu_bytes]')" = '["lo",true,65535]' ] || fail "$output $stderr"
 	run --separate-stderr "$RDMACTL" --replay "$BATS_TEST_TMPDIR/empty.rec" port set lo mtu 65535
 	assert_failure 1

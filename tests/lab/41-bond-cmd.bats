@@ -146,7 +146,8 @@ expect() { jq -e "$1" <<<"$output" >/dev/null || fail "not ($1): $output"; }
 		}
 		create="./rdmactl bond create bond0 mode active-backup members eth0,eth1 miimon 100"
 		before=$(state)
-		steps=$($create --dry-run -j | jq ".bonds[0].steps | length")
+		# A dry run that would change something exits 4.
+		steps=$({ $create --dry-run -j || [ $? = 4 ]; } | jq ".bonds[0].steps | length")
 		echo "steps $steps"
 		for k in $(seq "$steps"); do
 			rc=0
@@ -219,7 +220,7 @@ YAML'
 	assert_success
 	expect '.changed == false and (.bonds[0].steps | length) == 0'
 	run --separate-stderr on a ./rdmactl --dry-run -j bond set bond0 miimon 300
-	assert_success
+	assert_failure 4 # would change
 	expect '.changed == true and .dry_run == true'
 	run --separate-stderr on a cat /sys/class/net/bond0/bonding/miimon
 	assert_output 100

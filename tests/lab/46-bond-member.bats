@@ -58,7 +58,7 @@ eth1_state() {
 
 @test "bond --dry-run create: the plan is as before, nothing about addresses, nothing sent" {
 	run --separate-stderr on a "$R -j --dry-run bond create bond1 mode active-backup members eth1 miimon 100"
-	assert_success
+	assert_failure 4 # would change
 	expect '.dry_run and .changed and .bonds[0].after == null'
 	expect '[.bonds[0].steps[].op] == ["create", "down", "enslave", "up", "up"]'
 	expect '[.bonds[0].steps[].text] == ["create bond1 mode active-backup miimon 100", "set eth1 down (to be enslaved)", "enslave eth1 to bond1", "set eth1 up", "set bond1 up"]'

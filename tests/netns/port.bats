@@ -63,13 +63,16 @@ in_netns() {
 @test "netns: --dry-run prints the change and sends nothing" {
 	run in_netns '
 		rd=$1
-		$rd --dry-run port set veth0 mtu 9000 up
-		$rd -j port set --dry-run veth0 mtu 9000
+		rc=0; $rd --dry-run port set veth0 mtu 9000 up || rc=$?; echo "exit $rc"
+		rc=0; $rd -j port set --dry-run veth0 mtu 9000 || rc=$?; echo "exit $rc"
 		ip -o link show veth0'
 	assert_success
 	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up (dry run: nothing sent)"
-	[ "$(echo "${lines[1]}" | jq -c '[.changed, .dry_run, .after.mtu_bytes]')" = '[true,true,9000]' ]
-	assert_line --index 2 --partial "mtu 1500"
+	# 4: a dry run that would change something.
+	assert_line --index 1 "exit 4"
+	[ "$(echo "${lines[2]}" | jq -c '[.changed, .dry_run, .after.mtu_bytes]')" = '[true,true,9000]' ]
+	assert_line --index 3 "exit 4"
+	assert_line --index 4 --partial "mtu 1500"
 }
 
 @test "netns: without CAP_NET_ADMIN the error says so and nothing changes" {

@@ -74,6 +74,10 @@ SEVERITIES = ('fail', 'warn', 'info')
 ERROR_NO_DCB = 'no-dcb'
 ERROR_NOT_FOUND = 'not-found'
 
+# rdmactl's exit status for a --dry-run that would change something
+# (rdmactl(8) EXIT STATUS): check mode's answer, not a failure.
+EXIT_PENDING = 4
+
 
 def rdmactl_argument_spec():
     """The options every module of the collection shares."""
@@ -147,6 +151,8 @@ def run(module, args, dry_run=False, data=None, ok_rcs=(0,), fail=True):
     output and error id (or, with fail=False, returns a None document and a
     Failure in place of stderr)."""
     cmd = rdmactl_command(module, args, dry_run=dry_run)
+    if dry_run:
+        ok_rcs = tuple(ok_rcs) + (EXIT_PENDING,)
     rc, out, err = module.run_command(cmd, data=data, binary_data=data is not None)
     if rc not in ok_rcs:
         failure = Failure(rc, out, err)
