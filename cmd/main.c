@@ -493,6 +493,9 @@ int main(int argc, char **argv)
 	rc = run_verb(&ctx, cmd, argc, argv);
 	rdc_error_document_end(&ctx, rc);
 	out_rc = rdc_out_free(ctx.out);
+	/* Its output is closed: a failure said after this is stderr's alone. */
+	ctx.out = NULL;
+	ctx.error_documented = true;
 	rdc_system_close();
 	{
 		struct rdc_err rec_err = {0};
