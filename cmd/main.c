@@ -71,6 +71,16 @@ static int bad_option(struct rdc_ctx *ctx, char **argv)
 }
 
 /*
+ * The output format as far as the options go, set as soon as they are read:
+ * a usage error in what follows is a document too.  Both asked: text, and
+ * check_global() says why.
+ */
+static void choose_format(struct rdc_ctx *ctx, const struct main_opts *mo)
+{
+	ctx->format = mo->json == mo->yaml ? RDC_FMT_TEXT : mo->json ? RDC_FMT_JSON : RDC_FMT_YAML;
+}
+
+/*
  * The options in @argv (from 1) up to the first word that is not one; before
  * the verb, and again for those rdc_args_take_globals found after it.
  */
@@ -87,9 +97,11 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 		switch (c) {
 		case 'j':
 			mo->json = true;
+			choose_format(ctx, mo); /* a bad option after it is a document */
 			break;
 		case RDC_OPT_YAML:
 			mo->yaml = true;
+			choose_format(ctx, mo);
 			break;
 		case 'p':
 			ctx->pretty = true;
@@ -148,16 +160,6 @@ static int parse_global(struct rdc_ctx *ctx, struct main_opts *mo, int argc, cha
 		}
 	}
 	return 0;
-}
-
-/*
- * The output format as far as the options go, set as soon as they are read:
- * a usage error in what follows is a document too.  Both asked: text, and
- * check_global() says why.
- */
-static void choose_format(struct rdc_ctx *ctx, const struct main_opts *mo)
-{
-	ctx->format = mo->json == mo->yaml ? RDC_FMT_TEXT : mo->json ? RDC_FMT_JSON : RDC_FMT_YAML;
 }
 
 /* What no single option can say: combinations. */
@@ -309,9 +311,6 @@ static int run_action(struct rdc_ctx *ctx, const struct rdc_action *act, int arg
 				     ctx->verb, act->name);
 	if (!rc)
 		rc = act->run(ctx, act, &args, opts);
-	/* A dry run that would change something says so in its status too. */
-	if (!rc && ctx->dry_run && ctx->would_change)
-		rc = RDC_EXIT_PENDING;
 	/* A write awaiting confirmation: after its report, say how; wait on a terminal. */
 	if (ctx->journal) {
 		if (!rc)
@@ -326,6 +325,9 @@ static int run_action(struct rdc_ctx *ctx, const struct rdc_action *act, int arg
 			ctx->prog, ctx->verb);
 		rc = RDC_EXIT_FAIL;
 	}
+	/* A dry run that would change something says so in its status too. */
+	if (!rc && ctx->dry_run && ctx->would_change)
+		rc = RDC_EXIT_PENDING;
 	/* A write verb's netdevs: changed and verified, or undone. */
 	rdc_locks_release(&ctx->locks);
 	free(opts);
@@ -456,7 +458,7 @@ int main(int argc, char **argv)
 		if (argc == 0) {
 			/* No verb is a usage error: its help goes where errors go. */
 			rdc_help_main(&ctx, stderr);
-			return RDC_EXIT_USAGE;
+			return rdc_usage_error(&ctx, "no verb given");
 		}
 		if (!strcmp(argv[0], "help")) {
 			if (argc == 1) {

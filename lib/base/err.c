@@ -187,8 +187,6 @@ static enum rdc_err_kind errno_kind(int code)
 	case EBUSY:
 	case EAGAIN:
 		return RDC_ERRK_BUSY;
-	case EROFS:
-		return RDC_ERRK_OFFLINE;
 	case EINVAL:
 	case ERANGE:
 	case E2BIG:
@@ -201,6 +199,7 @@ static enum rdc_err_kind errno_kind(int code)
 	case EMSGSIZE:
 		return RDC_ERRK_BAD_DATA;
 	case EIO:
+	case EROFS:
 	case ENOSPC:
 	case EDQUOT:
 		return RDC_ERRK_IO;

@@ -112,6 +112,15 @@ setup() {
 	res gone .msg | grep -q "no bond 'bond9'" || fail "$(res gone .)"
 }
 
+@test "facts: a diag run that fails before its report is an error of the facts, not an empty report" {
+	run in_netns '
+		mod facts fd "{\"gather\": [\"diag\"], \"diag_args\": [\"nosuch0\"]}"'
+	assert_success
+	# diag's exit 1 is also its "failures found": the error document tells them apart.
+	[ "$(res fd '.ansible_facts.rdmactl | [(.errors.diag | test("nosuch0")), .diag.findings]')" = '[true,[]]' ] ||
+		fail "$(res fd .ansible_facts.rdmactl)"
+}
+
 @test "facts: DCB of the double and of a veth, and rdmactl's message for a host without RDMA" {
 	run in_netns '
 		mod facts f "{\"netdevs\": [\"veth0\", \"veth1\"]}"'

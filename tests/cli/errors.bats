@@ -274,6 +274,14 @@ load ../helpers
 	run --separate-stderr "$RDMACTL" port -j shwo
 	assert_failure 2
 	[ "$(jq -r .error.id <<<"$output")" = usage ] || fail "$output"
+	# A bad option after -j, and no verb at all, are documents too.
+	run --separate-stderr "$RDMACTL" -j --bogus port
+	assert_failure 2
+	[ "$(jq -c '[.error.id, .error.message]' <<<"$output")" = '["usage","unknown or incomplete option '\''--bogus'\''"]' ] ||
+		fail "$output"
+	run --separate-stderr "$RDMACTL" -j
+	assert_failure 2
+	[ "$(jq -c '[.error.id, .error.message]' <<<"$output")" = '["usage","no verb given"]' ] || fail "$output"
 	# A write under --root, in YAML.
 	run --separate-stderr rd cx6dx --yaml pfc set dev ens1f0np0 trust dscp
 	assert_failure 1

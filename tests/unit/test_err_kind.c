@@ -31,7 +31,7 @@ static void test_errno_classes(void **state)
 		{EPERM, "permission-denied"},
 		{EACCES, "permission-denied"},
 		{EBUSY, "busy"},
-		{EROFS, "live-only"},
+		{EROFS, "io-error"},
 		{EINVAL, "invalid"},
 		{ERANGE, "invalid"},
 		{EBADMSG, "bad-data"},

@@ -168,6 +168,12 @@ def run(module, args, dry_run=False, data=None, ok_rcs=(0,), fail=True):
         module.fail_json(cmd=cmd, **failure.fail_args())
     if not isinstance(doc, dict):
         module.fail_json(cmd=cmd, **Failure(rc, out, err, msg='rdmactl printed JSON that is not an object').fail_args())
+    # An error document is a failure whatever OK_RCS allows (diag run's 1 is findings).
+    if doc.get('kind') == 'error':
+        failure = Failure(rc, out, err)
+        if not fail:
+            return None, rc, failure, cmd
+        module.fail_json(cmd=cmd, no_dcb=failure.id == ERROR_NO_DCB, **failure.fail_args())
     return doc, rc, err, cmd
 
 

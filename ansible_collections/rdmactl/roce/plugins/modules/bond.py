@@ -235,7 +235,7 @@ def main():
                                     fail=False)
         if doc is None:
             # Already gone is what was asked for (the error id, never the English).
-            if err.id == rd.ERROR_NOT_FOUND:
+            if err.id == rd.ERROR_NOT_FOUND and err.object == p['name']:
                 module.exit_json(changed=False, cmd=cmd, msg=str(err))
             module.fail_json(cmd=cmd, **err.fail_args())
         module.exit_json(**rd.result(module, doc, cmd))
