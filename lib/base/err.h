@@ -7,7 +7,7 @@
 /*
  * What kind of failure a record is: the stable id of an error document
  * (rdmactl(8) ERRORS), for a script to act on without reading English.
- * Listed in rdc_err_ids[] (err.c) in this order; never renumber or rename.
+ * Named in err_ids[] (err.c); an id, once shipped, is never renamed.
  */
 enum rdc_err_kind {
 	RDC_ERRK_AUTO = 0,	/* from the usage flag, else from the errno (rdc_err_kind_of) */
