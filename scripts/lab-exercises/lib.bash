@@ -31,7 +31,14 @@ me() { if [ "$HOSTNAME" = a ]; then echo 1; else echo 2; fi; }
 saved() {
 	local f=/root/lab/$1.json
 	[ -s "$f" ] || { echo "no $f yet" >&2; return 1; }
-	jq -e "$2" "$f" >/dev/null || { echo "$f: not ($2)" >&2; return 1; }
+	jq -e "$2" "$f" >/dev/null && return 0
+	echo "$f: not ($2)" >&2
+	# What the condition read, so that a failed check says why.
+	local path
+	for path in $(grep -oE '(^|[ (])\.[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*' <<<"$2" | tr -d ' (' | sort -u); do
+		printf '    %s = %s\n' "$path" "$(jq -c "$path" "$f" 2>&1)" >&2
+	done
+	return 1
 }
 
 # v2_index DEV IP: the GID index of DEV's RoCE v2 GID for IPv4 address IP.
