@@ -12,6 +12,7 @@
 #include "host/netdev.h"
 #include "host/netdev_stats.h"
 #include "host/port_counters.h"
+#include "host/system.h"
 #include "port.h"
 
 /* One thing we sample: an RDMA port (and its netdev), or a netdev alone. */
@@ -287,6 +288,7 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 	struct stats_target *targets = NULL;
 	struct rdc_err err = {0};
 	double interval = so->interval_s, t0, t1;
+	bool rooted = rdc_system_rooted();
 	uint32_t count = so->count;
 	unsigned int bad = 0;
 	size_t n = 0;
@@ -297,6 +299,26 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 	rc = stats_targets(ctx, args->object, &targets, &n, &bad);
 	if (rc)
 		return rc;
+	/*
+	 * A bundle holds at most two samples, one window apart: rates come from
+	 * them, over that window, once (no count means as many as it holds).
+	 * Without a port there is nothing to sample: said below, as live.
+	 */
+	if (interval && rooted && n) {
+		if (count > 1) {
+			rc = rdc_usage_error(ctx,
+					     "stats: count %" PRIu32
+					     ": a bundle holds two samples, "
+					     "one interval (use count 1)",
+					     count);
+			goto out;
+		}
+		if (rdc_system_window_for(interval, &interval, &err)) {
+			rc = rdc_fail(ctx, &err);
+			goto out;
+		}
+		count = 1;
+	}
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = stats_sample(&targets[i], &err);
 	if (rc) {
@@ -331,10 +353,19 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 	/* One document per interval, so a reader of a stream sees each as it comes. */
 	t0 = mono_now();
 	for (uint32_t sample = 1; !count || sample <= count; sample++) {
-		sleep_seconds(interval);
-		t1 = mono_now();
-		for (size_t i = 0; i < n && !rc; i++)
-			rc = stats_sample(&targets[i], &err);
+		if (rooted) {
+			/* The bundle's second sample, its recorded window after the first. */
+			rc = rdc_system_sample(1, &err);
+			for (size_t i = 0; i < n && !rc; i++)
+				rc = stats_sample(&targets[i], &err);
+			rdc_system_sample(0, NULL);
+			t1 = t0 + interval;
+		} else {
+			sleep_seconds(interval);
+			t1 = mono_now();
+			for (size_t i = 0; i < n && !rc; i++)
+				rc = stats_sample(&targets[i], &err);
+		}
 		if (rc) {
 			rc = rdc_fail(ctx, &err);
 			goto out;

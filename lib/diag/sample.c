@@ -307,38 +307,6 @@ static int bonds_read(struct rdc_diag_host *h)
 	return 0;
 }
 
-/*
- * A bundle holds what was collected: two samples its recorded window apart,
- * or one.  Rates come only from that window: another interval (beyond the
- * 10% a rounded request differs by) is an error naming what the bundle has,
- * never a silent substitute, and one sample has no rates at all.
- */
-static int bundle_window_check(double interval_s, struct rdc_err *err)
-{
-	double window;
-	int rc = rdc_system_window(&window);
-
-	if (rc == -ENOENT)
-		rc = rdc_err_set_usage(
-			err,
-			"interval %g s: the bundle holds one sample, no window to measure "
-			"rates over (use interval 0)",
-			interval_s);
-	else if (rc)
-		rc = rdc_err_set_usage(
-			err,
-			"interval %g s: the bundle's WINDOW file is not a number of seconds "
-			"(use interval 0)",
-			interval_s);
-	else if (fabs(interval_s - window) > 0.1 * window)
-		rc = rdc_err_set_usage(
-			err,
-			"interval %g s: the bundle's two samples are %.3g s apart (use "
-			"interval %.3g, or 0 for one sample)",
-			interval_s, window, window);
-	return rc;
-}
-
 int rdc_diag_host_read(struct rdc_diag_host *h, const struct rdc_diag_select *sel,
 		       double interval_s, volatile sig_atomic_t *stop, struct rdc_err *err)
 {
@@ -346,7 +314,9 @@ int rdc_diag_host_read(struct rdc_diag_host *h, const struct rdc_diag_select *se
 	int rc;
 
 	if (interval_s > 0 && rdc_system_rooted()) {
-		rc = bundle_window_check(interval_s, err);
+		double window;
+
+		rc = rdc_system_window_for(interval_s, &window, err);
 		if (rc)
 			return rc;
 	}

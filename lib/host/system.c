@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* system.c - which system the models read: the live kernel, a --root bundle, a recording */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,34 @@ int rdc_system_window(double *window_s)
 	if (*end || errno || !(w > 0 && w <= 86400))
 		return -EINVAL;
 	*window_s = w;
+	return 0;
+}
+
+/*
+ * A bundle holds what was collected: two samples its recorded window apart,
+ * or one.  Another interval is never silently replaced by the window, and
+ * one sample has no rates at all.
+ */
+int rdc_system_window_for(double interval_s, double *window_s, struct rdc_err *err)
+{
+	int rc = rdc_system_window(window_s);
+
+	if (rc == -ENOENT)
+		return rdc_err_set_usage(err,
+					 "interval %g s: the bundle holds one sample, no window to "
+					 "measure rates over (leave out the interval)",
+					 interval_s);
+	if (rc)
+		return rdc_err_set_usage(
+			err,
+			"interval %g s: the bundle's " RDC_SYSTEM_WINDOW
+			" file is not a number of seconds (leave out the interval)",
+			interval_s);
+	if (fabs(interval_s - *window_s) > 0.1 * *window_s)
+		return rdc_err_set_usage(err,
+					 "interval %g s: the bundle's two samples are %.3g s apart "
+					 "(use interval %.3g, or leave it out)",
+					 interval_s, *window_s, *window_s);
 	return 0;
 }
 

@@ -65,3 +65,10 @@ int rdc_system_sample(unsigned int k, struct rdc_err *err);
 int rdc_system_window_write(const char *dir, double window_s, struct rdc_err *err);
 /* The window a bundle under --root recorded: 0, or -ENOENT (none; live), -EINVAL (not sane). */
 int rdc_system_window(double *window_s);
+/*
+ * Under --root, rates over @interval_s come only from the bundle's own two
+ * samples: 0 and @window_s when its window is @interval_s (within the 10% a
+ * rounded request differs by), else a usage error naming what the bundle
+ * has (one sample only, a bad WINDOW file, another window).
+ */
+int rdc_system_window_for(double interval_s, double *window_s, struct rdc_err *err);

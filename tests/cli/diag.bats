@@ -186,14 +186,14 @@ check_ids() {
 	run --separate-stderr rd cx6dx -j diag interval 30
 	assert_failure 2
 	[ "$(jq -r .error.id <<<"$output")" = usage ] || fail "$output"
-	[[ $stderr == *"interval 30 s: the bundle holds one sample, no window to measure rates over (use interval 0)"* ]] || fail "$stderr"
+	[[ $stderr == *"interval 30 s: the bundle holds one sample, no window to measure rates over (leave out the interval)"* ]] || fail "$stderr"
 	run --separate-stderr rd cx6dx -j diag
 	[ "$status" -ne 2 ] || fail "$stderr"
 	jq -e '.interval_s == 0' <<<"$output"
 	# Two samples 5 s apart (seed-gateway): 30 is refused, 5 (or about 5) and nothing give 5.
 	run --separate-stderr rd seed-gateway -j diag interval 30
 	assert_failure 2
-	[[ $stderr == *"interval 30 s: the bundle's two samples are 5 s apart (use interval 5, or 0 for one sample)"* ]] || fail "$stderr"
+	[[ $stderr == *"interval 30 s: the bundle's two samples are 5 s apart (use interval 5, or leave it out)"* ]] || fail "$stderr"
 	for args in "" "interval 5" "interval 5.2"; do
 		# shellcheck disable=SC2086
 		run --separate-stderr rd seed-gateway -j diag $args

@@ -49,15 +49,41 @@ load ../helpers
 	[ "$(echo "$output" | jq "$JQ_CMAP"'(.stats[0] | cmap).hw | has("rcvd_pkts")')" = true ]
 }
 
-@test "port stats: interval on a bundle gives zero rates, one document per sample" {
-	run --separate-stderr rd cx6dx -j port stats mlx5_0 interval 0.1 count 3
+@test "port stats: interval on a bundle: rates from its two samples over its recorded window, once" {
+	# seed-gateway's samples are 5 s apart (WINDOW): its rates, at once, never the wall clock's.
+	run --separate-stderr timeout 4 "$RDMACTL" --root "$HOSTS/seed-gateway" -j port stats mlx5_1 interval 5
 	assert_success
-	[ "${#lines[@]}" -eq 3 ]
-	[ "$(printf '%s\n' "${lines[@]}" | jq -s -c 'map(.sample)')" = '[1,2,3]' ]
-	[ "$(echo "${lines[0]}" | jq -c '.stats[0].rates | [.source, .rx_gbps, .tx_pps]')" = '["ib",0,0]' ]
-	[ "$(echo "${lines[0]}" | jq -c "$JQ_CMAP"'(.stats[0] | cmap_rates).hw.out_of_sequence | keys')" = '["delta","per_s","value"]' ]
-	run --separate-stderr rd cx6dx --yaml port stats mlx5_0 interval 0.1 count 2
-	[ "$(echo "$output" | python3 -c 'import sys,yaml; print(len(list(yaml.safe_load_all(sys.stdin))))')" = 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '.sample == 1 and .interval_s == 5 and .stats[0].rates.source == "ib"' <<<"$output" >/dev/null || fail "$output"
+	[ "$(jq -c "$JQ_CMAP"'(.stats[0] | cmap_rates).driver.rx_crc_errors_phy' <<<"$output")" = \
+		'{"value":30299,"delta":1843,"per_s":368.6}' ]
+	# About the window (a rounded request) is the window; the report says which.
+	run --separate-stderr rd seed-gateway -j port stats mlx5_1 interval 4.8 count 1
+	assert_success
+	jq -e '.interval_s == 5' <<<"$output" >/dev/null || fail "$output"
+	run --separate-stderr rd seed-gateway --yaml port stats mlx5_1 interval 5
+	[ "$(echo "$output" | python3 -c 'import sys,yaml; print(len(list(yaml.safe_load_all(sys.stdin))))')" = 1 ]
+}
+
+@test "port stats: on a bundle, an interval or count it cannot give is a usage error naming what it has" {
+	run --separate-stderr rd seed-gateway port stats interval 30
+	assert_failure 2
+	[[ $stderr == *"interval 30 s: the bundle's two samples are 5 s apart (use interval 5, or leave it out)"* ]] || fail "$stderr"
+	run --separate-stderr rd seed-gateway -j port stats interval 5 count 2
+	assert_failure 2
+	[[ $stderr == *"count 2: a bundle holds two samples, one interval (use count 1)"* ]] || fail "$stderr"
+	jq -e '.kind == "error" and .error.id == "usage"' <<<"$output" >/dev/null || fail "$output"
+	# One sample (cx6dx): no rates at all, rather than zeros over the wall clock.
+	run --separate-stderr rd cx6dx -j port stats mlx5_0 interval 5
+	assert_failure 2
+	[[ $stderr == *"interval 5 s: the bundle holds one sample, no window to measure rates over (leave out the interval)"* ]] || fail "$stderr"
+	jq -e '.kind == "error"' <<<"$output" >/dev/null || fail "$output"
+	printf 'soon\n' >"$BATS_TEST_TMPDIR/WINDOW"
+	cp -a "$HOSTS/seed-gateway" "$BATS_TEST_TMPDIR/h"
+	cp "$BATS_TEST_TMPDIR/WINDOW" "$BATS_TEST_TMPDIR/h/WINDOW"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/h" port stats interval 5
+	assert_failure 2
+	[[ $stderr == *"the bundle's WINDOW file is not a number of seconds"* ]] || fail "$stderr"
 }
 
 @test "port stats: a host without RDMA says so on stderr and exits 1, with or without interval" {
@@ -114,7 +140,7 @@ see 'rdmactl help port'" ]
 	run --separate-stderr rd clean-2port -j port stats errors
 	assert_success
 	jq -e '.filter == "errors" and ([.stats[].counters[] | .value] | all(. != 0))' <<<"$output" || fail "$output"
-	run --separate-stderr rd clean-2port -j port stats errors interval 0.05 count 1
+	run --separate-stderr rd clean-2port -j port stats errors interval 5
 	assert_success
 	jq -e '[.stats[].counters[]] == []' <<<"$output" || fail "$output"
 }

@@ -127,7 +127,8 @@ check_docs() {
 		out --root "$h" -jp port gids
 		out --root "$h" -j port stats
 		out --root "$h" -j port stats errors
-		out --root "$h" -j port stats interval 0.05 count 2 nonzero
+		# The bundle's window: rates; a one-sample bundle: an error document.
+		out --root "$h" -j port stats interval "$(cat "$h/WINDOW" 2>/dev/null || echo 5)" nonzero
 		out --root "$h" -j pfc show
 		out --root "$h" -j bond show
 		out --root "$h" -j bond check

@@ -59,12 +59,13 @@ HUGE = 8 << 20  # over RDC_FS_READ_MAX (1 MiB)
 REC_HUGE = 65 << 20  # over RDC_NL_REC_MAX_BYTES (64 MiB)
 REC_LINE = 1 << 20  # RDC_NL_REC_MAX_LINE
 
-# (verb arguments, allowed exit statuses, JSON?).  'port stats' samples twice so that
-# rates run on the broken values; diag takes one sample (interval 0: no 5 s wait).
+# (verb arguments, allowed exit statuses, JSON?).  'port stats' takes the bundle's two
+# samples (interval WINDOW: the host's recorded window; one reading on a host of one
+# sample) so that rates run on the broken values; diag takes one sample (interval 0).
 VERBS = [
     (["port"], {0, 1}, True),
     (["port", "gids"], {0, 1}, True),
-    (["port", "stats", "interval", "0.01", "count", "2"], {0, 1}, True),
+    (["port", "stats", "interval", "WINDOW"], {0, 1}, True),
     (["pfc", "show"], {0, 1}, True),
     (["bond", "show"], {0, 1}, True),
     (["bond", "check"], {0, 1, 3}, True),
@@ -422,6 +423,11 @@ def run_host(host, cases, tmp, env, keep):
     """Run a host's cases; a list of (case id, ok, lines to print)."""
     clone = Clone(host, tmp)
     results = []
+    try:
+        with open(os.path.join(HOSTS, host, "WINDOW")) as f:
+            window = f.read().strip()
+    except FileNotFoundError:
+        window = None  # one sample: no rates to take
     for cid, kind, path in cases:
         rng = random.Random("%s:%s" % (SEED, cid))
         lines = []
@@ -430,6 +436,9 @@ def run_host(host, cases, tmp, env, keep):
             if kind != "pristine":
                 clone.apply(kind, path, rng)
             for args, allowed, as_json in VERBS:
+                if "WINDOW" in args:
+                    args = [window if a == "WINDOW" else a for a in args] if window \
+                        else args[:args.index("WINDOW") - 1]
                 cmd, bad = check_run(clone, args, allowed, as_json, env)
                 if bad:
                     lines.append("# %s: %s" % (" ".join(args) + ("" if as_json else " (text)"), bad[0]))
