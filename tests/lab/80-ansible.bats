@@ -2,8 +2,8 @@
 # shellcheck disable=SC2154 # bats' run sets $output
 # The Ansible collection (ansible_collections/rdmactl/roce) with the two lab VMs
 # as managed hosts and this machine as the control node, reached through the
-# collection's connection plugin rdmactl.roce.lab (scripts/lab run, files
-# through the VMs' 9p spool). Soft-RoCE under TCG is slow: short runs only.
+# lab's connection plugin rdmactl_lab (scripts/lab-ansible: scripts/lab run,
+# files through the VMs' 9p spool; not part of the collection). Soft-RoCE under TCG is slow: short runs only.
 load lab_helper
 
 setup_file() {
@@ -16,7 +16,7 @@ setup_file() {
 		    a: {}
 		    b: {}
 		  vars:
-		    ansible_connection: rdmactl.roce.lab
+		    ansible_connection: rdmactl_lab
 		    ansible_lab_script: $TOP/scripts/lab
 		    ansible_python_interpreter: /usr/bin/python3
 		    ansible_pipelining: true
@@ -28,6 +28,7 @@ setup() {
 	skip_unless_lab
 	need_rdmactl
 	export ANSIBLE_COLLECTIONS_PATH=$TOP ANSIBLE_COLLECTIONS_SCAN_SYS_PATH=false ANSIBLE_NOCOLOR=1
+	export ANSIBLE_CONNECTION_PLUGINS=$TOP/scripts/lab-ansible/connection_plugins
 	export ANSIBLE_HOME=$BATS_TEST_TMPDIR/ansible-home ANSIBLE_LOCAL_TEMP=$BATS_TEST_TMPDIR/ansible-local
 	export ANSIBLE_RETRY_FILES_ENABLED=false ANSIBLE_DEPRECATION_WARNINGS=false
 }

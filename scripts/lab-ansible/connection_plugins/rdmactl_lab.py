@@ -7,7 +7,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 DOCUMENTATION = r'''
-name: lab
+name: rdmactl_lab
 short_description: Run tasks in rdmactl's lab VMs through scripts/lab
 description:
   - Reaches the two qemu VMs of rdmactl's lab (C(scripts/lab up)), which have no ssh.
@@ -79,7 +79,7 @@ GUEST_SPOOL = '/run/lab/spool'
 class Connection(ConnectionBase):
     """Commands by 'scripts/lab run', files through the 9p spool."""
 
-    transport = 'rdmactl.roce.lab'
+    transport = 'rdmactl_lab'
     # The guest runs each command with stdin from /dev/null; standard input is
     # handed over as a file in the spool instead.
     has_pipelining = True
