@@ -30,3 +30,26 @@ setup() {
 	assert_success
 	assert_output --partial 'Passed with production profile: 0 failure(s), 0 warning(s)'
 }
+
+@test "ansible-galaxy collection build: LICENSE, modules and playbooks in the tarball; the lab's connection not" {
+	command -v ansible-galaxy >/dev/null || skip "needs ansible-galaxy (Debian package ansible-core)"
+	cd "$COLL"
+	HOME=$BATS_TEST_TMPDIR run ansible-galaxy collection build --output-path "$BATS_TEST_TMPDIR/dist"
+	assert_success
+	local tarball
+	tarball=$(echo "$BATS_TEST_TMPDIR"/dist/rdmactl-roce-*.tar.gz)
+	[ -f "$tarball" ] || fail "no tarball: $(ls "$BATS_TEST_TMPDIR/dist")"
+	tar -tzf "$tarball" | sort >"$BATS_TEST_TMPDIR/files"
+	for f in LICENSE MANIFEST.json FILES.json README.md CHANGELOG.md meta/runtime.yml \
+		plugins/modules/pfc.py plugins/modules/bond.py plugins/modules/port.py plugins/modules/facts.py \
+		plugins/module_utils/rdmactl.py plugins/filter/rdmactl.py playbooks/lossless.yml; do
+		grep -qFx "$f" "$BATS_TEST_TMPDIR/files" || fail "$f is not in the tarball"
+	done
+	run grep -E 'connection|lab|\.tar\.gz$|tests/output' "$BATS_TEST_TMPDIR/files"
+	assert_output ""
+	# The license is the GPL's text, and the manifest names the SPDX id and galaxy.yml's version.
+	tar -xzOf "$tarball" LICENSE | grep -q 'GNU GENERAL PUBLIC LICENSE' || fail "LICENSE is not the GPL"
+	tar -xzOf "$tarball" MANIFEST.json | jq -e --arg v "$(sed -n 's/^version: //p' galaxy.yml)" \
+		'.collection_info.license == ["GPL-2.0-or-later"] and .collection_info.version == $v' ||
+		fail "MANIFEST.json: $(tar -xzOf "$tarball" MANIFEST.json | jq -c .collection_info)"
+}

@@ -55,6 +55,31 @@ setup() {
 	[ "$(nic | jq -c '[.pfc.prio_pfc[3], .pfc.prio_pfc[5], .pfc.delay, .trust]')" = '[true,true,32,"dscp"]' ] || fail "$(nic)"
 }
 
+@test "pfc: structured options (pfc_prios, dicts) become the same pfc set words; bad keys are refused; DSCP names pass" {
+	run in_netns '
+		mod pfc set "{\"dev\": \"veth0\", \"pfc_prios\": [5, 3], \"delay\": 32, \"dscp_prio\": {\"48\": 6, \"26\": 3}, \"tc_tsa\": {\"all\": \"ets\"}, \"tc_bw\": {\"3\": 50, \"0\": 50, \"all\": 0}}"
+		mod pfc again "{\"dev\": \"veth0\", \"prio_pfc\": {\"all\": false, \"3\": true, \"5\": true}, \"dscp_prio\": \"26:3,48:6\"}"
+		mod pfc badkey "{\"dev\": \"veth0\", \"dscp_prio\": {\"26:3\": 3}}"
+		mod pfc name "{\"dev\": \"veth0\", \"dscp_prio\": {\"AF31\": 3, \"26\": 3}}" --check
+		mod pfc badprio "{\"dev\": \"veth0\", \"pfc_prios\": [8]}"
+		mod pfc both "{\"dev\": \"veth0\", \"pfc_prios\": [3], \"prio_pfc\": [\"3:on\"]}"
+		mod pfc type "{\"dev\": \"veth0\", \"tc_bw\": 50}"'
+	assert_success
+	[ "$(res set '[.failed, .changed, .cmd[2:]]')" = \
+	  '[false,true,["pfc","set","dev","veth0","prio-pfc","all:off","3:on","5:on","delay","32","tc-tsa","all:ets","tc-bw","all:0","0:50","3:50","dscp-prio","26:3","48:6"]]' ] ||
+		fail "$(res set .)"
+	[ "$(nic | jq -c '[.pfc.prio_pfc[3], .pfc.prio_pfc[5], .pfc.prio_pfc[0], .pfc.delay, .trust]')" = '[true,true,false,32,"dscp"]' ] || fail "$(nic)"
+	# The dict and the words say the same: nothing left to change.
+	[ "$(res again '[.failed, .changed, .cmd[6:]]')" = \
+	  '[false,false,["prio-pfc","all:off","3:on","5:on","dscp-prio","26:3","48:6"]]' ] || fail "$(res again .)"
+	res badkey .msg | grep -qF "dscp_prio: key '26:3' is not one word without a colon" || fail "$(res badkey .msg)"
+	# A DSCP name is rdmactl's to read (AF31 is 26), after the numbers.
+	[ "$(res name '[.failed, .changed, .cmd[-3:]]')" = '[false,false,["dscp-prio","26:3","AF31:3"]]' ] || fail "$(res name .)"
+	res badprio .msg | grep -qF 'pfc_prios: priorities are 0-7, not [8]' || fail "$(res badprio .msg)"
+	res both .msg | grep -qF 'mutually exclusive: pfc_prios|prio_pfc' || fail "$(res both .msg)"
+	res type .msg | grep -qF 'tc_bw must be a list of KEY:VALUE words or a dict, not int' || fail "$(res type .msg)"
+}
+
 @test "pfc: a netdev without DCB fails with rdmactl's message and error id, or is reported with no_dcb skip" {
 	run in_netns '
 		mod pfc fail "{\"dev\": \"veth1\", \"profile\": \"roce-lossless\"}"

@@ -49,45 +49,61 @@ options:
   cnp_prio:
     description: The profile's CNP priority (0-7; rdmactl's default 6).
     type: int
-  prio_pfc:
-    description: PFC per priority, as C({all|P}:{on|off}) words, e.g. C([all:off, 3:on]).
+  pfc_prios:
+    description:
+      - The priorities that are lossless (PFC on); every other priority has PFC off. C([3]) is
+        C(prio-pfc all:off 3:on); C([]) turns PFC off everywhere.
+      - Mutually exclusive with I(prio_pfc).
     type: list
-    elements: str
+    elements: int
+    version_added: "1.2.0"
+  prio_pfc:
+    description:
+      - "PFC per priority, as C({all|P}:{on|off}) words, e.g. C([all:off, 3:on]), or as a dict of
+        priority (or C(all)) to a bool, e.g. C({all: false, 3: true})."
+    type: raw
   delay:
     description: The PFC delay allowance in bit times (0-65535).
     type: int
   prio_tc:
-    description: Priority to traffic class, as C({all|P}:TC) words.
-    type: list
-    elements: str
+    description:
+      - Priority to traffic class, as C({all|P}:TC) words.
+      - "Or a dict of priority to TC, e.g. C({all: 0, 3: 3})."
+    type: raw
   tc_tsa:
-    description: Transmission selection per TC, as C({all|TC}:{strict|cbs|ets|vendor}) words.
-    type: list
-    elements: str
+    description:
+      - Transmission selection per TC, as C({all|TC}:{strict|cbs|ets|vendor}) words.
+      - "Or a dict of TC to algorithm, e.g. C({all: ets, 6: strict})."
+    type: raw
   tc_bw:
-    description: ETS bandwidth per TC, as C({all|TC}:PERCENT) words; the ETS TCs sum to 100.
-    type: list
-    elements: str
+    description:
+      - ETS bandwidth per TC, as C({all|TC}:PERCENT) words; the ETS TCs sum to 100.
+      - "Or a dict of TC to percent, e.g. C({0: 50, 3: 50})."
+    type: raw
   tc_maxrate:
-    description: Rate limit per TC, as C({all|TC}:RATE) words (RATE 0 or e.g. C(25Gbit)).
-    type: list
-    elements: str
+    description:
+      - Rate limit per TC, as C({all|TC}:RATE) words (RATE 0 or e.g. C(25Gbit)).
+      - Or a dict of TC to rate.
+    type: raw
   prio_buffer:
-    description: Priority to receive buffer, as C({all|P}:BUF) words.
-    type: list
-    elements: str
+    description:
+      - Priority to receive buffer, as C({all|P}:BUF) words.
+      - Or a dict of priority to buffer.
+    type: raw
   buffer_size:
-    description: Receive buffer sizes, as C({all|BUF}:SIZE) words (bytes, or with K/M).
-    type: list
-    elements: str
+    description:
+      - Receive buffer sizes, as C({all|BUF}:SIZE) words (bytes, or with K/M).
+      - Or a dict of buffer to size.
+    type: raw
   trust:
     description: Trust DSCP (APP entries) or PCP.
     type: str
     choices: [dscp, pcp]
   dscp_prio:
-    description: DSCP to priority, as C(DSCP:P) words (the APP table, selector 5).
-    type: list
-    elements: str
+    description:
+      - DSCP to priority, as C(DSCP:P) words (the APP table, selector 5).
+      - "Or a dict of DSCP to priority, e.g. C({26: 3, 48: 6})."
+    type: raw
   roce_tos:
     description: The RDMA-CM default ToS (0-255) on the netdev's RDMA ports.
     type: int
@@ -96,9 +112,10 @@ options:
     type: str
     choices: [v1, v2]
   ecn:
-    description: ECN reaction and notification point per priority, as C({all|P}:{on|off}) words.
-    type: list
-    elements: str
+    description:
+      - ECN reaction and notification point per priority, as C({all|P}:{on|off}) words.
+      - Or a dict of priority (or C(all)) to a bool.
+    type: raw
   no_dcb:
     description:
       - What to do when the netdev's driver implements no dcbnl operations (virtio, veth, most
@@ -149,6 +166,13 @@ EXAMPLES = r'''
     prio_pfc: ["all:off", "3:on"]
     trust: dscp
     dscp_prio: ["26:3", "48:6"]
+
+- name: The same as structured options
+  rdmactl.roce.pfc:
+    dev: ens1f0np0
+    pfc_prios: [3]
+    trust: dscp
+    dscp_prio: {26: 3, 48: 6}
 '''
 
 RETURN = r'''
@@ -206,6 +230,7 @@ from ansible_collections.rdmactl.roce.plugins.module_utils import rdmactl as rd
 
 # option -> (keyword, 'list' for several words or 'one' for one value)
 SETTINGS = (
+    ('pfc_prios', 'prio-pfc', 'prios'),
     ('prio_pfc', 'prio-pfc', 'list'),
     ('delay', 'delay', 'one'),
     ('prio_tc', 'prio-tc', 'list'),
@@ -225,6 +250,50 @@ PROFILE_PARAMS = (('prio', 'prio', 7), ('dscp', 'dscp', 63), ('cnp_dscp', 'cnp-d
 RANGES = dict(delay=65535, roce_tos=255)
 
 
+def map_key(module, opt, key):
+    """A dict key of a structured option: a number (YAML keys may be ints), 'all', or a name
+    rdmactl knows (AF31); one word, which rdmactl checks."""
+    k = str(key)
+    if not k or ':' in k or k.split() != [k]:
+        module.fail_json(msg="%s: key '%s' is not one word without a colon" % (opt, k))
+    return k
+
+
+def map_order(k):
+    """'all' first (later words override it), then numbers in order, then names."""
+    if k == 'all':
+        return (0, 0, '')
+    if k.isdigit():
+        return (1, int(k), '')
+    return (2, 0, k)
+
+
+def map_value(v):
+    """A bool is dcb's on/off; anything else is its own word (a number, ets, 25Gbit)."""
+    if isinstance(v, bool):
+        return 'on' if v else 'off'
+    return str(v)
+
+
+def setting_words(module, opt, v):
+    """dcb's KEY:VALUE words from a list of words or a dict (all first, then by number)."""
+    if isinstance(v, dict):
+        if not v:
+            module.fail_json(msg='%s needs at least one entry' % opt)
+        keys = [(map_key(module, opt, k), k) for k in v]
+        keys.sort(key=lambda kk: map_order(kk[0]))
+        return ['%s:%s' % (k, map_value(v[orig])) for k, orig in keys]
+    if isinstance(v, str):
+        # What Ansible's list type took before these options took dicts: "all:off,3:on".
+        v = [w for w in v.replace(',', ' ').split() if w]
+    if isinstance(v, (list, tuple)):
+        if not v:
+            module.fail_json(msg='%s needs at least one word' % opt)
+        return [str(w) for w in v]
+    module.fail_json(msg='%s must be a list of KEY:VALUE words or a dict, not %s'
+                     % (opt, type(v).__name__))
+
+
 def command_args(module):
     p = module.params
     if p['profile']:
@@ -240,10 +309,12 @@ def command_args(module):
         v = p[opt]
         if v is None:
             continue
-        if kind == 'list':
-            if not v:
-                module.fail_json(msg='%s needs at least one word' % opt)
-            args += [kw] + list(v)
+        if kind == 'prios':
+            if any(not 0 <= prio <= 7 for prio in v):
+                module.fail_json(msg='%s: priorities are 0-7, not %s' % (opt, v))
+            args += [kw, 'all:off'] + ['%d:on' % prio for prio in sorted(set(v))]
+        elif kind == 'list':
+            args += [kw] + setting_words(module, opt, v)
         else:
             if opt in RANGES and not 0 <= v <= RANGES[opt]:
                 module.fail_json(msg='%s must be 0-%d, not %d' % (opt, RANGES[opt], v))
@@ -260,19 +331,20 @@ def main():
         dscp=dict(type='int'),
         cnp_dscp=dict(type='int'),
         cnp_prio=dict(type='int'),
-        prio_pfc=dict(type='list', elements='str'),
+        pfc_prios=dict(type='list', elements='int'),
+        prio_pfc=dict(type='raw'),
         delay=dict(type='int'),
-        prio_tc=dict(type='list', elements='str'),
-        tc_tsa=dict(type='list', elements='str'),
-        tc_bw=dict(type='list', elements='str'),
-        tc_maxrate=dict(type='list', elements='str'),
-        prio_buffer=dict(type='list', elements='str'),
-        buffer_size=dict(type='list', elements='str'),
+        prio_tc=dict(type='raw'),
+        tc_tsa=dict(type='raw'),
+        tc_bw=dict(type='raw'),
+        tc_maxrate=dict(type='raw'),
+        prio_buffer=dict(type='raw'),
+        buffer_size=dict(type='raw'),
         trust=dict(type='str', choices=['dscp', 'pcp']),
-        dscp_prio=dict(type='list', elements='str'),
+        dscp_prio=dict(type='raw'),
         roce_tos=dict(type='int'),
         roce_mode=dict(type='str', choices=['v1', 'v2']),
-        ecn=dict(type='list', elements='str'),
+        ecn=dict(type='raw'),
         no_dcb=dict(type='str', choices=['fail', 'skip'], default='fail'),
     )
     settings = [s[0] for s in SETTINGS]
@@ -280,7 +352,7 @@ def main():
         argument_spec=spec,
         supports_check_mode=True,
         required_one_of=[['profile'] + settings],
-        mutually_exclusive=[['profile', s] for s in settings],
+        mutually_exclusive=[['profile', s] for s in settings] + [['pfc_prios', 'prio_pfc']],
         required_by=dict((o, 'profile') for o, _kw, _top in PROFILE_PARAMS),
     )
     args = command_args(module)
