@@ -33,11 +33,13 @@ saved() {
 	[ -s "$f" ] || { echo "no $f yet" >&2; return 1; }
 	jq -e "$2" "$f" >/dev/null && return 0
 	echo "$f: not ($2)" >&2
-	# What the condition read, so that a failed check says why.
+	# What the condition read from the top of the file, so that a failed check
+	# says why (a path inside any(...), all(...) or select(...) is relative: left out).
 	local path
-	for path in $(grep -oE '(^|[ (])\.[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*' <<<"$2" | tr -d ' (' | sort -u); do
-		printf '    %s = %s\n' "$path" "$(jq -c "$path" "$f" 2>&1)" >&2
-	done
+	grep -oP '(?<![\w\])"\.])(?<![a-z]\()\.[a-z_][a-z_0-9]*(\.[a-z_][a-z_0-9]*)*' <<<"$2" | sort -u |
+		while read -r path; do
+			printf '    %s = %s\n' "$path" "$(jq -c "$path" "$f" 2>&1)" >&2
+		done
 	return 1
 }
 

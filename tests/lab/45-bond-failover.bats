@@ -59,9 +59,9 @@ setup() {
 teardown() {
 	[ -z "${LAB_SKIP:-}" ] || return 0
 	# The next test starts from eth0 active on both hosts, every cable in.
-	note_retry
 	restore_links
 	both 'wait_for 30 active_slave_is bond0 eth0' >/dev/null || true
+	note_retry
 }
 
 # measure ARGS...: the measurement on b in the background, its JSON in

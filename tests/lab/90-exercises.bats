@@ -30,7 +30,10 @@ setup() {
 	need_rdmactl
 }
 
-teardown() { diagnose_failure; }
+teardown() {
+	diagnose_failure
+	note_retry
+}
 
 # exercise NAME: start, check fails naming what is missing, solve, check passes.
 exercise() {

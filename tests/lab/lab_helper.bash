@@ -108,18 +108,19 @@ diagnose_failure() {
 			rdma link show 2>&1; rdma res show qp 2>&1 | head -n 20;
 			pgrep -a rdmactl || true' 2>&1 || echo "$h: no answer in 20 s"
 	done
-	note_retry
 }
 
-# In teardown, after a failed try that bats runs again (a file that sets
+# Last in teardown, after a failed try that bats runs again (a file that sets
 # BATS_TEST_RETRIES): bats keeps only the last try's output, so say on the TAP
-# stream that this try failed and what it printed (scripts/lab test counts
-# these lines).  A failure that repeats still fails the test.
+# stream that this try failed and what it printed, the test's lines first, then
+# teardown's diagnostics (scripts/lab test counts these lines).  Every line ends
+# in a newline, so that the next "ok" starts one.  A failure that repeats still
+# fails the test.
 note_retry() {
 	[ "${BATS_TEST_COMPLETED:-}" != 1 ] || return 0
 	[ "${BATS_TEST_TRY_NUMBER:-1}" -le "${BATS_TEST_RETRIES:-0}" ] || return 0
 	{
-		echo "# retry: try $BATS_TEST_TRY_NUMBER of \"$BATS_TEST_DESCRIPTION\" failed; running it again. It said (last 80 lines):"
-		[ ! -r "${BATS_OUT:-}" ] || tail -n 80 "$BATS_OUT" | sed 's/^/#   /'
+		echo "# retry: try $BATS_TEST_TRY_NUMBER of \"$BATS_TEST_DESCRIPTION\" failed; running it again. It said (first 200 lines):"
+		[ ! -r "${BATS_OUT:-}" ] || awk 'NR <= 200 { print "#   " $0 }' "$BATS_OUT"
 	} >&3
 }
