@@ -305,16 +305,16 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 	 * Without a port there is nothing to sample: said below, as live.
 	 */
 	if (interval && rooted && n) {
+		if (rdc_system_window_for(interval, &interval, &err)) {
+			rc = rdc_fail(ctx, &err);
+			goto out;
+		}
 		if (count > 1) {
 			rc = rdc_usage_error(ctx,
 					     "stats: count %" PRIu32
 					     ": a bundle holds two samples, "
 					     "one interval (use count 1)",
 					     count);
-			goto out;
-		}
-		if (rdc_system_window_for(interval, &interval, &err)) {
-			rc = rdc_fail(ctx, &err);
 			goto out;
 		}
 		count = 1;

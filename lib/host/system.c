@@ -175,6 +175,9 @@ int rdc_system_window(double *window_s)
 	/* A window from another host's bundle is data: only a sane one is used. */
 	if (*end || errno || !(w > 0 && w <= 86400))
 		return -EINVAL;
+	/* A WINDOW without its second sample is one sample: rates over it would be zeros. */
+	if (!rdc_fs_exists("/" RDC_SYSTEM_SAMPLES "/2"))
+		return -ENOENT;
 	*window_s = w;
 	return 0;
 }

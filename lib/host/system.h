@@ -63,7 +63,10 @@ const char *rdc_system_capture_error(void);
 int rdc_system_sample(unsigned int k, struct rdc_err *err);
 /* Write @dir/WINDOW. */
 int rdc_system_window_write(const char *dir, double window_s, struct rdc_err *err);
-/* The window a bundle under --root recorded: 0, or -ENOENT (none; live), -EINVAL (not sane). */
+/*
+ * The window a bundle under --root recorded: 0, or -ENOENT (none, or no
+ * samples/2 beside it: one sample; live), -EINVAL (not sane).
+ */
 int rdc_system_window(double *window_s);
 /*
  * Under --root, rates over @interval_s come only from the bundle's own two

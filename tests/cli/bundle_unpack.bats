@@ -68,9 +68,23 @@ p.wait()
 		wait $! || true
 		scratch_empty
 	done
-	# A reader that leaves early: rdmactl may die of SIGPIPE.
-	run bash -c "TMPDIR='$SCR' '$RDMACTL' --root '$BIG' --yaml port stats | head -n 1"
-	assert_output "schema: 2"
+	# A reader that leaves after one line, while rdmactl still has 26 KiB to write
+	# into a pipe of one page: rdmactl dies of SIGPIPE.
+	run python3 -c '
+import fcntl, os, signal, subprocess, sys
+r, w = os.pipe()
+fcntl.fcntl(w, 1031, 4096)  # F_SETPIPE_SZ
+p = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL,
+                     preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_DFL))
+os.close(w)
+with os.fdopen(r, "rb") as f:
+    print(f.readline().decode().rstrip())
+p.wait()
+print("exit", p.returncode)
+' env TMPDIR="$SCR" "$RDMACTL" --root "$BIG" --yaml port stats
+	assert_success
+	assert_output "schema: 2
+exit -13"
 	scratch_empty
 }
 

@@ -36,8 +36,9 @@ clean_text() {
 }
 
 @test "output: a device name with a newline and bidi controls is escaped in every text table" {
-	# A window (the second sample reads the same files: zero rates) for port stats interval.
+	# A window and an empty second sample (it reads the same files: zero rates).
 	echo 5 >"$H/WINDOW"
+	mkdir -p "$H/samples/2"
 	for args in "port" "port gids" "-b port" "port stats interval 5" \
 		"diag run interval 0"; do
 		# shellcheck disable=SC2086 # the words are the arguments

@@ -84,6 +84,14 @@ load ../helpers
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/h" port stats interval 5
 	assert_failure 2
 	[[ $stderr == *"the bundle's WINDOW file is not a number of seconds"* ]] || fail "$stderr"
+	# A WINDOW without samples/2 has no second sample: no zero rates over it.
+	echo 5 >"$BATS_TEST_TMPDIR/h/WINDOW"
+	rm -rf "$BATS_TEST_TMPDIR/h/samples"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/h" port stats interval 5 count 2
+	assert_failure 2
+	[[ $stderr == *"interval 5 s: the bundle holds one sample, no window to measure rates over"* ]] || fail "$stderr"
+	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/h" -j diag
+	jq -e '.interval_s == 0' <<<"$output" >/dev/null || fail "diag unasked: $output"
 }
 
 @test "port stats: a host without RDMA says so on stderr and exits 1, with or without interval" {

@@ -185,6 +185,7 @@ unreadable() {
 		[[ $stderr == *"1-1000000"* ]] || fail "count $bad: $stderr"
 	done
 	echo 5 >"$H/WINDOW"
+	mkdir -p "$H/samples/2"
 	run --separate-stderr rh -j port stats mlx5_0/1 interval 5 count 1
 	assert_success
 }
