@@ -129,6 +129,25 @@ setup() {
 	res nosuch .msg | grep -q '^"rdmactl: port: .*nosuch0'
 }
 
+@test "netns: a module runs rdmactl in another network namespace (a path, as a container's)" {
+	run in_netns '
+		unshare -n sleep 300 &
+		ns=$!
+		trap "kill $ns 2>/dev/null" EXIT
+		ip link add veth8 type veth peer name veth9
+		ip link set veth9 netns "$ns"
+		mod port inner "{\"dev\": \"veth9\", \"mtu\": 4000, \"netns\": \"/proc/$ns/ns/net\"}"
+		nsenter -t "$ns" -n ip -o link show veth9
+		mod port outer "{\"dev\": \"veth9\", \"mtu\": 4000}"
+		mod port bad "{\"dev\": \"veth9\", \"netns\": \"/nonexistent\", \"mtu\": 4000}"'
+	assert_success
+	[ "$(res inner '[.failed, .changed, (.cmd | index("--netns")) > 0, .cmd[-4:]]')" = \
+	  '[false,true,true,["set","veth9","mtu","4000"]]' ] || fail "$(res inner .)"
+	assert_output --regexp 'veth9@if[0-9]+: <[^>]*> mtu 4000 '
+	[ "$(res outer '[.failed, .error_id]')" = '[true,"not-found"]' ] || fail "$(res outer .)"
+	res bad .msg | grep -qF "cannot open network namespace '/nonexistent'" || fail "$(res bad .msg)"
+}
+
 @test "bond: state absent of a bond that is not there changes nothing (rdmactl's error id not-found)" {
 	run in_netns '
 		mod bond gone "{\"name\": \"bond9\", \"state\": \"absent\"}"'

@@ -84,6 +84,7 @@ def rdmactl_argument_spec():
     return dict(
         rdmactl=dict(type='str', default='rdmactl'),
         root=dict(type='path'),
+        netns=dict(type='str'),
     )
 
 
@@ -97,6 +98,8 @@ def rdmactl_command(module, args, dry_run=False):
     cmd = [path, '--json']
     if module.params.get('root'):
         cmd += ['--root', module.params['root']]
+    if module.params.get('netns'):
+        cmd += ['--netns', module.params['netns']]
     if dry_run:
         cmd.append('--dry-run')
     return cmd + [str(a) for a in args]

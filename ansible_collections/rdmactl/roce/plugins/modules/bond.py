@@ -20,6 +20,8 @@ description:
 version_added: "1.0.0"
 author:
   - rdmactl contributors (@rdmactl)
+extends_documentation_fragment:
+  - rdmactl.roce.rdmactl
 options:
   name:
     description: The bond's name.
@@ -56,13 +58,6 @@ options:
       - Other netplan parameters are refused; rdmactl does not set them.
     type: dict
     default: {}
-  rdmactl:
-    description: The rdmactl binary on the managed host, a name looked up in PATH or a path.
-    type: str
-    default: rdmactl
-  root:
-    description: Read a captured host below this directory (writes refused; check mode works).
-    type: path
 attributes:
   check_mode:
     description: Runs rdmactl with C(--dry-run), which reports what would change and sends nothing.

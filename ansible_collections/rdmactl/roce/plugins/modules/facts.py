@@ -19,6 +19,8 @@ description:
 version_added: "1.0.0"
 author:
   - rdmactl contributors (@rdmactl)
+extends_documentation_fragment:
+  - rdmactl.roce.rdmactl
 options:
   gather:
     description: What to gather.
@@ -43,13 +45,6 @@ options:
     type: list
     elements: str
     default: []
-  rdmactl:
-    description: The rdmactl binary on the managed host, a name looked up in PATH or a path.
-    type: str
-    default: rdmactl
-  root:
-    description: Read a captured host below this directory instead of the running one.
-    type: path
 attributes:
   check_mode:
     description: Only reads; runs the same in check mode.

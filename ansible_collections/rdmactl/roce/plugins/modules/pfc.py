@@ -20,6 +20,8 @@ description:
 version_added: "1.0.0"
 author:
   - rdmactl contributors (@rdmactl)
+extends_documentation_fragment:
+  - rdmactl.roce.rdmactl
 options:
   dev:
     description:
@@ -124,15 +126,6 @@ options:
     type: str
     choices: [fail, skip]
     default: fail
-  rdmactl:
-    description: The rdmactl binary on the managed host, a name looked up in PATH or a path.
-    type: str
-    default: rdmactl
-  root:
-    description:
-      - Read a captured host (a C(rdmactl diag collect) bundle or fixture) below this directory.
-        Writes are refused there; check mode works.
-    type: path
 attributes:
   check_mode:
     description: Runs rdmactl with C(--dry-run), which reports what would change and sends nothing.

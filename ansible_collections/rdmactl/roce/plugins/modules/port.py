@@ -20,6 +20,8 @@ description:
 version_added: "1.0.0"
 author:
   - rdmactl contributors (@rdmactl)
+extends_documentation_fragment:
+  - rdmactl.roce.rdmactl
 options:
   dev:
     description: The netdev, an RDMA C(DEV[/PORT]), or an address on the netdev.
@@ -33,13 +35,6 @@ options:
     description: Bring the netdev up or take it down.
     type: str
     choices: [up, down]
-  rdmactl:
-    description: The rdmactl binary on the managed host, a name looked up in PATH or a path.
-    type: str
-    default: rdmactl
-  root:
-    description: Read a captured host below this directory (writes refused; check mode works).
-    type: path
 attributes:
   check_mode:
     description: Runs rdmactl with C(--dry-run), which reports what would change and sends nothing.
