@@ -63,7 +63,10 @@ setup() {
 		mod pfc name "{\"dev\": \"veth0\", \"dscp_prio\": {\"AF31\": 3, \"26\": 3}}" --check
 		mod pfc badprio "{\"dev\": \"veth0\", \"pfc_prios\": [8]}"
 		mod pfc both "{\"dev\": \"veth0\", \"pfc_prios\": [3], \"prio_pfc\": [\"3:on\"]}"
-		mod pfc type "{\"dev\": \"veth0\", \"tc_bw\": 50}"'
+		mod pfc type "{\"dev\": \"veth0\", \"tc_bw\": 50}"
+		mod pfc base60 "{\"dev\": \"veth0\", \"dscp_prio\": [1563]}"
+		mod pfc nullval "{\"dev\": \"veth0\", \"dscp_prio\": {\"26\": null}}"
+		mod pfc off "{\"dev\": \"veth0\", \"pfc_prios\": []}" --check'
 	assert_success
 	[ "$(res set '[.failed, .changed, .cmd[2:]]')" = \
 	  '[false,true,["pfc","set","dev","veth0","prio-pfc","all:off","3:on","5:on","delay","32","tc-tsa","all:ets","tc-bw","all:0","0:50","3:50","dscp-prio","26:3","48:6"]]' ] ||
@@ -78,6 +81,11 @@ setup() {
 	res badprio .msg | grep -qF 'pfc_prios: priorities are 0-7, not [8]' || fail "$(res badprio .msg)"
 	res both .msg | grep -qF 'mutually exclusive: pfc_prios|prio_pfc' || fail "$(res both .msg)"
 	res type .msg | grep -qF 'tc_bw must be a list of KEY:VALUE words or a dict, not int' || fail "$(res type .msg)"
+	res base60 .msg | grep -qF 'dscp_prio: 1563 is not a KEY:VALUE word; quote it' || fail "$(res base60 .msg)"
+	res nullval .msg | grep -qF 'dscp_prio: the value of 26 must be one word, a number or a bool, not None' ||
+		fail "$(res nullval .msg)"
+	# No lossless priority at all: PFC off everywhere (would change 3 and 5).
+	[ "$(res off '[.failed, .changed, .cmd[-2:]]')" = '[false,true,["prio-pfc","all:off"]]' ] || fail "$(res off .)"
 }
 
 @test "pfc: a netdev without DCB fails with rdmactl's message and error id, or is reported with no_dcb skip" {

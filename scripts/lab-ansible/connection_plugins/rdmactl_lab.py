@@ -17,7 +17,6 @@ description:
   - The VMs mount this machine's C(/) read-only, so their python3 and the checkout's
     C(./rdmactl) are this machine's; C(/root) and C(/tmp) are tmpfs in the VMs, so Ansible's
     default remote tmp works.
-version_added: "1.0.0"
 author:
   - rdmactl contributors (@rdmactl)
 options:

@@ -261,11 +261,14 @@ def map_order(k):
     return (2, 0, k)
 
 
-def map_value(v):
-    """A bool is dcb's on/off; anything else is its own word (a number, ets, 25Gbit)."""
+def map_value(module, opt, key, v):
+    """A bool is dcb's on/off; a number or a string is its own word (3, ets, 25Gbit)."""
     if isinstance(v, bool):
         return 'on' if v else 'off'
-    return str(v)
+    if isinstance(v, (int, float, str)) and str(v).split() == [str(v)]:
+        return str(v)
+    module.fail_json(msg="%s: the value of %s must be one word, a number or a bool, not %r"
+                     % (opt, key, v))
 
 
 def setting_words(module, opt, v):
@@ -275,14 +278,19 @@ def setting_words(module, opt, v):
             module.fail_json(msg='%s needs at least one entry' % opt)
         keys = [(map_key(module, opt, k), k) for k in v]
         keys.sort(key=lambda kk: map_order(kk[0]))
-        return ['%s:%s' % (k, map_value(v[orig])) for k, orig in keys]
+        return ['%s:%s' % (k, map_value(module, opt, k, v[orig])) for k, orig in keys]
     if isinstance(v, str):
         # What Ansible's list type took before these options took dicts: "all:off,3:on".
         v = [w for w in v.replace(',', ' ').split() if w]
     if isinstance(v, (list, tuple)):
         if not v:
             module.fail_json(msg='%s needs at least one word' % opt)
-        return [str(w) for w in v]
+        for w in v:
+            # YAML 1.1 reads an unquoted 26:3 as a base-60 number (1563).
+            if not isinstance(w, str) or ':' not in w:
+                module.fail_json(msg='%s: %r is not a KEY:VALUE word; quote it ("26:3") or use a '
+                                 'dict' % (opt, w))
+        return list(v)
     module.fail_json(msg='%s must be a list of KEY:VALUE words or a dict, not %s'
                      % (opt, type(v).__name__))
 
