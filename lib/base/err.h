@@ -8,6 +8,7 @@
  * What kind of failure a record is: the stable id of an error document
  * (rdmactl(8) ERRORS), for a script to act on without reading English.
  * Named in err_ids[] (err.c); an id, once shipped, is never renamed.
+ * live-only is only ever marked by the verb that refuses, never guessed from an errno.
  */
 enum rdc_err_kind {
 	RDC_ERRK_AUTO = 0,	/* from the usage flag, else from the errno (rdc_err_kind_of) */
@@ -18,14 +19,14 @@ enum rdc_err_kind {
 	RDC_ERRK_NO_DCB,	/* "no-dcb": the netdev's driver has no dcbnl operations */
 	RDC_ERRK_PERMISSION,	/* "permission-denied": needs root or CAP_NET_ADMIN */
 	RDC_ERRK_BUSY,		/* "busy": another run holds the lock, try again later */
-	RDC_ERRK_OFFLINE, /* "live-only": a write or live run under --root or --replay (marked only) */
-	RDC_ERRK_INVALID,   /* "invalid": the kernel or a file refused a value */
-	RDC_ERRK_BAD_DATA,  /* "bad-data": a file, reply or peer said what cannot be */
-	RDC_ERRK_IO,	    /* "io-error": a read or write failed */
-	RDC_ERRK_TIMEOUT,   /* "timeout": no answer in time */
-	RDC_ERRK_PEER,	    /* "peer": the bench peer refused, closed or broke the protocol */
-	RDC_ERRK_NO_MEMORY, /* "no-memory" */
-	RDC_ERRK_FAILED,    /* "failed": none of the above */
+	RDC_ERRK_OFFLINE,	/* "live-only": a write or live run under --root/--replay */
+	RDC_ERRK_INVALID,	/* "invalid": the kernel or a file refused a value */
+	RDC_ERRK_BAD_DATA,	/* "bad-data": a file, reply or peer said what cannot be */
+	RDC_ERRK_IO,		/* "io-error": a read or write failed */
+	RDC_ERRK_TIMEOUT,	/* "timeout": no answer in time */
+	RDC_ERRK_PEER,		/* "peer": the bench peer refused, closed or broke the protocol */
+	RDC_ERRK_NO_MEMORY,	/* "no-memory" */
+	RDC_ERRK_FAILED,	/* "failed": none of the above */
 	RDC_ERRK_COUNT
 };
 
