@@ -364,10 +364,17 @@ static int args_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 
 		if (args->given[k] && act->params[k].alone)
 			for (int j = 0; act->params[j].name; j++)
-				if (j != k && args->given[j])
-					return rdc_arg_error(ctx, args, j,
-							     "%s: '%s' takes no other keywords",
-							     act->name, act->params[k].name);
+				if (j != k && args->given[j] &&
+				    !(act->params[k].alone_but &&
+				      !strcmp(act->params[j].name, act->params[k].alone_but)))
+					return rdc_arg_error(
+						ctx, args, j,
+						"%s: '%s' takes no other keywords%s%s%s", act->name,
+						act->params[k].name,
+						act->params[k].alone_but ? " but '" : "",
+						act->params[k].alone_but ? act->params[k].alone_but
+									 : "",
+						act->params[k].alone_but ? "'" : "");
 
 		if (args->given[k] && other && args->given[param_index(act, other)])
 			return rdc_arg_error(ctx, args, k, "%s: '%s' and '%s' exclude each other",

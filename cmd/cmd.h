@@ -104,7 +104,8 @@ struct rdc_param {
 	const char *const *suggest; /* completion candidates for the value, NULL-terminated */
 	const char *excludes;	    /* a keyword that may not be given with this one */
 	bool multi;		    /* takes one or more KEY:VALUE words (dcb's grammar) */
-	bool alone;		    /* excludes every other keyword of the action */
+	bool alone;		    /* excludes every other keyword of the action... */
+	const char *alone_but;	    /* ...but this one, when set ("-f FILE dev NETDEV") */
 	bool repeat;		    /* may be given up to RDC_MAX_REPEAT times ("link A link B") */
 	bool words; /* takes one or more plain words up to the next keyword ("check ID ID") */
 	enum rdc_complete value_kind; /* what the value names, for completion */

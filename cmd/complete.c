@@ -258,14 +258,21 @@ static void complete_action(const struct rdc_action *act, int argc, char **argv,
 		}
 	}
 	for (const struct rdc_param *q = act->params; q && q->name; q++) {
-		bool alone_given = false;
+		bool alone_given = false, others_given = false;
 
-		/* Neither a keyword already given, nor one it excludes, nor beside a lone one. */
-		for (const struct rdc_param *r = act->params; r->name; r++)
-			alone_given |= r->alone && word_in(r->name, argc, argv);
+		/*
+		 * Neither a keyword already given, nor one it excludes, nor beside a
+		 * lone one (but the one keyword a lone one takes, either way round).
+		 */
+		for (const struct rdc_param *r = act->params; r->name; r++) {
+			alone_given |= r->alone && word_in(r->name, argc, argv) &&
+				       !(r->alone_but && !strcmp(q->name, r->alone_but));
+			others_given |= r != q && word_in(r->name, argc, argv) &&
+					!(q->alone_but && !strcmp(r->name, q->alone_but));
+		}
 		if ((word_in(q->name, argc, argv) && !q->repeat) ||
 		    (q->excludes && word_in(q->excludes, argc, argv)) || alone_given ||
-		    (q->alone && argc > 0))
+		    (q->alone && argc > 0 && (!q->alone_but || others_given)))
 			continue;
 		emit(q->name, cur);
 	}

@@ -288,7 +288,9 @@ static const struct rdc_param pfc_apply_params[] = {
 	{.name = "-f",
 	 .metavar = "FILE",
 	 .alone = true,
-	 .help = "apply a YAML file of devices instead (see rdmactl.yaml(5))",
+	 .alone_but = "dev",
+	 .help = "apply a YAML file of devices instead (see rdmactl.yaml(5)); with dev NETDEV, "
+		 "only what it says for NETDEV",
 	 .value_kind = RDC_COMPLETE_FILE,
 	 .parse = rdc_val_string,
 	 .dest = offsetof(struct pfc_apply_opts, file)},
@@ -313,7 +315,7 @@ static const struct rdc_action pfc_actions[] = {
 	 .opts_size = sizeof(struct pfc_set_opts),
 	 .opts_init = pfc_set_defaults},
 	{.name = "apply",
-	 .synopsis = "dev NETDEV profile NAME [prio P] [dscp D] ... | -f FILE",
+	 .synopsis = "dev NETDEV profile NAME [prio P] [dscp D] ... | -f FILE [dev NETDEV]",
 	 .help = "apply a whole profile idempotently, with rollback on failure",
 	 .run = pfc_apply_run,
 	 .params = pfc_apply_params,
@@ -328,19 +330,26 @@ const struct rdc_cmd rdc_cmd_pfc = {
 	.actions = pfc_actions,
 };
 
-int pfc_targets(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_targets *ts)
+int pfc_targets_of(const char *name, struct rdc_dcb_targets *ts, struct rdc_err *err)
 {
 	struct rdc_port_list ports;
-	struct rdc_err err = {0};
 	int rc;
 
 	memset(ts, 0, sizeof(*ts));
-	if (rdc_ports_read(&ports, &err))
-		return rdc_fail(ctx, &err);
-	rc = name ? rdc_dcb_targets_of(&ports, name, ts, &err)
-		  : rdc_dcb_targets_all(&ports, ts, &err);
-	rdc_ports_free(&ports);
+	rc = rdc_ports_read(&ports, err);
 	if (rc)
+		return rc;
+	rc = name ? rdc_dcb_targets_of(&ports, name, ts, err)
+		  : rdc_dcb_targets_all(&ports, ts, err);
+	rdc_ports_free(&ports);
+	return rc;
+}
+
+int pfc_targets(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_targets *ts)
+{
+	struct rdc_err err = {0};
+
+	if (pfc_targets_of(name, ts, &err))
 		return rdc_fail(ctx, &err);
 	/* A name above the ports (a VLAN, an address, a bond) acts on them: say which. */
 	for (size_t i = 0; name && i < ts->count; i++)

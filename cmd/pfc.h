@@ -39,6 +39,8 @@ void pfc_set_defaults(void *opts);
  * Prints errors, returns the exit code; free with rdc_dcb_targets_free().
  */
 int pfc_targets(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_targets *ts);
+/* The same, quietly: 0, or -errno with @err set (ENODEV: no such netdev or RDMA device). */
+int pfc_targets_of(const char *name, struct rdc_dcb_targets *ts, struct rdc_err *err);
 /* One netdev's planned change: pfc set and apply write a list of them, all or none. */
 struct pfc_job {
 	struct rdc_dcb_target t;
@@ -49,6 +51,13 @@ struct pfc_job {
 struct pfc_jobs {
 	size_t count;
 	struct pfc_job *items;
+	/*
+	 * `apply -f FILE dev NETDEV`: only these netdevs are planned; a file
+	 * device that is not on this host, or none of whose netdevs is one of
+	 * them, is passed over.  NULL: every device of the file.
+	 */
+	const struct rdc_dcb_targets *only;
+	const char *only_name, *file; /* as given, for the text of a run that found nothing */
 };
 
 /*

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "base/config.h"
+#include "base/log.h"
 #include "base/util.h"
+#include "host/netdev.h"
 #include "pfc.h"
 #include "signals.h"
 #include "write.h"
@@ -23,15 +25,31 @@ static int profile_check(struct rdc_ctx *ctx, const struct rdc_args *args,
 	return 0;
 }
 
+static bool targets_have(const struct rdc_dcb_targets *ts, const char *netdev)
+{
+	for (size_t i = 0; i < ts->count; i++)
+		if (!strcmp(ts->items[i].netdev, netdev))
+			return true;
+	return false;
+}
+
 int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_profile *prof,
 		 const struct rdc_dcb_want *want, struct pfc_jobs *jobs, unsigned int line)
 {
 	struct rdc_dcb_targets ts;
+	struct rdc_err err = {0};
 	struct pfc_job *grown;
-	int rc = pfc_targets(ctx, dev, &ts);
+	int rc;
 
-	if (rc)
-		return rc;
+	if (!jobs->only) {
+		rc = pfc_targets(ctx, dev, &ts);
+		if (rc)
+			return rc;
+	} else if (pfc_targets_of(dev, &ts, &err)) {
+		/* Not on this host (yet): a device of the file, never the one asked for. */
+		log_info("pfc: line %u: %s: passed over", line, err.msg);
+		return 0;
+	}
 	grown = realloc(jobs->items, (jobs->count + ts.count + 1) * sizeof(*grown));
 	if (!grown) {
 		rdc_dcb_targets_free(&ts);
@@ -44,6 +62,11 @@ int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_prof
 		struct rdc_dcb_want profile_want;
 		const struct rdc_dcb_want *w = want;
 
+		if (jobs->only && !targets_have(jobs->only, ts.items[i].netdev)) {
+			log_info("pfc: line %u: %s is not %s: passed over", line,
+				 ts.items[i].netdev, jobs->only_name);
+			continue;
+		}
 		memset(job, 0, sizeof(*job));
 		job->t = ts.items[i];
 		job->line = line;
@@ -231,6 +254,10 @@ static void pfc_jobs_report(struct rdc_ctx *ctx, const struct pfc_jobs *jobs)
 	for (size_t i = 0; i < jobs->count; i++)
 		pfc_report(ctx, &jobs->items[i].t, jobs->items[i].plan);
 	rdc_out_arr_close(ctx->out);
+	if (!jobs->count && jobs->only_name)
+		rdc_out_text(ctx->out,
+			     "%s: nothing in %s for it: nothing to change (nothing sent)\n",
+			     jobs->only_name, jobs->file);
 	rdc_out_end(ctx->out);
 }
 
@@ -244,10 +271,36 @@ int pfc_jobs_finish(struct rdc_ctx *ctx, struct pfc_jobs *jobs, int rc)
 	return rc;
 }
 
+/*
+ * The netdevs `-f FILE dev NETDEV` names must be there: a name that is no
+ * netdev would find nothing in any file and exit 0, hiding a typo.  A netdev
+ * is one sysfs lists, or one whose DCB answers (a driver's, or a double's).
+ */
+static int only_present(struct rdc_ctx *ctx, const struct rdc_dcb_targets *only)
+{
+	struct rdc_dcb *dcb = malloc(sizeof(*dcb));
+	struct rdc_err err = {0};
+	int rc = 0;
+
+	if (!dcb)
+		return rdc_oom(ctx);
+	for (size_t i = 0; i < only->count && !rc; i++) {
+		const char *nd = only->items[i].netdev;
+
+		if (rdc_netdev_exists(nd) || !rdc_dcb_read(nd, dcb, &err) || err.code == EOPNOTSUPP)
+			continue;
+		rdc_err_set(&err, ENODEV, "no network interface '%s'", nd);
+		rc = rdc_fail(ctx, &err);
+	}
+	free(dcb);
+	return rc;
+}
+
 int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
 		  void *opts)
 {
 	const struct pfc_apply_opts *ao = opts;
+	struct rdc_dcb_targets only = {0};
 	struct pfc_jobs jobs = {0};
 	int rc;
 
@@ -259,9 +312,25 @@ int pfc_apply_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 	rc = rdc_writes_allowed(ctx);
 	if (rc)
 		return rc;
-	if (ao->file)
-		rc = jobs_from_file(ctx, act, ao->file, &jobs);
-	else
+	if (!ao->file) {
 		rc = pfc_jobs_add(ctx, ao->dev, &ao->profile, NULL, &jobs, 0);
-	return pfc_jobs_finish(ctx, &jobs, rc);
+		return pfc_jobs_finish(ctx, &jobs, rc);
+	}
+	/* -f FILE dev NETDEV (a NIC that appeared, udev's rdmactl-pfc@.service): its part only. */
+	if (ao->dev) {
+		rc = pfc_targets(ctx, ao->dev, &only);
+		if (!rc)
+			rc = only_present(ctx, &only);
+		if (rc) {
+			rdc_dcb_targets_free(&only);
+			return rc;
+		}
+		jobs.only = &only;
+	}
+	jobs.only_name = ao->dev;
+	jobs.file = ao->file;
+	rc = jobs_from_file(ctx, act, ao->file, &jobs);
+	rc = pfc_jobs_finish(ctx, &jobs, rc);
+	rdc_dcb_targets_free(&only);
+	return rc;
 }

@@ -319,6 +319,13 @@ make_stub() {
 	assert_output ":file"
 	run "$RDMACTL" __complete pfc apply -f ""
 	assert_output ":file"
+	# -f takes dev beside it, and nothing else; dev alone still offers -f, a profile does not.
+	run "$RDMACTL" __complete --root "$EMPTY" pfc apply -f p.yaml ""
+	assert_equal "$(sort <<<"$output")" "$(lines --dry-run dev)"
+	run "$RDMACTL" __complete --root "$EMPTY" pfc apply dev eth0 ""
+	assert_line -- -f
+	run "$RDMACTL" __complete --root "$EMPTY" pfc apply dev eth0 profile roce-lossless ""
+	refute_line -- -f
 	run "$RDMACTL" __complete diag -f pol
 	assert_output ":file"
 	# Global options after the verb are skipped: the keywords still follow.

@@ -186,6 +186,31 @@ sets() {
 	[ "$before" = "$(nic_state)" ]
 }
 
+@test "pfc apply -f FILE dev NETDEV: NETDEV's entry only, written and read back; again, nothing sent" {
+	cat >"$BATS_TEST_TMPDIR/p.yaml" <<-'YAML'
+	devices:
+	  - dev: eth9
+	    profile: roce-lossless
+	  - dev: eth8
+	    prio-pfc: all:off 4:on
+	YAML
+	before=$("$DOUBLE/dcb-double-ctl" show | jq -c '.devices.eth9')
+	: >"$DCB_DOUBLE_LOG"
+	run --separate-stderr "$RDMACTL" -j pfc apply -f "$BATS_TEST_TMPDIR/p.yaml" dev eth8
+	assert_success
+	[ "$(echo "$output" | jq -c '[.changed, [.netdevs[] | .netdev]]')" = '[true,["eth8"]]' ]
+	[ "$("$RDMACTL" -j pfc show dev eth8 | jq -c '.netdevs[0].pfc.enabled_prios')" = '[4]' ]
+	# eth9 was neither written nor read for a plan: the double logged eth8 only.
+	grep -q '^GET eth8 ' "$DCB_DOUBLE_LOG"
+	grep -q ' eth9 ' "$DCB_DOUBLE_LOG" && fail "eth9 was asked: $(grep ' eth9 ' "$DCB_DOUBLE_LOG")"
+	[ "$("$DOUBLE/dcb-double-ctl" show | jq -c '.devices.eth9')" = "$before" ]
+	: >"$DCB_DOUBLE_LOG"
+	run --separate-stderr "$RDMACTL" -j pfc apply -f "$BATS_TEST_TMPDIR/p.yaml" dev eth8
+	assert_success
+	[ "$(echo "$output" | jq '.changed')" = false ]
+	[ "$(sets)" = 0 ]
+}
+
 # Start rdmactl ARGS... in the background with the double answering every
 # changing request DELAY ms late; wait until it sent its first change to
 # NETDEV (the SET is applied, its answer not yet given), then send SIG.  The

@@ -80,6 +80,40 @@ load ../helpers
 	assert_output --partial "line 4: 'ens1f1np1' is also the device at line 2"
 }
 
+@test "pfc apply -f FILE dev NETDEV: only NETDEV's part, found through a bond or an RDMA device" {
+	# A member that appears gets its bond's settings, the other member is left alone.
+	printf 'devices:\n  - dev: bond0\n    profile: roce-lossless\n    prio: 5\n  - dev: ens9\n    trust: pcp\n' >"$BATS_TEST_TMPDIR/bond.yaml"
+	run --separate-stderr rd cx6dx-lag --dry-run -j pfc apply -f "$BATS_TEST_TMPDIR/bond.yaml" dev ens1f1np1
+	assert_failure 4 # would change
+	[ "$(jq -c '[.netdevs[] | [.netdev, .upper, .after.pfc.enabled_prios]]' <<<"$output")" = \
+	  '[["ens1f1np1","bond0",[5]]]' ]
+	# The other devices are passed over (said with -v), never a failure.
+	run --separate-stderr rd cx6dx-lag -v --dry-run pfc apply -f "$BATS_TEST_TMPDIR/bond.yaml" dev ens1f0np0
+	assert_failure 4
+	assert_line --partial "ens1f0np0 (bond0, roce_lag): would change"
+	refute_line --partial "ens1f1np1"
+	grep -qx "rdmactl: pfc: line 2: ens1f1np1 is not ens1f0np0: passed over" <<<"$stderr"
+	grep -qx "rdmactl: pfc: line 5: ens9 is not ens1f0np0: passed over" <<<"$stderr"
+	# An RDMA device in the file is its netdev.
+	printf 'devices:\n  - dev: mlx5_1\n    prio-pfc: all:off 5:on\n' >"$BATS_TEST_TMPDIR/rdma.yaml"
+	run --separate-stderr rd cx6dx --dry-run -j pfc apply -f "$BATS_TEST_TMPDIR/rdma.yaml" dev ens1f1np1
+	assert_failure 4
+	[ "$(jq -c '[.netdevs[] | .netdev]' <<<"$output")" = '["ens1f1np1"]' ]
+	# Nothing for the other port: exit 0, nothing planned, said so.
+	run --separate-stderr rd cx6dx --dry-run -j pfc apply -f "$BATS_TEST_TMPDIR/rdma.yaml" dev ens1f0np0
+	assert_success
+	[ "$(jq -c '[.changed, .netdevs]' <<<"$output")" = '[false,[]]' ]
+	run rd cx6dx --dry-run pfc apply -f "$BATS_TEST_TMPDIR/rdma.yaml" dev ens1f0np0
+	assert_success
+	assert_output "ens1f0np0: nothing in $BATS_TEST_TMPDIR/rdma.yaml for it: nothing to change (nothing sent)"
+	# dev names something of this host; only dev goes with -f.
+	run rd cx6dx --dry-run pfc apply -f "$BATS_TEST_TMPDIR/rdma.yaml" dev mlx5_9
+	assert_failure 1
+	run rd cx6dx --dry-run pfc apply -f "$BATS_TEST_TMPDIR/rdma.yaml" dev ens1f0np0 prio 4
+	assert_failure 2
+	assert_output --partial "'-f' takes no other keywords but 'dev'"
+}
+
 @test "port show: each RDMA port's own netdev, the bond it is used through, a member finds its port" {
 	run --separate-stderr rd lag-mistakes -j port show ens2f1np1
 	assert_success
