@@ -126,7 +126,15 @@ static const struct {
 	{"rdmactl_bond_member_up", G, "1 when the bond member's MII status is up"},
 	{"rdmactl_bond_member_link_failures_total", C,
 	 "link failures the bond counted on the member"},
-	{"rdmactl_diag_findings", G, "diag findings of this run by check and severity"},
+	{"rdmactl_diag_findings", G,
+	 "diag findings of this run by check and severity (configuration, or counters over a "
+	 "window: not those on counters' totals since boot)"},
+	{"rdmactl_diag_finding", G,
+	 "diag findings of this run about one object, labelled with the check, severity and "
+	 "the device, netdev or bond (the same findings as rdmactl_diag_findings)"},
+	{"rdmactl_diag_findings_since_reset", G,
+	 "findings on counters' totals since boot or reset (one sample), left out of "
+	 "rdmactl_diag_findings and rdmactl_diag_finding: run with interval to judge a window"},
 	{"rdmactl_diag_skipped", G,
 	 "objects a diag check could not judge in this run (see 'diag run')"},
 	{"rdmactl_diag_findings_dropped", G,
@@ -341,12 +349,69 @@ static void emit_bonds(struct rdc_prom *m, const struct rdc_diag_host *h)
 }
 
 /*
+ * What an alert may rest on: a finding about the configuration, or about
+ * counters over this run's window.  A finding on counters' totals since boot
+ * or reset (one sample) says only that something happened once; exported,
+ * it would keep its alert firing until the counters were reset.
+ */
+static bool finding_exported(const struct rdc_finding *f)
+{
+	return !f->since_reset;
+}
+
+/* Two findings a series cannot tell apart: same check, severity and object. */
+static bool finding_same_series(const struct rdc_finding *a, const struct rdc_finding *b)
+{
+	return !strcmp(a->id, b->id) && a->severity == b->severity &&
+	       !strcmp(a->device, b->device) && a->port == b->port &&
+	       !strcmp(a->netdev, b->netdev) && !strcmp(a->bond, b->bond);
+}
+
+/*
+ * One series per object a check found something about, labelled with it;
+ * its value counts the findings (a check may say two things of one port).
+ * Emitted at the first of them: a series given twice would void the file.
+ */
+static void emit_finding(struct rdc_prom *m, const struct rdc_findings *list, size_t at)
+{
+	const struct rdc_finding *f = &list->items[at];
+	struct rdc_prom_label l[6];
+	uint64_t count = 0;
+	char port[12];
+	size_t n = 0;
+
+	for (size_t i = 0; i < list->count; i++) {
+		if (!finding_exported(&list->items[i]) || !finding_same_series(f, &list->items[i]))
+			continue;
+		if (i < at)
+			return;
+		count++;
+	}
+	l[n++] = (struct rdc_prom_label){"check", f->id};
+	l[n++] = (struct rdc_prom_label){"severity", rdc_severity_name(f->severity)};
+	/* An empty label is no label in Prometheus: only what the finding names. */
+	if (f->device[0]) {
+		snprintf(port, sizeof(port), "%u", f->port);
+		l[n++] = (struct rdc_prom_label){"device", f->device};
+		l[n++] = (struct rdc_prom_label){"port", port};
+	}
+	if (f->netdev[0])
+		l[n++] = (struct rdc_prom_label){"netdev", f->netdev};
+	if (f->bond[0])
+		l[n++] = (struct rdc_prom_label){"bond", f->bond};
+	rdc_prom_u64(m, "rdmactl_diag_finding", l, n, count);
+}
+
+/*
  * Every check that ran, with a count for each severity (0 included, so an
- * alert on "> 0" sees the check ran and found nothing), and its skips.
+ * alert on "> 0" sees the check ran and found nothing), bond.check's
+ * findings under bond.check whatever their own ids, and its skips; then
+ * each finding on its own, and how many rest on totals since reset.
  */
 static void emit_findings(struct rdc_prom *m, const struct rdc_diag_result *r)
 {
 	static const enum rdc_severity sevs[] = {RDC_SEV_FAIL, RDC_SEV_WARN, RDC_SEV_INFO};
+	uint64_t since_reset = 0;
 
 	for (size_t i = 0; i < rdc_diag_nfamilies; i++) {
 		const struct rdc_diag_family *fam = rdc_diag_families[i];
@@ -359,9 +424,12 @@ static void emit_findings(struct rdc_prom *m, const struct rdc_diag_result *r)
 			for (size_t s = 0; s < RDC_ARRAY_SIZE(sevs); s++) {
 				uint64_t n = 0;
 
-				for (size_t f = 0; f < r->findings.count; f++)
-					n += !strcmp(r->findings.items[f].id, id) &&
-					     r->findings.items[f].severity == sevs[s];
+				for (size_t f = 0; f < r->findings.count; f++) {
+					const struct rdc_finding *fi = &r->findings.items[f];
+
+					n += r->check[f] && !strcmp(r->check[f], id) &&
+					     fi->severity == sevs[s] && finding_exported(fi);
+				}
 				l[1].value = rdc_severity_name(sevs[s]);
 				rdc_prom_u64(m, "rdmactl_diag_findings", l, 2, n);
 			}
@@ -370,6 +438,13 @@ static void emit_findings(struct rdc_prom *m, const struct rdc_diag_result *r)
 			rdc_prom_u64(m, "rdmactl_diag_skipped", l, 1, skipped);
 		}
 	}
+	for (size_t f = 0; f < r->findings.count; f++) {
+		if (finding_exported(&r->findings.items[f]))
+			emit_finding(m, &r->findings, f);
+		else
+			since_reset++;
+	}
+	rdc_prom_u64(m, "rdmactl_diag_findings_since_reset", NULL, 0, since_reset);
 	rdc_prom_u64(m, "rdmactl_diag_findings_dropped", NULL, 0, r->findings.dropped);
 }
 

@@ -75,6 +75,8 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 		rdc_out_null(o, "fix_command", NULL);
 		rdc_out_null(o, "fix_argv", NULL);
 	}
+	/* Text says it in the title ("since boot/counter reset"); scripts and metrics read this. */
+	rdc_out_bool(o, RDC_OUT_MACHINE, "since_reset", NULL, f->since_reset);
 	rdc_out_obj_close(o);
 }
 

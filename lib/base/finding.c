@@ -85,6 +85,12 @@ int rdc_finding_evidence(struct rdc_finding *f, const char *name, const char *so
 	return 0;
 }
 
+void rdc_finding_since_reset(struct rdc_finding *f)
+{
+	if (f)
+		f->since_reset = true;
+}
+
 void rdc_finding_why(struct rdc_finding *f, const char *fmt, ...)
 {
 	va_list ap;

@@ -56,6 +56,13 @@ struct rdc_finding {
 	char why[320];
 	char fix[320];		  /* the command, or prose around it, or words alone */
 	struct rdc_argv fix_argv; /* argc 0: no command (the fix is words) */
+	/*
+	 * It rests on counters' totals since boot or their last reset (one
+	 * sample, or a count only ever read whole), not on a window: it says
+	 * something happened once, and stays until the counters are reset.
+	 * Metrics leave such findings out, so that alerts clear with their cause.
+	 */
+	bool since_reset;
 };
 
 struct rdc_findings {
@@ -92,6 +99,8 @@ struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,
  */
 int rdc_finding_evidence(struct rdc_finding *f, const char *name, const char *source,
 			 const char *fmt, ...) RDC_PRINTF(4, 5);
+/* Mark @f as resting on counters' totals since boot or reset (see since_reset). */
+void rdc_finding_since_reset(struct rdc_finding *f);
 /* Set (replace) the why and the fix text. */
 void rdc_finding_why(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
 void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);

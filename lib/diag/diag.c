@@ -102,8 +102,13 @@ int rdc_diag_run(const struct rdc_diag_host *h, const char *const *only, size_t 
 			if ((nonly && !check_named(fam, c, only, nonly)) ||
 			    check_named(fam, c, skip, nskip))
 				continue;
+			size_t first = r->findings.count;
+
 			r->nran++;
 			c->run(h, c, r);
+			/* bond.check's findings carry bond check's own ids: say whose they are. */
+			for (size_t f = first; f < r->findings.count; f++)
+				r->check[f] = c->id;
 		}
 	}
 	return 0;
@@ -236,6 +241,12 @@ int rdc_diag_delta(const struct rdc_diag_port *p, enum rdc_diag_set set, const c
 double rdc_diag_window_s(const struct rdc_diag_port *p)
 {
 	return p->nsamples < 2 ? 0 : p->s[1].t_s - p->s[0].t_s;
+}
+
+void rdc_diag_counted(struct rdc_finding *f, const struct rdc_diag_port *p)
+{
+	if (p->nsamples < 2)
+		rdc_finding_since_reset(f);
 }
 
 void rdc_diag_counter_source(const struct rdc_diag_port *p, enum rdc_diag_set set, const char *name,

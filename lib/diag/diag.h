@@ -174,6 +174,8 @@ struct rdc_diag_skip {
 
 struct rdc_diag_result {
 	struct rdc_findings findings;
+	/* The id of the check that found findings.items[i] (bond.check's have ids of their own). */
+	const char *check[RDC_FINDINGS_MAX];
 	size_t nran; /* checks run (skipped ones included) */
 	size_t nskipped;
 	struct rdc_diag_skip skipped[RDC_DIAG_SKIPS_MAX];
@@ -254,6 +256,11 @@ int rdc_diag_delta(const struct rdc_diag_port *p, enum rdc_diag_set set, const c
 		   uint64_t *delta);
 /* The window in seconds (0 with one sample). */
 double rdc_diag_window_s(const struct rdc_diag_port *p);
+/*
+ * @f (may be NULL) was judged on @p's counters: with one sample, their
+ * totals since boot or reset (rdc_finding_since_reset); with two, a window.
+ */
+void rdc_diag_counted(struct rdc_finding *f, const struct rdc_diag_port *p);
 /* Where a counter of @set is read, for evidence: "/sys/class/infiniband/D/ports/N/hw_counters/NAME". */
 void rdc_diag_counter_source(const struct rdc_diag_port *p, enum rdc_diag_set set, const char *name,
 			     char *buf, size_t size);

@@ -365,6 +365,7 @@ static bool check_pcie_counters(const struct rdc_diag_port *p, const struct rdc_
 	else
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 				 "PCIe errors or stalls since the counters were reset: %s", list);
+	rdc_diag_counted(f, p);
 	for (size_t k = 0; k < RDC_ARRAY_SIZE(pcie_counters); k++)
 		if (hit[k])
 			host_counter_evidence(f, p, RDC_DIAG_NETDEV, pcie_counters[k]);

@@ -352,6 +352,7 @@ static void check_flapping(const struct rdc_diag_host *h, const struct rdc_diag_
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 				 "%" PRId64 " carrier changes since boot (warn at %" PRIu64 ")", cc,
 				 h->policy.carrier_changes_warn);
+		rdc_finding_since_reset(f);
 		rdc_finding_evidence(f, "carrier_changes", cc_src, "%" PRId64, cc);
 		rdc_finding_evidence(f, "carrier-changes-warn", "policy", "%" PRIu64,
 				     h->policy.carrier_changes_warn);
@@ -496,6 +497,7 @@ static void check_pre_fec_ber(const struct rdc_diag_host *h, const struct rdc_di
 		link_span(p, span, sizeof(span));
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "pre-FEC BER %.2g %s (warn above %.2g)",
 				 ber, span, h->policy.pre_fec_ber_warn);
+		rdc_diag_counted(f, p);
 		link_counter_evidence(f, p, RDC_DIAG_NETDEV, "rx_corrected_bits_phy");
 		if (estimated) {
 			snprintf(src, sizeof(src), "ETHTOOL_GLINKSETTINGS %s", nd ? nd : "?");
@@ -559,6 +561,7 @@ static void check_crc_errors(const struct rdc_diag_host *h, const struct rdc_dia
 		link_span(p, span, sizeof(span));
 		f = rdc_diag_add(r, c, p, window ? RDC_SEV_FAIL : RDC_SEV_WARN,
 				 "receive errors %s: %s", span, list);
+		rdc_diag_counted(f, p);
 		for (size_t k = 0; k < RDC_ARRAY_SIZE(crc_counters); k++)
 			if (hit[k])
 				link_counter_evidence(f, p, crc_counters[k].set,
@@ -705,6 +708,7 @@ static void check_mtu(const struct rdc_diag_host *h, const struct rdc_diag_check
 			f = rdc_diag_add(r, c, p, window ? RDC_SEV_FAIL : RDC_SEV_WARN,
 					 "frames longer than the MTU %" PRId64 " dropped %s: %s",
 					 p->port.netdev.mtu, span, list);
+			rdc_diag_counted(f, p);
 			for (size_t k = 0; k < RDC_ARRAY_SIZE(mtu_counters); k++)
 				if (hit[k])
 					link_counter_evidence(f, p, mtu_counters[k].set,
@@ -798,6 +802,9 @@ static void check_transceiver(const struct rdc_diag_host *h, const struct rdc_di
 			f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 					 "transceiver events since the driver loaded: %s",
 					 total_list);
+		/* No new event in a window, or one sample: totals since the driver loaded. */
+		if (!recent_list[0])
+			rdc_finding_since_reset(f);
 		for (size_t k = 0; k < RDC_ARRAY_SIZE(module_counters); k++)
 			if (now[k])
 				link_counter_evidence(f, p, module_counters[k].set,

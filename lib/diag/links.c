@@ -566,6 +566,7 @@ static void check_traffic_imbalance(const struct rdc_diag_host *h, const struct 
 		return;
 	f = rdc_diag_add(r, c, l.p[top], RDC_SEV_WARN, "%s carried %.0f%% of %s over %zu links %s",
 			 l.p[top]->port.netdev.name, share, tot, l.n, when);
+	rdc_diag_counted(f, l.p[top]);
 	for (size_t i = 0; i < l.n; i++) {
 		const struct rdc_diag_port *p = l.p[i];
 

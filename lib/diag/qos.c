@@ -677,6 +677,7 @@ static void check_pause_storm(const struct rdc_diag_host *h, const struct rdc_di
 		if (!title[0])
 			continue;
 		f = rdc_diag_add(r, c, p, sev, "%s", title);
+		rdc_diag_counted(f, p);
 		if (!drc)
 			qos_pause_evidence(f, p, dur, us, pct);
 		if (have_err)
@@ -820,6 +821,7 @@ static void check_lossless_drops(const struct rdc_diag_host *h, const struct rdc
 				"%llu packets dropped for lack of receive buffer%s while PFC "
 				"is on",
 				(unsigned long long)total, cum ? SINCE_BOOT : " in the window");
+		rdc_diag_counted(f, p);
 		for (size_t k = 0; k < RDC_ARRAY_SIZE(per_prio); k++)
 			if (have[k])
 				qos_count_evidence(f, p, RDC_DIAG_NETDEV, names[k], v[k], cum);
@@ -969,6 +971,7 @@ static void check_cnp_loop(const struct rdc_diag_host *h, const struct rdc_diag_
 		if (!title[0])
 			continue;
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "%s", title);
+		rdc_diag_counted(f, p);
 		if (hm)
 			qos_count_evidence(f, p, RDC_DIAG_HW, "np_ecn_marked_roce_packets", marked,
 					   cm);

@@ -142,6 +142,7 @@ static void check_host_too_slow(const struct rdc_diag_host *h, const struct rdc_
 			f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 					 "receive buffers ran dry since boot/counter reset: %s",
 					 list);
+		rdc_diag_counted(f, p);
 		tr_hits_evidence(p, f, hits, nhits);
 		rdc_finding_why(f,
 				"packets arrived faster than the host posted buffers for them: an "
@@ -210,6 +211,7 @@ static void check_loss(const struct rdc_diag_host *h, const struct rdc_diag_chec
 			f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 					 "RC transport lost packets since boot/counter reset: %s",
 					 list);
+		rdc_diag_counted(f, p);
 		tr_hits_evidence(p, f, hits, nhits);
 		rdc_finding_why(f,
 				"sequence errors and ACK timeouts mean packets were dropped on "

@@ -392,6 +392,7 @@ static void test_flapping_cumulative(void **state)
 	run("link.flapping");
 	f = expect("link.flapping", RDC_SEV_WARN);
 	assert_contains(f->title, "40 carrier changes since boot");
+	assert_true(f->since_reset);
 	assert_string_equal(evidence(f, "carrier_changes")->value, "40");
 	assert_string_equal(evidence(f, "carrier-changes-warn")->value, "10");
 	assert_contains(f->fix, "rdmactl diag run " ND " interval 60 check link.flapping");
@@ -407,7 +408,7 @@ static void test_flapping_cumulative(void **state)
 	host_one(2);
 	ports[0].s[0].carrier_changes = ports[0].s[1].carrier_changes = 40;
 	run("link.flapping");
-	expect("link.flapping", RDC_SEV_WARN);
+	assert_true(expect("link.flapping", RDC_SEV_WARN)->since_reset);
 	teardown(NULL);
 }
 
@@ -675,6 +676,7 @@ static void test_transceiver(void **state)
 	run("link.transceiver");
 	f = expect("link.transceiver", RDC_SEV_FAIL);
 	assert_contains(f->title, "module_high_temp +1");
+	assert_false(f->since_reset);
 	assert_int_equal(f->nevidence, 2); /* both that ever counted */
 	assert_contains(f->why, "overheated");
 	assert_contains(f->fix, "ethtool -m " ND);
@@ -685,6 +687,7 @@ static void test_transceiver(void **state)
 	run("link.transceiver");
 	f = expect("link.transceiver", RDC_SEV_WARN);
 	assert_contains(f->title, "since the driver loaded: module_bad_shorted 2");
+	assert_true(f->since_reset);
 	assert_contains(f->why, "short");
 	teardown(NULL);
 

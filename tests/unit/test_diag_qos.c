@@ -825,6 +825,7 @@ static void test_lossless_drops_one_sample(void **state)
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(
 		f->title, "42 packets dropped on the lossless priority 3 since boot/counter reset");
+	assert_true(f->since_reset);
 	host_free(fx);
 }
 

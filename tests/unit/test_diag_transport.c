@@ -164,6 +164,8 @@ static void test_loss(void **state)
 	assert_string_equal(f->device, "mlx5_0");
 	fx_contains(f->title,
 		    "lost packets in 10 s: out_of_sequence +12, local_ack_timeout_err +3");
+	/* A window: it clears when the loss stops. */
+	assert_false(f->since_reset);
 	assert_int_equal(f->nevidence, 2);
 	assert_string_equal(
 		fx_evidence(f, "local_ack_timeout_err")->source,
@@ -211,6 +213,7 @@ static void test_loss_since_boot(void **state)
 	f = &res.findings.items[1];
 	assert_string_equal(rdc_severity_name(f->severity), "warn");
 	fx_contains(f->title, "since boot/counter reset: out_of_sequence 3, packet_seq_err 3");
+	assert_true(f->since_reset);
 	assert_int_equal(f->nevidence, 5);
 }
 
