@@ -23,6 +23,25 @@ setup() {
 	refute_output --partial 'does not have pip available'
 }
 
+@test "sanity ignores: one file for each ansible-core from the one meta/runtime.yml requires to the newest, all alike" {
+	local min v first
+	min=$(sed -nE "s/^requires_ansible: '>=2\.([0-9]+)\.[0-9]+'$/\1/p" "$COLL/meta/runtime.yml")
+	[ -n "$min" ] || fail "requires_ansible is not '>=2.N.M': $(grep requires_ansible "$COLL/meta/runtime.yml")"
+	# 2.20 is the newest ansible-core released (2025-11); a newer one gets its file when it ships.
+	first=$COLL/tests/sanity/ignore-2.$min.txt
+	[ -s "$first" ] || fail "no $first"
+	for v in $(seq "$min" 20); do
+		cmp "$first" "$COLL/tests/sanity/ignore-2.$v.txt" || fail "ignore-2.$v.txt differs or is missing"
+	done
+	# Each entry names a file of the collection and an ignore code with its reason.
+	while read -r path code rest; do
+		[ -e "$COLL/$path" ] || fail "$path: no such file"
+		[[ $code == *:* && $rest == "# "* ]] || fail "entry without code or reason: $path $code $rest"
+	done <"$first"
+	# Nothing beyond: an ignore file of a version the collection does not declare is a mistake too.
+	[ "$(find "$COLL/tests/sanity" -name 'ignore-2.*.txt' | wc -l)" -eq $((20 - min + 1)) ]
+}
+
 @test "ansible-lint: the collection and its playbooks, production profile, clean" {
 	command -v ansible-lint >/dev/null || skip "needs ansible-lint (Debian package ansible-lint)"
 	cd "$COLL"
