@@ -50,7 +50,7 @@ setup() {
 	assert_output --partial 'Passed with production profile: 0 failure(s), 0 warning(s)'
 }
 
-@test "ansible-galaxy collection build: LICENSE, modules and playbooks in the tarball; the lab's connection not" {
+@test "ansible-galaxy collection build: LICENSE, modules, playbooks and the role in the tarball; the lab's connection not" {
 	command -v ansible-galaxy >/dev/null || skip "needs ansible-galaxy (Debian package ansible-core)"
 	cd "$COLL"
 	HOME=$BATS_TEST_TMPDIR run ansible-galaxy collection build --output-path "$BATS_TEST_TMPDIR/dist"
@@ -61,7 +61,8 @@ setup() {
 	tar -tzf "$tarball" | sort >"$BATS_TEST_TMPDIR/files"
 	for f in LICENSE MANIFEST.json FILES.json README.md CHANGELOG.md meta/runtime.yml \
 		plugins/modules/pfc.py plugins/modules/bond.py plugins/modules/port.py plugins/modules/facts.py \
-		plugins/module_utils/rdmactl.py plugins/filter/rdmactl.py playbooks/lossless.yml; do
+		plugins/module_utils/rdmactl.py plugins/filter/rdmactl.py playbooks/lossless.yml \
+		roles/node/tasks/main.yml roles/node/meta/argument_specs.yml roles/node/defaults/main.yml; do
 		grep -qFx "$f" "$BATS_TEST_TMPDIR/files" || fail "$f is not in the tarball"
 	done
 	run grep -E 'connection|lab|\.tar\.gz$|tests/output' "$BATS_TEST_TMPDIR/files"

@@ -104,3 +104,36 @@ setup() {
 	refute_output --partial 'no DCB on bond0'
 	assert_output --regexp 'localhost +: ok=[0-9]+ +changed=1 '
 }
+
+@test "node role: writes pfc.yaml and applies it (a dry run in check mode), sets the metrics arguments; again, nothing" {
+	need_netns
+	[ -e "$DOUBLE_SO" ] || fail "dcb double not built (make -f tests/dcb-double/double.mk)"
+	run in_netns '
+		role() { play "$PLAY/node.yml" -e "{\"v\": {\"devices\": [{\"dev\": \"veth0\", \"profile\": \"roce-lossless\", \"prio\": $1}], \"metrics_args\": \"interval 10\"}}" "${@:2}"; }
+		role 4 --check
+		echo "=== first"
+		role 4
+		echo "=== second"
+		role 4
+		echo "=== check, another prio"
+		role 5 --check'
+	assert_success
+	local check=${output%%=== first*} rest=${output#*=== first}
+	local first=${rest%%=== second*} second=${rest#*=== second}
+	local check2=${second#*=== check, another prio}
+	second=${second%%=== check*}
+	# Check mode plans what the file will say, and sends nothing.
+	[[ $check =~ localhost\ +:\ ok=[0-9]+\ +changed=[1-9] ]] || fail "$check"
+	[[ $first =~ changed:\ \[localhost\] ]] || fail "$first"
+	[[ $second =~ localhost\ +:\ ok=[0-9]+\ +changed=0\ +unreachable=0\ +failed=0 ]] || fail "$second"
+	[[ $check2 =~ localhost\ +:\ ok=[0-9]+\ +changed=[1-9] ]] || fail "$check2"
+	# The file is rdmactl.yaml(5), which rdmactl reads back as planned: nothing to change.
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" --dry-run -j pfc apply -f "$BATS_TEST_TMPDIR/etc/rdmactl/pfc.yaml"
+	assert_failure 1 # no veth0 in cx6dx: the file was read, its device looked for
+	[ "$(yq -r '.devices[0].dev, .devices[0].profile, .devices[0].prio' "$BATS_TEST_TMPDIR/etc/rdmactl/pfc.yaml" 2>/dev/null ||
+		python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1]))["devices"][0]; print(d["dev"]); print(d["profile"]); print(d["prio"])' "$BATS_TEST_TMPDIR/etc/rdmactl/pfc.yaml")" = \
+	  "$(printf 'veth0\nroce-lossless\n4')" ]
+	grep -qx 'RDMACTL_METRICS_ARGS="interval 10"' "$BATS_TEST_TMPDIR/etc/default/rdmactl"
+	# The profile on priority 4 reached the double; the check run for 5 left it there.
+	[ "$(nic | jq -c '[.trust, .pfc.pfc_en]')" = '["dscp",16]' ]
+}
