@@ -63,6 +63,8 @@ MAN_OUT := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 EXAMPLE_HOSTS := cx6dx cx6dx-lag seed-gateway
 # Example alert rules for the metrics of `diag metrics` (installed to $(DATADIR)/prometheus).
 PROM_RULES := $(wildcard contrib/prometheus/*.yml)
+# Example Grafana dashboard for the same metrics (installed to $(DATADIR)/grafana).
+GRAFANA_DASHBOARDS := $(wildcard contrib/grafana/*.json)
 # The JSON Schema of every document rdmactl prints (installed to $(DATADIR)/schemas).
 SCHEMAS := $(wildcard schemas/*.schema.json)
 
@@ -271,6 +273,7 @@ install: rdmactl man hosts-tar
 	install -D -m 0755 rdmactl $(DESTDIR)$(SBINDIR)/rdmactl
 	for h in $(HOSTS_TAR); do install -D -m 0644 $$h $(DESTDIR)$(DATADIR)/hosts/$$(basename $$h); done
 	for r in $(PROM_RULES); do install -D -m 0644 $$r $(DESTDIR)$(DATADIR)/prometheus/$$(basename $$r); done
+	for g in $(GRAFANA_DASHBOARDS); do install -D -m 0644 $$g $(DESTDIR)$(DATADIR)/grafana/$$(basename $$g); done
 	for s in $(SCHEMAS); do install -D -m 0644 $$s $(DESTDIR)$(DATADIR)/schemas/$$(basename $$s); done
 	for m in $(MAN_OUT); do install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$$(basename $$m); done
 	install -D -m 0644 completions/rdmactl.bash $(DESTDIR)$(BASHCOMPDIR)/rdmactl
