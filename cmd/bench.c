@@ -24,6 +24,7 @@
 #include "host/system.h"
 #include "bench_metrics.h"
 #include "cmd.h"
+#include "signals.h"
 
 static const char *const test_values[] = {"write", "read", "send", "lat", NULL};
 static const char *const mtu_values[] = {"256", "512", "1024", "2048", "4096", NULL};
@@ -349,23 +350,14 @@ const struct rdc_cmd rdc_cmd_bench = {
 	.actions = bench_actions,
 };
 
-static volatile sig_atomic_t bench_interrupted;
-
-static void bench_on_signal(int sig)
+/*
+ * SIGINT/SIGTERM end the run cleanly (QPs destroyed, peer told): no
+ * SA_RESTART, so a blocking accept or recv returns at once; a peer's closed
+ * socket is an error, not SIGPIPE.  The handlers stay until the process ends.
+ */
+static volatile sig_atomic_t *bench_signals(void)
 {
-	(void)sig;
-	bench_interrupted = 1;
-}
-
-/* SIGINT/SIGTERM end the run cleanly (QPs destroyed, peer told); no SA_RESTART. */
-static void bench_signals(void)
-{
-	struct sigaction sa = {.sa_handler = bench_on_signal};
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	return rdc_sig_stop_begin(RDC_SIG_STOP_NO_SIGPIPE);
 }
 
 /*
@@ -865,8 +857,7 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	if (bench_needs_live(ctx, false))
 		return RDC_EXIT_FAIL;
 	co.progress = rdc_out_is_text(ctx->out) && !ctx->quiet;
-	bench_signals();
-	ca->o.interrupted = &bench_interrupted;
+	ca->o.interrupted = bench_signals();
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rdc_oom(ctx);
@@ -1026,8 +1017,7 @@ static int bench_server_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 
 	if (bench_needs_live(ctx, true))
 		return RDC_EXIT_FAIL;
-	bench_signals();
-	o->interrupted = &bench_interrupted;
+	o->interrupted = bench_signals();
 	rc = rdc_bench_server_serve(o, &cb, &last, &err);
 	if (rc)
 		return rdc_fail(ctx, &err);

@@ -671,7 +671,7 @@ static int bond_write(struct rdc_ctx *ctx, struct rdc_bond_plan *plans, size_t n
 	struct rdc_change *changes = calloc(nwants ? nwants : 1, sizeof(*changes));
 	struct rdc_change_result res;
 	struct rdc_err err = {0};
-	int rc, sig;
+	int rc;
 
 	if (!changes)
 		return rdc_oom(ctx);
@@ -682,21 +682,7 @@ static int bond_write(struct rdc_ctx *ctx, struct rdc_bond_plan *plans, size_t n
 	rdc_sig_defer_begin();
 	rc = rdc_write_commit(ctx, changes, nwants, rdc_sig_flag(), &res, &err);
 	free(changes);
-	sig = rdc_sig_defer_end();
-	/*
-	 * Stopped by the signal between two steps (-EINTR): the plan undid its
-	 * own, and says how ("old state restored", maybe more: IPv6 put back, or
-	 * a failed undo).  Anything beyond the plain restore is worth a line.
-	 */
-	if (sig && rc == -EINTR && strcmp(err.detail, "old state restored")) {
-		rdc_log_error_record(ctx->verb, &err);
-		if (strstr(err.detail, "failed"))
-			return RDC_EXIT_FAIL;
-	}
-	if (sig && (!rc || rc == -EINTR))
-		return rdc_sig_report(ctx, sig, res.undo_rc ? &res.undo : NULL);
-	/* A failure says itself whether the old state came back. */
-	return rc ? rdc_fail(ctx, &err) : 0;
+	return rdc_sig_finish(ctx, rc, &err, res.undo_rc, &res.undo);
 }
 
 /* Plan every want first (all or nothing), then write. */

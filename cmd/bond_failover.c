@@ -19,6 +19,7 @@
 #include "bond/failover.h"
 #include "host/system.h"
 #include "bond.h"
+#include "signals.h"
 
 static const struct rdc_val_uint hz_range = {
 	.min = 10, .max = RDC_FAILOVER_MAX_HZ, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
@@ -299,14 +300,6 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 	rdc_out_end(o);
 }
 
-static volatile sig_atomic_t failover_interrupted;
-
-static void failover_on_signal(int sig)
-{
-	(void)sig;
-	failover_interrupted = 1;
-}
-
 static void failover_progress(void *arg, const char *phase, double t_s)
 {
 	struct rdc_ctx *ctx = arg;
@@ -327,14 +320,13 @@ int bond_failover_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 		.wait_s = bo->wait_s,
 		.peer = bo->peer,
 		.probe_hz = bo->probe_hz,
-		.interrupted = &failover_interrupted,
+		.interrupted = NULL, /* the stop flag, once the words are checked */
 		.rdma = !bo->no_rdma && bo->peer,
 		.bench_port = bo->bench_port,
 		.rdma_run = failover_rdma,
 		.progress = failover_progress,
 		.progress_arg = ctx,
 	};
-	struct sigaction sa = {.sa_handler = failover_on_signal};
 	struct rdc_failover_report *r;
 	struct rdc_err err = {0};
 	bool lossy;
@@ -354,10 +346,8 @@ int bond_failover_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return rdc_oom(ctx);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	/* Probes and the RDMA stream block on sockets: no SA_RESTART; stays till exit. */
+	fo.interrupted = rdc_sig_stop_begin(RDC_SIG_STOP_NO_SIGPIPE);
 	rc = rdc_bond_failover_run(&fo, r, &err);
 	/* A measurement cut short or without a failover still shows what it saw. */
 	if (!rc || rc == -ETIMEDOUT || rc == -EINTR)

@@ -31,7 +31,9 @@ enum rdc_exit {
  * Whether this run may write, decided once by the dispatcher from the
  * action's RDC_ACT_MUTATES, --dry-run, --root and --replay.  A write action
  * asks through rdc_writes_allowed() before it reads what it will change; the
- * dispatcher fails an action marked MUTATES that returns without asking.
+ * dispatcher fails an action marked MUTATES that returns without asking, and
+ * rdc_write_commit(), which every write goes through, applies nothing unless
+ * the gate is open and was asked.
  */
 enum rdc_write_gate {
 	RDC_GATE_NONE,	  /* a read-only action: asking is an internal error */

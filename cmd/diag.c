@@ -15,14 +15,7 @@
 #include "findings.h"
 #include "host/system.h"
 #include "port.h"
-
-static volatile sig_atomic_t diag_stop;
-
-static void diag_on_signal(int sig)
-{
-	(void)sig;
-	diag_stop = 1;
-}
+#include "signals.h"
 
 static const struct rdc_val_seconds interval_range = {.min_s = 0.1, .zero_ok = true};
 static const char *const profile_names[] = {"roce-lossless", NULL};
@@ -318,16 +311,15 @@ static int diag_run(struct rdc_ctx *ctx, const struct rdc_action *act, const str
 		free(probe);
 	}
 	if (!rc) {
-		signal(SIGINT, diag_on_signal);
-		signal(SIGTERM, diag_on_signal);
+		volatile sig_atomic_t *stop = rdc_sig_stop_begin(RDC_SIG_STOP_RESTART);
+
 		/* Offline the second sample is the bundle's: nothing to wait for. */
 		if (!ctx->quiet && d->interval_ns && rdc_out_is_text(ctx->out) && rdc_system_live())
 			fprintf(stderr, "%s: diag: sampling counters for %.1f s\n", ctx->prog,
 				(double)d->interval_ns / 1e9);
-		if (rdc_diag_host_read(h, &sel, diag_interval(act, args, d), &diag_stop, &err))
+		if (rdc_diag_host_read(h, &sel, diag_interval(act, args, d), stop, &err))
 			rc = rdc_fail(ctx, &err);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		rdc_sig_stop_end();
 	}
 	if (!rc && !h->nports && !sel.count)
 		fprintf(stderr,

@@ -14,6 +14,7 @@
 #include "out/prom.h"
 #include "diag_metrics.h"
 #include "port.h"
+#include "signals.h"
 
 /*
  * One run of diag's reading (one sample by default, so a timer can run it
@@ -29,14 +30,6 @@
  * files behind it are named on stderr and the exit status is 1, as `port`
  * and `diag` do, with rdmactl_scrape_success 0 in the output.
  */
-
-static volatile sig_atomic_t metrics_stop;
-
-static void metrics_on_signal(int sig)
-{
-	(void)sig;
-	metrics_stop = 1;
-}
 
 static const struct rdc_val_seconds metrics_interval = {.min_s = 0.1, .zero_ok = true};
 
@@ -503,16 +496,15 @@ static int metrics_read(struct rdc_ctx *ctx, const struct rdc_args *args,
 	rdc_diag_policy_init(&h->policy);
 	if (mo->policy_file && rdc_diag_policy_load(mo->policy_file, &h->policy, &err))
 		return rdc_fail(ctx, &err);
-	if (mo->interval_ns) {
-		signal(SIGINT, metrics_on_signal);
-		signal(SIGTERM, metrics_on_signal);
-	}
-	if (rdc_diag_host_read(h, &sel, (double)mo->interval_ns / 1e9, &metrics_stop, &err))
+	volatile sig_atomic_t *stop = NULL;
+
+	/* One sample waits for nothing: the signals keep their default, a quick death. */
+	if (mo->interval_ns)
+		stop = rdc_sig_stop_begin(RDC_SIG_STOP_RESTART);
+	if (rdc_diag_host_read(h, &sel, (double)mo->interval_ns / 1e9, stop, &err))
 		rc = rdc_fail(ctx, &err);
-	if (mo->interval_ns) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-	}
+	if (mo->interval_ns)
+		rdc_sig_stop_end();
 	return rc;
 }
 

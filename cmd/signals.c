@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* signals.c - SIGINT, SIGTERM and SIGHUP deferred around a write and its rollback */
+/* signals.c - SIGINT, SIGTERM and SIGHUP deferred around a write; a stop flag for a wait */
 #include <assert.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -45,6 +46,54 @@ void rdc_sig_defer_begin(void)
 		    sig_old[i].sa_handler != SIG_IGN)
 			sigaction(sig_deferred[i], &sa, NULL);
 }
+
+/* ---- a run that waits: a flag to stop at ---- */
+
+static const int sig_stops[] = {SIGINT, SIGTERM, SIGPIPE};
+static volatile sig_atomic_t sig_stop;
+static struct sigaction sig_stop_old[RDC_ARRAY_SIZE(sig_stops)];
+static bool sig_stop_active;
+
+static void sig_stop_cb(int sig)
+{
+	(void)sig;
+	sig_stop = 1;
+}
+
+volatile sig_atomic_t *rdc_sig_stop_begin(unsigned int flags)
+{
+	struct sigaction sa = {.sa_handler = sig_stop_cb};
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+
+	assert(!sig_stop_active && !sig_active && "rdc_sig_stop_begin() does not nest");
+	sig_stop_active = true;
+	sig_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	if (flags & RDC_SIG_STOP_RESTART)
+		sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(sig_stops); i++) {
+		if (sigaction(sig_stops[i], NULL, &sig_stop_old[i]))
+			continue;
+		if (sig_stops[i] == SIGPIPE) {
+			if (flags & RDC_SIG_STOP_NO_SIGPIPE)
+				sigaction(SIGPIPE, &ign, NULL);
+		} else if (sig_stop_old[i].sa_handler != SIG_IGN) {
+			sigaction(sig_stops[i], &sa, NULL);
+		}
+	}
+	return &sig_stop;
+}
+
+void rdc_sig_stop_end(void)
+{
+	assert(sig_stop_active && "rdc_sig_stop_end() without begin");
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(sig_stops); i++)
+		sigaction(sig_stops[i], &sig_stop_old[i], NULL);
+	sig_stop_active = false;
+}
+
+/* ---- a write: signals held off ---- */
 
 int rdc_sig_pending(void)
 {
@@ -118,6 +167,20 @@ int rdc_sig_finish(struct rdc_ctx *ctx, int rc, struct rdc_err *err, int undo_rc
 {
 	int sig = rdc_sig_defer_end();
 
+	/*
+	 * Stopped by the signal inside a plan, between two of its steps (-EINTR,
+	 * a bond's): the plan undid its own and says how ("old state restored",
+	 * maybe more: IPv6 put back, or a failed undo).  Anything beyond the
+	 * plain restore is worth a line; a failed undo is the run's failure.
+	 */
+	if (sig && rc == -EINTR) {
+		if (strcmp(err->detail, "old state restored")) {
+			rdc_log_error_record(ctx->verb, err);
+			if (strstr(err->detail, "failed"))
+				return RDC_EXIT_FAIL;
+		}
+		rc = 0;
+	}
 	if (rc)
 		return rdc_fail(ctx, err);
 	if (sig)

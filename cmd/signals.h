@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* signals.h - SIGINT, SIGTERM and SIGHUP held off while a change is written or undone */
+/* signals.h - every signal handler of rdmactl: held off around a write, or a stop flag for a wait */
 #pragma once
 
 #include <signal.h>
@@ -46,10 +46,30 @@ void rdc_sig_die_if_interrupted(void);
 /*
  * The end of a deferred write: rdc_sig_defer_end(), then the write's own
  * failure (@rc, @err: it says itself whether the old state came back; a signal
- * changes nothing), else the signal's report (@undo_rc non-zero: @undo says
- * why restoring failed), else 0.
+ * changes nothing, but -EINTR from a plan the signal stopped is the signal's),
+ * else the signal's report (@undo_rc non-zero: @undo says why restoring
+ * failed), else 0.
  */
 int rdc_sig_finish(struct rdc_ctx *ctx, int rc, struct rdc_err *err, int undo_rc,
 		   const struct rdc_err *undo);
+/*
+ * The other kind of run, one that waits or streams (diag's and metrics'
+ * interval, a bench client or server, bond failover): SIGINT and SIGTERM end
+ * it early and cleanly by setting the flag returned, which its loop polls.
+ * RDC_SIG_STOP_RESTART keeps a netlink read under way going (SA_RESTART);
+ * without it a blocking call returns EINTR at once (sockets, poll).
+ * RDC_SIG_STOP_NO_SIGPIPE ignores SIGPIPE: a peer's closed socket is an
+ * error of the write, not the end of the process.  A signal ignored on entry
+ * stays ignored.  rdc_sig_stop_end() puts the previous handlers back (a run
+ * that ends with the process may leave them).  Not nestable, and not inside
+ * rdc_sig_defer_begin().
+ */
+enum {
+	RDC_SIG_STOP_RESTART = 1 << 0,
+	RDC_SIG_STOP_NO_SIGPIPE = 1 << 1,
+};
+volatile sig_atomic_t *rdc_sig_stop_begin(unsigned int flags);
+void rdc_sig_stop_end(void);
+
 /* "SIGINT", "SIGTERM", "SIGHUP" or "signal N". */
 const char *rdc_sig_name(int sig, char *buf, size_t len);

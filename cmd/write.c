@@ -312,6 +312,15 @@ int rdc_write_commit(struct rdc_ctx *ctx, const struct rdc_change *changes, size
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	/*
+	 * The one door every write of every verb goes through: shut unless the
+	 * dispatcher opened the gate (a MUTATES action, live, no --dry-run) and
+	 * the action asked before reading what it changes.  The dispatcher's own
+	 * check comes after the action returns; this one comes before a byte is sent.
+	 */
+	if (ctx->gate != RDC_GATE_OPEN || !ctx->gate_asked)
+		return res->rc = rdc_err_set(
+			       err, EPERM, "internal error: a write the gate did not let through");
 	/* A journal where the run holds its netdevs' locks: root, live. */
 	if (ctx->locks.count && rdc_change_any(changes, n)) {
 		j = calloc(1, sizeof(*j));

@@ -20,7 +20,8 @@
  * verified write leaves its journal pending, a detached watcher restores it
  * when SEC pass unless `rdmactl confirm` came, and the dispatcher waits for
  * it on a terminal (rdc_confirm_wait).  Returns res->rc, or the journal's
- * failure before anything was sent (then nothing is).
+ * failure before anything was sent (then nothing is).  Nothing is applied,
+ * -EPERM, unless the gate is open and the action asked (rdc_writes_allowed).
  */
 int rdc_write_commit(struct rdc_ctx *ctx, const struct rdc_change *changes, size_t n,
 		     volatile sig_atomic_t *stop, struct rdc_change_result *res,

@@ -13,6 +13,8 @@
 #include <cmocka.h>
 
 #include "base/change.h"
+#include "cmd.h"
+#include "write.h"
 
 /* A fake plan: what it does when applied or reverted, and a journal of the calls. */
 struct fake {
@@ -181,6 +183,46 @@ static void test_stop_inside_plan(void **state)
 	assert_int_equal(res.stopped, SIGHUP);
 }
 
+/* The verbs' door (cmd/write.c): nothing applied unless the gate is open and was asked. */
+static void test_write_gate(void **state)
+{
+	static const struct {
+		enum rdc_write_gate gate;
+		bool asked;
+	} shut[] = {
+		{RDC_GATE_NONE, true},	  /* a read-only action */
+		{RDC_GATE_DRY, true},	  /* --dry-run */
+		{RDC_GATE_REFUSED, true}, /* --root, --replay */
+		{RDC_GATE_OPEN, false},	  /* a write action that never asked */
+	};
+	struct fake f[] = {{.name = "a"}};
+	struct rdc_change change = {&fake_ops, &f[0]};
+	struct rdc_change_result res;
+	volatile sig_atomic_t stop = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(shut) / sizeof(shut[0]); i++) {
+		struct rdc_ctx ctx = {.prog = "rdmactl",
+				      .verb = "port",
+				      .gate = shut[i].gate,
+				      .gate_asked = shut[i].asked};
+		struct rdc_err err = {0};
+
+		journal[0] = '\0';
+		assert_int_equal(rdc_write_commit(&ctx, &change, 1, &stop, &res, &err), -EPERM);
+		assert_string_equal(journal, "");
+		assert_non_null(strstr(err.msg, "gate did not let through"));
+	}
+	/* Open and asked (no locks held: a user's run, so no journal): it goes. */
+	struct rdc_ctx ctx = {
+		.prog = "rdmactl", .verb = "port", .gate = RDC_GATE_OPEN, .gate_asked = true};
+	struct rdc_err err = {0};
+
+	journal[0] = '\0';
+	assert_int_equal(rdc_write_commit(&ctx, &change, 1, &stop, &res, &err), 0);
+	assert_string_equal(journal, "apply a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_stop_before),
 		cmocka_unit_test(test_stop_during),
 		cmocka_unit_test(test_stop_inside_plan),
+		cmocka_unit_test(test_write_gate),
 	};
 
 	return cmocka_run_group_tests_name("change", tests, NULL, NULL);
