@@ -105,39 +105,112 @@ changed:
   description: rdmactl's top-level C(changed) (in check mode, whether it would change).
   returned: always
   type: bool
+  sample: true
 dry_run:
   description: Whether rdmactl ran with C(--dry-run) (check mode).
-  returned: success
+  returned: success, but not when I(state=absent) found no bond
   type: bool
+  sample: true
 netplan:
   description: The netplan document given to rdmactl on standard input.
-  returned: when state is present
+  returned: success, when state is present
   type: str
+  sample: |
+    network:
+      version: 2
+      bonds:
+        "bond0":
+          interfaces:
+            - "ens1f0np0"
+            - "ens1f1np1"
+          parameters:
+            mode: "802.3ad"
+            mii-monitor-interval: "100"
+            lacp-rate: "fast"
+            transmit-hash-policy: "layer3+4"
 msg:
-  description: rdmactl's message when it failed.
-  returned: failure
+  description:
+    - rdmactl's message when it failed, or when I(state=absent) found no bond (error id
+      C(not-found)), which is no failure.
+  returned: failure, or when I(state=absent) found no bond
   type: str
+  sample: "rdmactl: bond: no bond 'bond9': No such device"
 rc:
   description: rdmactl's exit status when it failed.
-  returned: failure
+  returned: when rdmactl failed
   type: int
+  sample: 1
+stdout:
+  description: rdmactl's standard output when it failed, its error document (kind C(error)).
+  returned: when rdmactl failed
+  type: str
+  sample: "{\"schema\":2,\"kind\":\"error\",\"error\":{\"id\":\"not-found\",\"errno\":19,\"message\":\"no
+          bond 'bond7': No such device\",\"object\":\"bond7\"}}\n"
+stderr:
+  description: rdmactl's standard error when it failed.
+  returned: when rdmactl failed
+  type: str
+  sample: "rdmactl: bond: no bond 'bond7': No such device\n"
 error_id:
   description:
     - The id of rdmactl's error document when it failed (rdmactl(8) ERRORS, for example
       C(not-found), C(busy), C(permission-denied)); null when it printed none. Act on this,
       not on I(msg).
-  returned: failure
+  returned: when rdmactl failed
   type: str
-  sample: not-found
+  sample: "not-found"
+errno:
+  description: The errno of rdmactl's error document when it failed; null when it printed none.
+  returned: when rdmactl failed
+  type: int
+  sample: 19
+error_object:
+  description: What rdmactl's error document is about (the bond or netdev named) when it failed; null when none.
+  returned: when rdmactl failed
+  type: str
+  sample: "bond7"
+no_dcb:
+  description: Whether rdmactl's error id is C(no-dcb) (a netdev whose driver has no dcbnl operations).
+  returned: when C(rdmactl bond apply) failed
+  type: bool
+  sample: false
 cmd:
   description: The rdmactl command line that ran.
-  returned: always
+  returned: success, and when rdmactl failed
   type: list
   elements: str
+  sample: ["/usr/sbin/rdmactl", "--json", "--dry-run", "bond", "apply", "-f", "-"]
 rdmactl:
-  description: rdmactl's JSON document (per bond C(changed), C(steps), C(before), C(after)).
-  returned: success
+  description: rdmactl's JSON document, kind C(bond-change) (per bond C(changed), C(steps), C(before), C(after)).
+  returned: success, but not when I(state=absent) found no bond
   type: dict
+  sample: {"schema": 2, "kind": "bond-change", "changed": true, "dry_run": true,
+           "bonds": [{"bond": "bond0", "changed": true, "dry_run": true,
+                      "steps": [{"op": "down", "netdev": "bond0",
+                                 "text": "set bond0 down (mode, lacp-rate and ad-select change only then)"},
+                                {"op": "set", "netdev": "bond0", "text": "set bond0 lacp-rate slow"},
+                                {"op": "up", "netdev": "bond0", "text": "set bond0 up"}], "skipped": [],
+                      "before": {"bond": "bond0", "mode": "802.3ad", "admin_up": true, "carrier": true,
+                                 "mtu_bytes": 9000, "miimon_ms": 100, "updelay_ms": 0, "downdelay_ms": 0,
+                                 "arp_interval_ms": 0, "xmit_hash_policy": "layer3+4", "lacp_rate": "fast",
+                                 "ad_select": "stable", "min_links": 0, "primary": null,
+                                 "active_member": null,
+                                 "ad_info": {"aggregator_id": 1, "num_ports": 2, "actor_key": 29,
+                                             "partner_key": 1001, "partner_mac": "44:38:39:ff:00:01"},
+                                 "members": [{"netdev": "ens1f0np0", "state": "active", "mii_status": "up",
+                                              "speed_mbps": 100000, "duplex": "full", "mtu_bytes": 9000,
+                                              "link_failure_count": 0, "perm_hwaddr": "0c:42:a1:65:9b:20",
+                                              "aggregator_id": 1,
+                                              "actor_port_state": {"value": 63,
+                                                                   "flags": ["activity", "short_timeout",
+                                                                             "aggregating", "in_sync",
+                                                                             "collecting", "distributing"]},
+                                              "partner_port_state": {"value": 63,
+                                                                     "flags": ["activity", "short_timeout",
+                                                                               "aggregating", "in_sync",
+                                                                               "collecting", "distributing"]}}],
+                                 "rdma": {"device": "mlx5_bond_0", "port": 1, "roce_lag": true,
+                                          "soft_roce": false, "reason": null}}, "after": null}]}
 '''
 
 from ansible.module_utils.basic import AnsibleModule

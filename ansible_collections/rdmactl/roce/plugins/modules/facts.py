@@ -89,6 +89,16 @@ ansible_facts:
           type: list
           elements: dict
           returned: when gathered
+          sample: [{"device": "mlx5_bond_0", "port": 1, "link_layer": "Ethernet", "state": "ACTIVE",
+                    "phys_state": "LINK_UP", "rate_gbps": 100, "rate_lanes": "2X HDR", "lid": null,
+                    "sm_lid": null, "netdev": "bond0", "upper": null, "operstate": "up", "mtu_bytes": 9000,
+                    "active_mtu_bytes": 4096, "active_mtu_limited": false, "bond_mode": "802.3ad",
+                    "members": ["ens1f0np0", "ens1f1np1"], "node_type": "CA", "fw_ver": "22.39.1002",
+                    "board_id": "MT_0000000359", "hca_type": "MT4125", "node_guid": "0c42:a103:0065:9b20",
+                    "sys_image_guid": "0c42:a103:0065:9b20", "driver": "mlx5_core", "pci": "0000:3b:00.0",
+                    "numa_node": 0,
+                    "pcie": {"current_speed_gts": 16, "current_width": 16, "max_speed_gts": 16,
+                             "max_width": 16, "degraded": false}}]
         rdma_netdevs:
           description:
             - The netdevs of the RDMA ports, once each, as C(port show) names them - the port's
@@ -98,6 +108,7 @@ ansible_facts:
           type: list
           elements: str
           returned: when ports are gathered
+          sample: ["bond0"]
         rdma_ports:
           description:
             - Each RDMA port with its own netdev (C(netdev)), the bond it is a member of
@@ -106,46 +117,99 @@ ansible_facts:
           type: list
           elements: dict
           returned: when ports are gathered
-          sample: [{"device": "mlx5_3", "port": 1, "netdev": "ens2f1np1", "upper": "bond1",
-                    "bond_mode": null, "members": null, "state": "ACTIVE",
+          sample: [{"device": "mlx5_bond_0", "port": 1, "netdev": "bond0", "upper": null,
+                    "bond_mode": "802.3ad", "members": ["ens1f0np0", "ens1f1np1"], "state": "ACTIVE",
                     "link_layer": "Ethernet"}]
         gids:
           description: C(rdmactl port gids)'s GIDs.
           type: list
           elements: dict
           returned: when gathered
+          sample: [{"device": "mlx5_bond_0", "port": 1, "index": 3,
+                    "gid": "0000:0000:0000:0000:0000:ffff:c0a8:1e0b", "ip": "192.168.30.11",
+                    "ip_family": "ipv4", "type": "RoCE v2", "netdev": "bond0", "link_local": false,
+                    "recommended": true}]
         ipv4:
           description: The IPv4 addresses of the RoCE GIDs, once each.
           type: list
           elements: str
           returned: when gids are gathered
+          sample: ["192.168.30.11"]
         dcb:
           description: C(rdmactl pfc show)'s devices (PFC, ETS, trust, DSCP map, ...).
           type: list
           elements: dict
           returned: when gathered
+          sample: [{"netdev": "ens1f0np0", "upper": "bond0", "relation": "roce_lag",
+                    "dcbx": {"source": "dcbnl", "host": true, "lld_managed": false, "cee": true, "ieee": true,
+                             "static": false},
+                    "pfc": {"source": "dcbnl", "pfc_cap": 8, "delay_bits": 7, "enabled_prios": [3],
+                            "prios": [{"prio": 3, "enabled": true, "tx_pfc_frames": 62655,
+                                       "rx_pfc_frames": 799053, "tx_pause_duration_us": 125310,
+                                       "rx_pause_duration_us": 13583901}], "pause_duration_source": "ethtool"},
+                    "trust": {"value": "dscp", "source": "dcbnl-app"},
+                    "dscp_prio": {"source": "dcbnl-app",
+                                  "map": [{"dscp": 26, "prio": 3}, {"dscp": 48, "prio": 6}]},
+                    "ets": {"source": "dcbnl", "ets_cap": 8, "willing": false,
+                            "prio_tc": [0, 0, 0, 3, 0, 0, 6, 0],
+                            "tc_tsa": ["ets", "strict", "strict", "ets", "strict", "strict", "strict",
+                                       "strict"], "tc_bw_pct": [50, 100, 100, 50, 100, 100, 100, 100]},
+                    "maxrate": {"source": "dcbnl", "tc_maxrate_kbps": [0, 0, 0, 0, 0, 0, 0, 0]},
+                    "buffer": {"source": "dcbnl", "prio_buffer": [0, 0, 0, 0, 0, 0, 0, 0],
+                               "buffer_size_bytes": [262016, 0, 0, 0, 0, 0, 0, 0], "total_size_bytes": 262016},
+                    "ecn": {"source": "unknown", "reason": "no MLNX_OFED ecn sysfs on this driver"},
+                    "cnp": {"source": "unknown", "reason": "no MLNX_OFED ecn sysfs on this driver"},
+                    "roce": [{"device": "mlx5_bond_0", "port": 1, "source": "configfs",
+                              "default_roce_mode": "RoCE v2", "default_roce_tos": 106}],
+                    "verdict": {"profile": "roce-lossless", "prio": 3, "dscp": 26, "cnp_dscp": 48,
+                                "cnp_prio": 6, "matches": true, "differences": [], "fix_command": null,
+                                "fix_argv": null}}]
         no_dcb:
           description: The netdevs whose driver implements no dcbnl operations (virtio, veth).
           type: list
           elements: str
           returned: when dcb is gathered
+          sample: ["eth0", "eth1"]
         bonds:
           description: C(rdmactl bond show)'s bonds.
           type: list
           elements: dict
           returned: when gathered
+          sample: [{"bond": "bond0", "mode": "802.3ad", "admin_up": true, "carrier": true, "mtu_bytes": 9000,
+                    "miimon_ms": 100, "updelay_ms": 0, "downdelay_ms": 0, "arp_interval_ms": 0,
+                    "xmit_hash_policy": "layer3+4", "lacp_rate": "fast", "ad_select": "stable",
+                    "min_links": 0, "primary": null, "active_member": null,
+                    "ad_info": {"aggregator_id": 1, "num_ports": 2, "actor_key": 29, "partner_key": 1001,
+                                "partner_mac": "44:38:39:ff:00:01"},
+                    "members": [{"netdev": "ens1f0np0", "state": "active", "mii_status": "up",
+                                 "speed_mbps": 100000, "duplex": "full", "mtu_bytes": 9000,
+                                 "link_failure_count": 0, "perm_hwaddr": "0c:42:a1:65:9b:20",
+                                 "aggregator_id": 1,
+                                 "actor_port_state": {"value": 63,
+                                                      "flags": ["activity", "short_timeout", "aggregating",
+                                                                "in_sync", "collecting", "distributing"]},
+                                 "partner_port_state": {"value": 63,
+                                                        "flags": ["activity", "short_timeout", "aggregating",
+                                                                  "in_sync", "collecting", "distributing"]}}],
+                    "rdma": {"device": "mlx5_bond_0", "port": 1, "roce_lag": true, "soft_roce": false,
+                             "reason": null}}]
         diag:
           description: diag's findings (id, severity, title, what about) and their count by
             severity (C(summary) with C(fail), C(warn), C(info)).
           type: dict
           returned: when gathered
-          sample: {"summary": {"fail": 0, "warn": 1, "info": 0},
-                   "findings": [{"id": "qos.pfc-too-many", "severity": "warn",
-                                 "title": "PFC is on the CNP priority 6", "netdev": "ens1f0np0"}]}
+          sample: {"findings": [{"id": "link.crc-errors", "severity": "warn",
+                                 "title": "receive errors since the counters were reset: symbol_error 1",
+                                 "device": "mlx5_bond_0", "port": 1, "netdev": "ens1f0np0"},
+                                {"id": "qos.lossless-drops", "severity": "warn",
+                                 "title": "9 packets dropped for lack of receive buffer since boot/counter
+                                          reset while PFC is on", "device": "mlx5_bond_0", "port": 1,
+                                 "netdev": "ens1f0np0"}], "summary": {"fail": 0, "warn": 8, "info": 2}}
         errors:
           description: rdmactl's message for each part it could not read.
           type: dict
           returned: always
+          sample: {"dcb": "rdmactl: pfc: cannot read DCB of 'ib0': No data available"}
 '''
 
 from ansible.module_utils.basic import AnsibleModule

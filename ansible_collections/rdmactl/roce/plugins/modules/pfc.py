@@ -173,18 +173,23 @@ changed:
   description: rdmactl's top-level C(changed) (in check mode, whether it would change).
   returned: always
   type: bool
+  sample: true
 dry_run:
   description: Whether rdmactl ran with C(--dry-run) (check mode).
-  returned: success
+  returned: success, when the netdev has DCB
   type: bool
+  sample: true
 dcb_supported:
-  description: False when the netdev's driver has no dcbnl operations (with I(no_dcb=skip)).
-  returned: always
+  description:
+    - False when the netdev's driver has no dcbnl operations (error id C(no-dcb)); with
+      I(no_dcb=skip) the task then succeeds unchanged.
+  returned: success, and when rdmactl failed
   type: bool
+  sample: true
 netdevs:
   description:
     - What was (in check mode, would be) done per netdev; several for a bond, one per member.
-  returned: success
+  returned: success, when the netdev has DCB
   type: list
   elements: dict
   sample: [{"netdev": "ens1f0np0", "upper": "bond0", "relation": "roce_lag", "changed": true},
@@ -193,29 +198,79 @@ msg:
   description: rdmactl's message when it failed, or why nothing was done (I(no_dcb=skip)).
   returned: failure, or when dcb_supported is false
   type: str
+  sample: "rdmactl: pfc: cannot read DCB of 'eth0': Operation not supported (its driver implements no dcbnl
+          operations; virtual devices such as veth and virtio, and most VFs, have no DCB support)"
 rc:
   description: rdmactl's exit status when it failed.
-  returned: failure
+  returned: when rdmactl failed
   type: int
+  sample: 1
+stdout:
+  description: rdmactl's standard output when it failed, its error document (kind C(error)).
+  returned: when rdmactl failed
+  type: str
+  sample: "{\"schema\":2,\"kind\":\"error\",\"error\":{\"id\":\"no-dcb\",\"errno\":95,\"message\":\"cannot
+          read DCB of 'eth0': Operation not supported (its driver implements no dcbnl operations; virtual
+          devices such as veth and virtio, and most VFs, have no DCB support)\",\"object\":\"eth0\"}}\n"
+stderr:
+  description: rdmactl's standard error when it failed.
+  returned: when rdmactl failed
+  type: str
+  sample: "rdmactl: pfc: cannot read DCB of 'eth0': Operation not supported (its driver implements no dcbnl
+          operations; virtual devices such as veth and virtio, and most VFs, have no DCB support)\n"
 error_id:
   description:
     - The id of rdmactl's error document (rdmactl(8) ERRORS) when it failed, or why nothing was
       done; C(no-dcb) when the driver has no dcbnl operations. Act on this, not on I(msg).
-  returned: failure, or when dcb_supported is false
+  returned: when rdmactl failed, or when dcb_supported is false
   type: str
-  sample: no-dcb
+  sample: "no-dcb"
+errno:
+  description: The errno of rdmactl's error document when it failed; null when it printed none.
+  returned: when rdmactl failed
+  type: int
+  sample: 95
+error_object:
+  description: What rdmactl's error document is about (a netdev, a device) when it failed; null when none.
+  returned: when rdmactl failed
+  type: str
+  sample: "eth0"
 cmd:
   description: The rdmactl command line that ran.
-  returned: always
+  returned: success, and when rdmactl failed
   type: list
   elements: str
+  sample: ["/usr/sbin/rdmactl", "--json", "--dry-run", "pfc", "apply", "dev", "bond0", "profile",
+           "roce-lossless", "prio", "4"]
 rdmactl:
-  description: rdmactl's JSON document (per device C(changed), C(before), C(after)).
-  returned: success
+  description: rdmactl's JSON document, kind C(pfc-change) (per netdev C(changed), C(before), C(after)).
+  returned: success, when the netdev has DCB
   type: dict
-  sample: {"schema": 2, "kind": "pfc-change", "changed": true, "dry_run": false,
-           "netdevs": [{"netdev": "ens1f0np0", "upper": null, "relation": "same", "changed": true,
-                        "before": {"trust": {"value": "pcp"}}, "after": {"trust": {"value": "dscp"}}}]}
+  sample: {"schema": 2, "kind": "pfc-change", "changed": true, "dry_run": true,
+           "netdevs": [{"netdev": "ens1f0np0", "upper": "bond0", "relation": "roce_lag", "changed": true,
+                        "dry_run": true,
+                        "before": {"pfc": {"enabled_prios": [3], "delay_bits": 7},
+                                   "ets": {"prio_tc": [0, 0, 0, 3, 0, 0, 6, 0],
+                                           "tc_tsa": ["ets", "strict", "strict", "ets", "strict", "strict",
+                                                      "strict", "strict"],
+                                           "tc_bw_pct": [50, 100, 100, 50, 100, 100, 100, 100]},
+                                   "maxrate": {"tc_maxrate_kbps": [0, 0, 0, 0, 0, 0, 0, 0]},
+                                   "buffer": {"prio_buffer": [0, 0, 0, 0, 0, 0, 0, 0],
+                                              "buffer_size_bytes": [262016, 0, 0, 0, 0, 0, 0, 0]},
+                                   "trust": {"value": "dscp"},
+                                   "dscp_prio": {"map": [{"dscp": 26, "prio": 3}, {"dscp": 48, "prio": 6}]},
+                                   "files": []},
+                        "after": {"pfc": {"enabled_prios": [4], "delay_bits": 7},
+                                  "ets": {"prio_tc": [0, 0, 0, 0, 4, 0, 6, 0],
+                                          "tc_tsa": ["ets", "strict", "strict", "strict", "ets", "strict",
+                                                     "strict", "strict"],
+                                          "tc_bw_pct": [50, 0, 0, 0, 50, 0, 0, 0]},
+                                  "maxrate": {"tc_maxrate_kbps": [0, 0, 0, 0, 0, 0, 0, 0]},
+                                  "buffer": {"prio_buffer": [0, 0, 0, 0, 0, 0, 0, 0],
+                                             "buffer_size_bytes": [262016, 0, 0, 0, 0, 0, 0, 0]},
+                                  "trust": {"value": "dscp"},
+                                  "dscp_prio": {"map": [{"dscp": 26, "prio": 4}, {"dscp": 48, "prio": 6}]},
+                                  "files": []}}]}
 '''
 
 from ansible.module_utils.basic import AnsibleModule

@@ -64,37 +64,69 @@ changed:
   description: rdmactl's top-level C(changed) (in check mode, whether it would change).
   returned: always
   type: bool
+  sample: true
 dry_run:
   description: Whether rdmactl ran with C(--dry-run) (check mode).
   returned: success
   type: bool
+  sample: true
 msg:
   description: rdmactl's message when it failed.
   returned: failure
   type: str
+  sample: "rdmactl: port: no RDMA device or network interface 'nosuch0'"
 rc:
   description: rdmactl's exit status when it failed.
-  returned: failure
+  returned: when rdmactl failed
   type: int
+  sample: 1
+stdout:
+  description: rdmactl's standard output when it failed, its error document (kind C(error)).
+  returned: when rdmactl failed
+  type: str
+  sample: "{\"schema\":2,\"kind\":\"error\",\"error\":{\"id\":\"not-found\",\"errno\":19,\"message\":\"no
+          RDMA device or network interface 'nosuch0'\",\"object\":\"nosuch0\"}}\n"
+stderr:
+  description: rdmactl's standard error when it failed.
+  returned: when rdmactl failed
+  type: str
+  sample: "rdmactl: port: no RDMA device or network interface 'nosuch0'\n"
 error_id:
   description:
     - The id of rdmactl's error document when it failed (rdmactl(8) ERRORS, for example
       C(not-found), C(busy), C(permission-denied)); null when it printed none. Act on this,
       not on I(msg).
-  returned: failure
+  returned: when rdmactl failed
   type: str
-  sample: not-found
+  sample: "not-found"
+errno:
+  description: The errno of rdmactl's error document when it failed; null when it printed none.
+  returned: when rdmactl failed
+  type: int
+  sample: 19
+error_object:
+  description: What rdmactl's error document is about (the netdev or device named) when it failed; null when none.
+  returned: when rdmactl failed
+  type: str
+  sample: "nosuch0"
+no_dcb:
+  description: Whether rdmactl's error id is C(no-dcb) (a netdev whose driver has no dcbnl operations).
+  returned: when rdmactl failed
+  type: bool
+  sample: false
 cmd:
   description: The rdmactl command line that ran.
-  returned: always
+  returned: success, and when rdmactl failed
   type: list
   elements: str
+  sample: ["/usr/sbin/rdmactl", "--json", "--dry-run", "port", "set", "ens1f0np0", "mtu", "4200", "up"]
 rdmactl:
-  description: rdmactl's JSON document (C(changed), C(before), C(after)).
+  description: rdmactl's JSON document, kind C(port-change) (C(changed), C(before), C(after)).
   returned: success
   type: dict
-  sample: {"netdev": "ens1f0np0", "changed": true, "dry_run": false,
-           "before": {"admin_up": true}, "after": {"admin_up": false}}
+  sample: {"schema": 2, "kind": "port-change", "netdev": "ens1f0np0", "changed": true, "dry_run": true,
+           "before": {"mtu_bytes": 9000, "admin_up": true, "operstate": "up"},
+           "after": {"mtu_bytes": 4200, "admin_up": true, "operstate": "up"}}
 '''
 
 from ansible.module_utils.basic import AnsibleModule
