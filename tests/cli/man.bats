@@ -656,3 +656,21 @@ run_page_examples() {
 	grep -qE '^#define RDC_BUNDLE_MAX_BYTES \(128u << 20\)$' "$TOP/lib/host/bundle.h" || fail "RDC_BUNDLE_MAX_BYTES changed"
 	tr -s '\n\t' '  ' <"$MAN/rdmactl.8.scd" | grep -qF "at most 100000 entries and 128 MiB unpacked"
 }
+
+@test "every write verb's page says how to change safely over SSH: --confirm, the locks, undo" {
+	local v page
+	for v in port pfc bond; do
+		page=$TOP/man/rdmactl-$v.8.scd
+		grep -qF -- '*--confirm* _SEC_' "$page" || fail "rdmactl-$v(8) does not give --confirm"
+		grep -qF '*rdmactl confirm*' "$page" || fail "rdmactl-$v(8) does not say how to confirm"
+		grep -qF '_/run/lock/rdmactl_' "$page" || fail "rdmactl-$v(8) does not name the locks"
+		grep -qF '*rdmactl undo*' "$page" || fail "rdmactl-$v(8) does not say how to undo"
+		for ref in rdmactl-confirm rdmactl-undo; do
+			sed -n '/^# SEE ALSO/,$p' "$page" | grep -qF "*$ref*(8)" || fail "rdmactl-$v(8) SEE ALSO lacks $ref(8)"
+		done
+	done
+	# The words the pages give run: --confirm after the verb is the global option.
+	run rd cx6dx port set ens1f0np0 mtu 9000 --confirm 60
+	assert_failure 1
+	assert_output --partial "writes are refused under --root"
+}
