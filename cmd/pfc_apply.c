@@ -39,7 +39,7 @@ int pfc_jobs_add(struct rdc_ctx *ctx, const char *dev, const struct rdc_dcb_prof
 	struct rdc_dcb_targets ts;
 	struct rdc_err err = {0};
 	struct pfc_job *grown;
-	int rc;
+	int rc = 0;
 
 	if (!jobs->only) {
 		rc = pfc_targets(ctx, dev, &ts);

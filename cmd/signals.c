@@ -72,15 +72,17 @@ volatile sig_atomic_t *rdc_sig_stop_begin(unsigned int flags)
 	sigemptyset(&ign.sa_mask);
 	if (flags & RDC_SIG_STOP_RESTART)
 		sa.sa_flags = SA_RESTART;
+	/*
+	 * Installed even over SIG_IGN: a script's background job starts with
+	 * SIGINT ignored, and `kill -INT` is still how it ends a bench server.
+	 */
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(sig_stops); i++) {
 		if (sigaction(sig_stops[i], NULL, &sig_stop_old[i]))
 			continue;
-		if (sig_stops[i] == SIGPIPE) {
-			if (flags & RDC_SIG_STOP_NO_SIGPIPE)
-				sigaction(SIGPIPE, &ign, NULL);
-		} else if (sig_stop_old[i].sa_handler != SIG_IGN) {
+		if (sig_stops[i] != SIGPIPE)
 			sigaction(sig_stops[i], &sa, NULL);
-		}
+		else if (flags & RDC_SIG_STOP_NO_SIGPIPE)
+			sigaction(SIGPIPE, &ign, NULL);
 	}
 	return &sig_stop;
 }

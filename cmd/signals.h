@@ -59,8 +59,10 @@ int rdc_sig_finish(struct rdc_ctx *ctx, int rc, struct rdc_err *err, int undo_rc
  * RDC_SIG_STOP_RESTART keeps a netlink read under way going (SA_RESTART);
  * without it a blocking call returns EINTR at once (sockets, poll).
  * RDC_SIG_STOP_NO_SIGPIPE ignores SIGPIPE: a peer's closed socket is an
- * error of the write, not the end of the process.  A signal ignored on entry
- * stays ignored.  rdc_sig_stop_end() puts the previous handlers back (a run
+ * error of the write, not the end of the process.  Unlike a write's, these
+ * are installed even over a signal ignored on entry (a script's background
+ * job has SIGINT ignored and is still ended by kill -INT), as they always
+ * were.  rdc_sig_stop_end() puts the previous handlers back (a run
  * that ends with the process may leave them).  Not nestable, and not inside
  * rdc_sig_defer_begin().
  */
