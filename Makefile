@@ -83,8 +83,8 @@ FLAGS_NOW := $(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := build-fuzz
-FUZZ_TARGETS := bench_proto nl_rec parse pfc_yaml netplan_yaml policy_yaml bond_procfs bundle \
-	journal
+FUZZ_TARGETS := bench_proto nl_rec nl_reply parse pfc_yaml netplan_yaml policy_yaml bond_procfs \
+	bundle journal
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -Ilib -Itests/fuzz $(PKG_CFLAGS)

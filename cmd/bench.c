@@ -14,6 +14,7 @@
 
 #include "base/ipv4.h"
 #include "base/log.h"
+#include "base/safefile.h"
 #include "base/util.h"
 #include "bond/check.h"
 #include "bench/client.h"
@@ -249,7 +250,7 @@ static const struct rdc_param bench_client_params[] = {
 	 .metavar = "FILE",
 	 .value_kind = RDC_COMPLETE_FILE,
 	 .help = "also replace FILE (a .prom in node_exporter's textfile directory) with the run "
-		 "per link",
+		 "per link; - writes them to stdout after the report",
 	 .parse = rdc_val_string,
 	 .dest = offsetof(struct client_args, metrics)},
 	{.name = NULL},
@@ -390,6 +391,13 @@ static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 		return rdc_usage_error(ctx, "Gb/s thresholds apply to the bandwidth tests");
 	if (rdc_bench_params_check(&ca->o.params, &err))
 		return rdc_usage_error(ctx, "%s", err.msg);
+	/* The metrics' target is said before the run: a file it cannot replace costs no run. */
+	if (rdc_file_is_stdout(ca->metrics) && !rdc_out_is_text(ctx->out))
+		return rdc_usage_error(ctx, "'metrics -': standard output holds the report's "
+					    "document; name a file");
+	if (ca->metrics && !rdc_file_is_stdout(ca->metrics) &&
+	    rdc_file_target_ok(ca->metrics, &err))
+		return rdc_fail(ctx, &err);
 	return 0;
 }
 
@@ -868,9 +876,19 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	/* The run's own error stays in err: the metrics' is said on its own. */
 	if (r->started && ca->metrics) {
 		struct rdc_err merr = {0};
+		char *buf = NULL;
+		size_t len = 0;
 
-		if (bench_metrics_write(r, ca->metrics, &merr))
+		if (!rdc_file_is_stdout(ca->metrics)) {
+			if (bench_metrics_write(r, ca->metrics, &merr))
+				verdict = rdc_fail(ctx, &merr);
+		} else if (bench_metrics_render(r, &buf, &len, &merr)) {
 			verdict = rdc_fail(ctx, &merr);
+		} else if (rdc_out_raw(ctx->out, buf, len)) {
+			/* After the report, as the text it is; a lost write is said at the end. */
+			verdict = RDC_EXIT_FAIL;
+		}
+		free(buf);
 	}
 	rc = rc ? rdc_fail(ctx, &err) : verdict;
 	rdc_bench_report_free(r);

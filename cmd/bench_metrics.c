@@ -163,18 +163,46 @@ int bench_metrics_fill(struct rdc_prom *m, const struct rdc_bench_report *r, dou
 	return rdc_prom_status(m, err);
 }
 
-int bench_metrics_write(const struct rdc_bench_report *r, const char *path, struct rdc_err *err)
+/* A fresh set of run @r, as of now, in *@m (the caller frees it); 0 or -errno. */
+static int bench_metrics_new(const struct rdc_bench_report *r, struct rdc_prom **m,
+			     struct rdc_err *err)
 {
-	struct rdc_prom *m = rdc_prom_new();
 	struct timespec ts;
 	int rc;
 
-	if (!m)
-		return rdc_err_set(err, ENOMEM, "cannot write '%s'", path);
+	*m = rdc_prom_new();
+	if (!*m)
+		return rdc_err_set(err, ENOMEM, "cannot make the metrics");
 	clock_gettime(CLOCK_REALTIME, &ts);
-	rc = bench_metrics_fill(m, r, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9, err);
+	rc = bench_metrics_fill(*m, r, (double)ts.tv_sec + (double)ts.tv_nsec / 1e9, err);
+	if (rc) {
+		rdc_prom_free(*m);
+		*m = NULL;
+	}
+	return rc;
+}
+
+int bench_metrics_write(const struct rdc_bench_report *r, const char *path, struct rdc_err *err)
+{
+	struct rdc_prom *m;
+	int rc = bench_metrics_new(r, &m, err);
+
 	if (!rc)
 		rc = rdc_prom_write_file(m, path, err);
+	rdc_prom_free(m);
+	return rc;
+}
+
+int bench_metrics_render(const struct rdc_bench_report *r, char **buf, size_t *len,
+			 struct rdc_err *err)
+{
+	struct rdc_prom *m;
+	int rc = bench_metrics_new(r, &m, err);
+
+	*buf = NULL;
+	*len = 0;
+	if (!rc)
+		rc = rdc_prom_render(m, buf, len, err);
 	rdc_prom_free(m);
 	return rc;
 }

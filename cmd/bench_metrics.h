@@ -17,5 +17,12 @@
 int bench_metrics_fill(struct rdc_prom *m, const struct rdc_bench_report *r, double now_s,
 		       struct rdc_err *err);
 
-/* The same into a fresh set, written atomically to @path (rdc_prom_write_file()). */
+/*
+ * The same into a fresh set, written atomically to @path (rdc_prom_write_file():
+ * a device, link, FIFO, another user's file or "-" is refused).
+ */
 int bench_metrics_write(const struct rdc_bench_report *r, const char *path, struct rdc_err *err);
+
+/* The same as text, for `metrics -` (rdc_prom_render(): *@buf malloc'd, the caller frees it). */
+int bench_metrics_render(const struct rdc_bench_report *r, char **buf, size_t *len,
+			 struct rdc_err *err);

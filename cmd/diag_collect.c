@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <link.h>
 #include <limits.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "diag.h"
 #include "host/bundle.h"
 #include "host/system.h"
+#include "signals.h"
 
 static const struct rdc_val_seconds collect_interval = {.min_s = 0.1, .zero_ok = true};
 
@@ -24,7 +26,8 @@ const struct rdc_param diag_collect_params[] = {
 	{.name = "out",
 	 .metavar = "FILE.tar.gz",
 	 .value_kind = RDC_COMPLETE_FILE,
-	 .help = "where to write the bundle (default rdmactl-bundle-UTCTIME.tar.gz here)",
+	 .help = "where to write the bundle, - for standard output (default "
+		 "rdmactl-bundle-UTCTIME.tar.gz here)",
 	 .parse = rdc_val_string,
 	 .dest = offsetof(struct diag_opts, out)},
 	{.name = "interval",
@@ -107,7 +110,11 @@ static int default_name(char *buf, size_t size, struct rdc_err *err)
 	return rdc_file_reserve(buf, size, stem, ".tar.gz", 0600, err);
 }
 
-/* Read the host as diag does, with the file seam copying and the transport recording. */
+/*
+ * Read the host as diag does, with the file seam copying and the transport
+ * recording.  SIGINT and SIGTERM during the interval end it (exit 1, as diag):
+ * the caller then removes what it made, as on any failure.
+ */
 static int capture(struct rdc_ctx *ctx, const char *bundle, double interval_s,
 		   struct rdc_diag_host *h)
 {
@@ -124,14 +131,67 @@ static int capture(struct rdc_ctx *ctx, const char *bundle, double interval_s,
 	if (!rc)
 		rc = rdc_system_capture_start(bundle, &err);
 	if (!rc) {
+		volatile sig_atomic_t *stop = rdc_sig_stop_begin(RDC_SIG_STOP_RESTART);
+
 		rdc_diag_policy_init(&h->policy);
-		rc = rdc_diag_host_read(h, NULL, interval_s, NULL, &err);
+		rc = rdc_diag_host_read(h, NULL, interval_s, stop, &err);
+		rdc_sig_stop_end();
 		rdc_system_capture_stop();
 	}
 	rdc_system_close(); /* flushes the recording */
 	if (rdc_system_open(&live, rc ? NULL : &err) && !rc)
 		rc = -EIO;
 	return rc ? rdc_fail(ctx, &err) : 0;
+}
+
+/* The packed bundle to standard output, through the output layer (it keeps a failed write). */
+struct collect_stdout {
+	struct rdc_out *out;
+	int rc;
+};
+
+static int collect_stdout_cb(void *data, const void *buf, size_t len)
+{
+	struct collect_stdout *so = data;
+
+	so->rc = rdc_out_raw(so->out, buf, len);
+	return so->rc;
+}
+
+/* `out -`: a gzip tarball is all standard output carries, and never onto a terminal. */
+static int collect_stdout_check(struct rdc_ctx *ctx)
+{
+	struct rdc_err err = {0};
+
+	if (!rdc_out_is_text(ctx->out))
+		return rdc_usage_error(ctx, "collect out -: the bundle is the output; --json and "
+					    "--yaml do not apply");
+	if (isatty(STDOUT_FILENO)) {
+		rdc_err_set_plain(&err, ENOTTY,
+				  "collect out -: standard output is a terminal, not writing a "
+				  "gzip tarball to it (redirect it, or name a file)");
+		return rdc_fail(ctx, &err);
+	}
+	return 0;
+}
+
+static void collect_report(struct rdc_ctx *ctx, const struct diag_opts *d, const char *out,
+			   const struct rdc_diag_host *h)
+{
+	struct stat st;
+
+	rdc_out_begin(ctx->out, "diag-collect");
+	rdc_out_str(ctx->out, RDC_OUT_ANY, "out", "bundle written to %s", out);
+	if (!stat(out, &st))
+		rdc_out_u64(ctx->out, RDC_OUT_ANY, "size_bytes", " (%" PRIu64 " bytes)",
+			    (uint64_t)st.st_size);
+	rdc_out_u64(ctx->out, RDC_OUT_ANY, "ports", ", %" PRIu64 " ports", h->nports);
+	if (d->interval_ns)
+		rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", ", two samples %.1f s apart\n",
+			    (double)d->interval_ns / 1e9);
+	else
+		rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", ", one sample\n", 0);
+	rdc_out_end(ctx->out);
 }
 
 int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
@@ -141,9 +201,10 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 	struct rdc_diag_host *h = calloc(1, sizeof(*h));
 	char tmp[PATH_MAX], bundle[PATH_MAX + 16], name[64];
 	const char *out = d->out;
+	bool to_stdout = rdc_file_is_stdout(out);
+	struct collect_stdout so = {.out = ctx->out};
 	struct rdc_err err = {0};
-	struct stat st;
-	int rc;
+	int rc = 0;
 
 	(void)act;
 	(void)args;
@@ -156,21 +217,13 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 				   "collect: reads the live host, not --root or --replay");
 	}
 	/* A target that cannot be replaced is said before seconds of sampling. */
-	if (out && rdc_file_target_ok(out, &err)) {
-		free(h);
-		return rdc_fail(ctx, &err);
-	}
-	if (!out) {
-		if (default_name(name, sizeof(name), &err)) {
-			free(h);
-			return rdc_fail(ctx, &err);
-		}
-		out = name;
-	}
-	rc = rdc_bundle_tmpdir(tmp, sizeof(tmp), &err) ? rdc_fail(ctx, &err) : 0;
+	if (to_stdout)
+		rc = collect_stdout_check(ctx);
+	else if (out && rdc_file_target_ok(out, &err))
+		rc = rdc_fail(ctx, &err);
+	if (!rc && rdc_bundle_tmpdir(tmp, sizeof(tmp), &err))
+		rc = rdc_fail(ctx, &err);
 	if (rc) {
-		if (out == name)
-			unlink(name);
 		free(h);
 		return rc;
 	}
@@ -194,26 +247,33 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		rdc_err_set(&err, errno, "cannot write the versions");
 		rc = rdc_fail(ctx, &err);
 	}
-	if (!rc && rdc_bundle_pack(bundle, out, &err))
-		rc = rdc_fail(ctx, &err);
-	if (!rc) {
-		rdc_out_begin(ctx->out, "diag-collect");
-		rdc_out_str(ctx->out, RDC_OUT_ANY, "out", "bundle written to %s", out);
-		if (!stat(out, &st))
-			rdc_out_u64(ctx->out, RDC_OUT_ANY, "size_bytes", " (%" PRIu64 " bytes)",
-				    (uint64_t)st.st_size);
-		rdc_out_u64(ctx->out, RDC_OUT_ANY, "ports", ", %" PRIu64 " ports", h->nports);
-		if (d->interval_ns)
-			rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s",
-				    ", two samples %.1f s apart\n", (double)d->interval_ns / 1e9);
+	/* Named after the samples: an interrupted collect leaves no empty bundle behind. */
+	if (!rc && !out) {
+		if (default_name(name, sizeof(name), &err))
+			rc = rdc_fail(ctx, &err);
 		else
-			rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", ", one sample\n", 0);
-		rdc_out_end(ctx->out);
+			out = name;
 	}
+	if (!rc && to_stdout) {
+		/* A failed write is the output layer's to say, once, at the end (main). */
+		if (rdc_bundle_pack_stream(bundle, collect_stdout_cb, &so, &err))
+			rc = so.rc ? RDC_EXIT_FAIL : rdc_fail(ctx, &err);
+	} else if (!rc && rdc_bundle_pack(bundle, out, &err)) {
+		rc = rdc_fail(ctx, &err);
+	}
+	if (!rc && !to_stdout)
+		collect_report(ctx, d, out, h);
 	/* The reserved default name goes when no bundle took its place. */
 	if (rc && out == name)
 		unlink(name);
+	/* What the scratch directory held is the host's: one left behind is a failure. */
 	rdc_bundle_remove(tmp);
+	if (rdc_bundle_remove_result(&err)) {
+		int removal = rdc_fail(ctx, &err);
+
+		if (!rc)
+			rc = removal;
+	}
 	rdc_diag_host_free(h);
 	free(h);
 	return rc;

@@ -475,7 +475,8 @@ static int metrics_write(struct rdc_ctx *ctx, const struct rdc_prom *m, const ch
 	size_t len = 0;
 	int rc;
 
-	if (out)
+	/* "out -" is standard output, as no out at all (./- names a file). */
+	if (out && strcmp(out, "-"))
 		return rdc_prom_write_file(m, out, &err) ? rdc_fail(ctx, &err) : 0;
 	if (rdc_prom_render(m, &buf, &len, &err))
 		return rdc_fail(ctx, &err);

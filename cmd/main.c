@@ -16,6 +16,7 @@
 #include "base/util.h"
 #include "host/ibdev.h"
 #include "host/netdev.h"
+#include "host/bundle.h"
 #include "host/system.h"
 #include "cmd.h"
 #include "signals.h"
@@ -504,6 +505,12 @@ int main(int argc, char **argv)
 
 		/* A recording asked for and lost is a failure, whatever the verb said. */
 		if (rdc_system_record_result(&rec_err)) {
+			rdc_fail(&ctx, &rec_err);
+			rc = RDC_EXIT_FAIL;
+		}
+		/* So is a --root bundle's scratch folder that could not be removed. */
+		rec_err = (struct rdc_err){0};
+		if (rdc_bundle_remove_result(&rec_err)) {
 			rdc_fail(&ctx, &rec_err);
 			rc = RDC_EXIT_FAIL;
 		}

@@ -26,12 +26,21 @@ static const char *kind_of(mode_t m)
 	return "not a regular file";
 }
 
+bool rdc_file_is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
 int rdc_file_target_ok(const char *path, struct rdc_err *err)
 {
 	struct stat st;
 
 	if (!path)
 		return rdc_err_set(err, EINVAL, "no file named");
+	if (rdc_file_is_stdout(path))
+		return rdc_err_set_plain(err, EINVAL,
+					 "cannot write '-': standard output does not apply here; "
+					 "name a file (./- for one called '-')");
 	if (lstat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;

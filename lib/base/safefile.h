@@ -2,6 +2,7 @@
 /* safefile.h - the one way rdmactl writes a file: a temporary file beside it, renamed over it */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -41,5 +42,13 @@ int rdc_file_replace(const char *path, const void *buf, size_t len, mode_t mode,
 int rdc_file_reserve(char *buf, size_t size, const char *stem, const char *ext, mode_t mode,
 		     struct rdc_err *err);
 
-/* @path may be replaced: absent, or a regular file owned by this user.  -errno with why. */
+/*
+ * @path may be replaced: absent, or a regular file owned by this user.  -errno
+ * with why.  "-" is refused (-EINVAL): a writer that takes it as standard
+ * output (rdc_file_is_stdout()) says so before it gets here; any other does
+ * not make a file of that name (./- does).
+ */
 int rdc_file_target_ok(const char *path, struct rdc_err *err);
+
+/* Does @path name standard output ("-")?  Only cmd/ writes it, through its output layer. */
+bool rdc_file_is_stdout(const char *path);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,18 +103,41 @@ static void guard_start(const char *dir)
 	g->pid = pid;
 }
 
-static void guard_end(const char *dir)
+/*
+ * @dir's guard is no longer needed: removed (@removed), or the removal failed
+ * and was reported, when retrying for 5 s would only hold rdmactl's end up.
+ */
+static void guard_end(const char *dir, bool removed)
 {
 	for (size_t i = 0; i < GUARDS_MAX; i++) {
 		struct bundle_guard *g = &guards[i];
 
 		if (!g->dir[0] || strcmp(g->dir, dir))
 			continue;
+		if (!removed)
+			kill(g->pid, SIGKILL);
 		close(g->fd);
 		while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		g->dir[0] = 0;
 	}
+}
+
+/*
+ * A normal end (main returned, exit()) that did not remove a scratch
+ * directory (a failure after the unpack: a bad kernel.rec) removes it before
+ * the process is gone, not a moment later by its guard.  Only in the process
+ * that made it: a forked child that calls exit() leaves it alone.
+ */
+static pid_t guards_owner;
+
+static void guards_atexit(void)
+{
+	if (getpid() != guards_owner)
+		return;
+	for (size_t i = 0; i < GUARDS_MAX; i++)
+		if (guards[i].dir[0])
+			rdc_bundle_remove(guards[i].dir);
 }
 
 int rdc_bundle_tmpdir(char *dir, size_t size, struct rdc_err *err)
@@ -126,6 +150,8 @@ int rdc_bundle_tmpdir(char *dir, size_t size, struct rdc_err *err)
 		return rdc_err_set(err, ENAMETOOLONG, "TMPDIR is too long");
 	if (!mkdtemp(dir)) /* mode 0700 */
 		return rdc_err_set(err, errno, "cannot make a scratch directory in %s", tmp);
+	if (!guards_owner && !atexit(guards_atexit))
+		guards_owner = getpid();
 	guard_start(dir);
 	return 0;
 }
@@ -333,24 +359,103 @@ int rdc_bundle_unpack(const char *path, char *dir, size_t size, struct rdc_err *
 	return rc;
 }
 
-int rdc_bundle_pack(const char *dir, const char *out, struct rdc_err *err)
+/*
+ * tar packs @dir into DIR.tar.gz beside it (the caller's private scratch
+ * directory), its name in @tgz, opened for reading: our own writes copy it
+ * on, so that a full disk is said as such ("No space left on device", not
+ * "tar failed") and nothing reaches standard output from an archive that
+ * tar could not finish.
+ */
+static int pack_scratch(const char *dir, char *tgz, size_t size, int *fd, struct rdc_err *err)
 {
-	struct rdc_file f;
-	/* The bundle describes the host: only its owner reads it (0600). */
-	int rc = rdc_file_begin(&f, out, 0600, err);
+	int rc;
 
-	if (rc)
-		return rc;
+	if ((size_t)snprintf(tgz, size, "%s.tar.gz", dir) >= size)
+		return rdc_err_set(err, ENAMETOOLONG, "cannot pack '%s'", dir);
 	{
 		/* Sorted and owner-free: the same host gives the same listing. */
 		const char *const argv[] = {
 			"tar",	     "--create",  "--gzip",	     "--sort=name",
 			"--owner=0", "--group=0", "--numeric-owner", "--force-local",
-			"--file",    f.tmp,	  "--directory",     dir,
+			"--file",    tgz,	  "--directory",     dir,
 			".",	     NULL};
 
-		/* tar writes into our temporary file; the old bundle stays until the rename. */
 		rc = run_tar(argv, "pack the bundle", err);
+	}
+	if (!rc) {
+		*fd = open(tgz, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (*fd < 0)
+			rc = rdc_err_set(err, errno, "cannot read the packed bundle '%s'", tgz);
+	}
+	if (rc)
+		unlink(tgz);
+	return rc;
+}
+
+/*
+ * Every byte of @fd to @sink; 0, -errno of a read (in @err), or the sink's own
+ * -errno (*@by_sink set, @err untouched: the sink's owner words it).
+ */
+static int pack_copy(int fd, rdc_bundle_sink_fn *sink, void *data, const char *tgz, bool *by_sink,
+		     struct rdc_err *err)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		int rc;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return rdc_err_set(err, errno, "cannot read the packed bundle '%s'", tgz);
+		if (!n)
+			return 0;
+		rc = sink(data, buf, (size_t)n);
+		if (rc) {
+			*by_sink = true;
+			return rc;
+		}
+	}
+}
+
+static int pack_write_cb(void *data, const void *buf, size_t len)
+{
+	const int *fd = data;
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(*fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int rdc_bundle_pack(const char *dir, const char *out, struct rdc_err *err)
+{
+	char tgz[4096];
+	struct rdc_file f;
+	bool by_sink = false;
+	int rc, fd = -1;
+
+	/* The bundle describes the host: only its owner reads it (0600). */
+	rc = rdc_file_begin(&f, out, 0600, err);
+	if (rc)
+		return rc;
+	rc = pack_scratch(dir, tgz, sizeof(tgz), &fd, err);
+	if (!rc) {
+		/* Into our temporary file; the old bundle stays until the rename. */
+		rc = pack_copy(fd, pack_write_cb, &f.fd, tgz, &by_sink, err);
+		if (rc && by_sink)
+			rc = rdc_err_set(err, -rc, "cannot write '%s'", out);
+		close(fd);
+		unlink(tgz);
 	}
 	if (rc) {
 		rdc_file_abort(&f);
@@ -359,12 +464,55 @@ int rdc_bundle_pack(const char *dir, const char *out, struct rdc_err *err)
 	return rdc_file_commit(&f, err);
 }
 
+int rdc_bundle_pack_stream(const char *dir, rdc_bundle_sink_fn *sink, void *data,
+			   struct rdc_err *err)
+{
+	char tgz[4096];
+	bool by_sink = false;
+	int rc, fd = -1;
+
+	rc = pack_scratch(dir, tgz, sizeof(tgz), &fd, err);
+	if (rc)
+		return rc;
+	rc = pack_copy(fd, sink, data, tgz, &by_sink, err);
+	if (rc && by_sink)
+		rc = rdc_err_set(err, -rc, "cannot write the bundle");
+	close(fd);
+	unlink(tgz);
+	return rc;
+}
+
+/* The first removal that failed since rdc_bundle_remove_result() last looked. */
+static struct rdc_err remove_err;
+static bool remove_failed;
+
+/* nftw has no user data: the walk's first failure is kept here. */
+static struct rdc_err walk_err;
+static int walk_rc;
+
+static void walk_fail(int code, const char *path)
+{
+	if (!walk_rc)
+		walk_rc = rdc_err_set(&walk_err, code, "cannot remove scratch '%s'", path);
+}
+
+/* Depth first: a directory comes after its entries.  The walk goes on after a failure. */
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
-	(void)flag;
 	(void)ftw;
-	remove(path);
+	if (flag == FTW_NS || flag == FTW_DNR) {
+		/* Not read: its entries stay, and so will it. */
+		walk_fail(errno ? errno : EACCES, path);
+		if (flag == FTW_NS)
+			return 0;
+	}
+	if (flag == FTW_DP || flag == FTW_DNR) {
+		if (rmdir(path) && errno != ENOENT)
+			walk_fail(errno, path);
+	} else if (unlink(path) && errno != ENOENT) {
+		walk_fail(errno, path);
+	}
 	return 0;
 }
 
@@ -372,6 +520,24 @@ void rdc_bundle_remove(const char *dir)
 {
 	if (!dir || !dir[0])
 		return;
-	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	guard_end(dir);
+	walk_rc = 0;
+	memset(&walk_err, 0, sizeof(walk_err));
+	/* Already gone is removed. */
+	if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		walk_fail(errno, dir);
+	if (walk_rc && !remove_failed) {
+		remove_err = walk_err;
+		remove_failed = true;
+	}
+	guard_end(dir, !walk_rc);
+}
+
+int rdc_bundle_remove_result(struct rdc_err *err)
+{
+	int rc = remove_failed ? -remove_err.code : 0;
+
+	if (rc && err)
+		*err = remove_err;
+	remove_failed = false;
+	return rc;
 }

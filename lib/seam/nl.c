@@ -24,6 +24,7 @@
 #include "base/util.h"
 #include "seam/fs.h"
 #include "seam/nl.h"
+#include "seam/nlattr.h"
 
 #define NL_MAX_PROTO 32
 #define NL_RECV_BUF 65536
@@ -635,6 +636,14 @@ int rdc_nl_open(enum rdc_nl_mode mode, const char *file, struct rdc_err *err)
 		int rc;
 
 		memset(&nl_rec_err, 0, sizeof(nl_rec_err));
+		/* Standard output carries the command's own output: a recording is a file. */
+		if (rdc_file_is_stdout(file)) {
+			nl.mode = RDC_NL_OFF;
+			return rdc_err_set_usage(err,
+						 "cannot record to '-': standard output carries "
+						 "the command's output; name a file (./- for "
+						 "one called '-')");
+		}
 		/* Never through a link, over a device or another user's file (safefile.h). */
 		rc = rdc_file_begin(&nl.rec_file, file, 0600, err);
 		if (rc) {
@@ -749,21 +758,67 @@ static int nl_socket(int proto, struct mnl_socket **out, struct rdc_err *err)
 	return 0;
 }
 
-/* Copy the extack message of an NLMSG_ERROR (or DONE) into err->detail. */
-static void nl_extack(const struct nlmsghdr *nlh, size_t offset, struct rdc_err *err)
-{
-	const struct nlattr *attr;
+/*
+ * The extended ack (NETLINK_EXT_ACK): attributes after an NLMSG_ERROR's
+ * struct nlmsgerr and the request it echoes (unless NLM_F_CAPPED), or after
+ * a DONE's status, flagged NLM_F_ACK_TLVS.  Every one the kernel sends is
+ * judged here (seam/nlattr.h), the text is read.
+ */
+static const struct rdc_nla_policy nl_extack_policy[] = {
+	RDC_NLA(NLMSGERR_ATTR_MSG, RDC_NLA_STRING),
+	RDC_NLA(NLMSGERR_ATTR_OFFS, RDC_NLA_U32),
+	RDC_NLA(NLMSGERR_ATTR_COOKIE, RDC_NLA_ANY),
+	RDC_NLA(NLMSGERR_ATTR_POLICY, RDC_NLA_NEST),
+	RDC_NLA(NLMSGERR_ATTR_MISS_TYPE, RDC_NLA_U32),
+	RDC_NLA(NLMSGERR_ATTR_MISS_NEST, RDC_NLA_U32),
+};
 
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || offset > nlh->nlmsg_len)
-		return;
-	mnl_attr_for_each (attr, nlh, offset) {
-		if (mnl_attr_get_type(attr) != NLMSGERR_ATTR_MSG)
-			continue;
-		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
-			return;
-		rdc_err_detail(err, "kernel: %s", mnl_attr_get_str(attr));
-		return;
+/*
+ * The kernel's reason text for the error @kernel_rc (its -errno, already in
+ * @err) into err->detail.  @offset: the payload bytes before the attributes,
+ * SIZE_MAX when the echoed request's own length is no length.  0 (also when
+ * there are none), or -EBADMSG with @err saying so when they are cut or
+ * break their policy: a reply that cannot say why the kernel refused is not
+ * passed off as one that had nothing to say.
+ *
+ *   flags          attributes                 result
+ *   no ACK_TLVS    anything                   0, no detail
+ *   ACK_TLVS       MSG "bad mode"             0, detail "kernel: bad mode"
+ *   ACK_TLVS       OFFS u32, no MSG           0, no detail
+ *   ACK_TLVS       MSG without its NUL        -EBADMSG "malformed extended ack ..."
+ *   ACK_TLVS       last one cut short         -EBADMSG
+ *   ACK_TLVS       echo longer than message   -EBADMSG
+ *   ACK_TLVS       echo shorter than a header -EBADMSG
+ */
+static int nl_extack(const struct nlmsghdr *nlh, size_t offset, int kernel_rc, struct rdc_err *err)
+{
+	const struct nlattr *tb[RDC_ARRAY_SIZE(nl_extack_policy)];
+	struct rdc_nla_why why;
+	int rc;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return 0;
+	if (offset == SIZE_MAX) {
+		snprintf(why.text, sizeof(why.text),
+			 "the request it echoes is shorter than a netlink header");
+		rc = -EBADMSG;
+	} else if (offset > nlh->nlmsg_len - NLMSG_HDRLEN) {
+		snprintf(why.text, sizeof(why.text),
+			 "the request it echoes runs past the message's %u bytes", nlh->nlmsg_len);
+		rc = -EBADMSG;
+	} else {
+		rc = rdc_nla_parse_msg(nlh, offset, nl_extack_policy, RDC_ARRAY_SIZE(tb), tb, &why);
 	}
+	if (rc) {
+		rdc_err_set(err, EBADMSG, "malformed extended ack in the kernel's answer");
+		/* The detail says it alone, for a caller that restates the message. */
+		rdc_err_detail(err, "extended ack: %s; the kernel's error: %s", why.text,
+			       strerror(-kernel_rc));
+		return -EBADMSG;
+	}
+	if (tb[NLMSGERR_ATTR_MSG])
+		rdc_err_detail(err, "kernel: %s", mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
+	return 0;
 }
 
 struct nl_talk {
@@ -799,13 +854,14 @@ static int nl_process(struct nl_talk *t, const void *buf, size_t len, struct rdc
 				t->kernel_rc = nl_errno(e->error);
 				rdc_err_set(err, -t->kernel_rc, "kernel refused the request");
 				off = sizeof(*e);
-				/* The echoed request follows unless capped; a bad length means no extack. */
+				/* The echoed request follows unless capped; a bad length is no length. */
 				if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 					off = e->msg.nlmsg_len >= sizeof(struct nlmsghdr)
 						      ? off + e->msg.nlmsg_len -
 								sizeof(struct nlmsghdr)
 						      : SIZE_MAX;
-				nl_extack(nlh, off, err);
+				if (nl_extack(nlh, off, t->kernel_rc, err))
+					t->kernel_rc = -EBADMSG;
 			}
 			t->done = true;
 		} else if (nlh->nlmsg_type == NLMSG_DONE) {
@@ -815,7 +871,8 @@ static int nl_process(struct nl_talk *t, const void *buf, size_t len, struct rdc
 				t->kernel_rc = nl_errno(*status);
 				rdc_err_set(err, -t->kernel_rc,
 					    "kernel ended the dump with an error");
-				nl_extack(nlh, sizeof(int), err);
+				if (nl_extack(nlh, sizeof(int), t->kernel_rc, err))
+					t->kernel_rc = -EBADMSG;
 			}
 			t->done = true;
 		} else if (nlh->nlmsg_type >= NLMSG_MIN_TYPE && !t->cb_rc && t->cb) {
@@ -1025,18 +1082,60 @@ int rdc_nl_ethtool_ioctl(const char *ifname, void *data, size_t len, unsigned in
 
 /* ---- generic netlink family ids ---------------------------------------- */
 
+/* What the controller's answer to CTRL_CMD_GETFAMILY holds that is read or judged. */
+static const struct rdc_nla_policy genl_ctrl_policy[] = {
+	RDC_NLA(CTRL_ATTR_FAMILY_ID, RDC_NLA_U16),
+	RDC_NLA(CTRL_ATTR_FAMILY_NAME, RDC_NLA_STRING),
+	RDC_NLA(CTRL_ATTR_VERSION, RDC_NLA_U32),
+	RDC_NLA(CTRL_ATTR_HDRSIZE, RDC_NLA_U32),
+	RDC_NLA(CTRL_ATTR_MAXATTR, RDC_NLA_U32),
+	RDC_NLA(CTRL_ATTR_OPS, RDC_NLA_NEST),
+	RDC_NLA(CTRL_ATTR_MCAST_GROUPS, RDC_NLA_NEST),
+};
+
+struct genl_lookup {
+	const char *name; /* the family asked for */
+	uint16_t id;	  /* 0 until an answer gave one */
+	struct rdc_nla_why why;
+};
+
+/*
+ * One CTRL_CMD_NEWFAMILY answer:
+ *
+ *   attributes                              result
+ *   FAMILY_ID 20, FAMILY_NAME "ethtool"     id 20
+ *   FAMILY_ID 20 (no name)                  id 20
+ *   FAMILY_ID of 1 or 4 bytes, cut, junk    -EBADMSG, why names it
+ *   no FAMILY_ID, or one below GENL_MIN_ID  -EBADMSG
+ *   FAMILY_NAME of another family           -EBADMSG
+ */
 static int genl_family_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	const struct nlattr *attr;
-	uint16_t *id = arg;
+	const struct nlattr *tb[RDC_ARRAY_SIZE(genl_ctrl_policy)];
+	struct genl_lookup *l = arg;
+	uint16_t id;
+	int rc = rdc_nla_parse_msg(nlh, GENL_HDRLEN, genl_ctrl_policy, RDC_ARRAY_SIZE(tb), tb,
+				   &l->why);
 
-	mnl_attr_for_each (attr, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(attr) != CTRL_ATTR_FAMILY_ID)
-			continue;
-		if (mnl_attr_validate(attr, MNL_TYPE_U16) < 0)
-			return -EBADMSG;
-		*id = mnl_attr_get_u16(attr);
+	if (rc)
+		return rc;
+	if (!tb[CTRL_ATTR_FAMILY_ID]) {
+		snprintf(l->why.text, sizeof(l->why.text), "no CTRL_ATTR_FAMILY_ID");
+		return -EBADMSG;
 	}
+	id = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (id < GENL_MIN_ID) {
+		snprintf(l->why.text, sizeof(l->why.text),
+			 "CTRL_ATTR_FAMILY_ID %u is below the first family id %u", id, GENL_MIN_ID);
+		return -EBADMSG;
+	}
+	if (tb[CTRL_ATTR_FAMILY_NAME] &&
+	    strcmp(mnl_attr_get_str(tb[CTRL_ATTR_FAMILY_NAME]), l->name)) {
+		snprintf(l->why.text, sizeof(l->why.text), "it names another family, '%.*s'",
+			 GENL_NAMSIZ, mnl_attr_get_str(tb[CTRL_ATTR_FAMILY_NAME]));
+		return -EBADMSG;
+	}
+	l->id = id;
 	return 0;
 }
 
@@ -1045,7 +1144,7 @@ static int nl_genl_family_locked(const char *name, uint16_t *id, struct rdc_err 
 	char buf[256];
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *genl;
-	uint16_t found = 0;
+	struct genl_lookup l = {.name = name};
 	int rc;
 
 	/* Zeroed, so attribute padding is deterministic: recordings match by bytes. */
@@ -1063,16 +1162,21 @@ static int nl_genl_family_locked(const char *name, uint16_t *id, struct rdc_err 
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
-	rc = rdc_nl_talk(NETLINK_GENERIC, nlh, 0, genl_family_cb, &found, err);
+	rc = rdc_nl_talk(NETLINK_GENERIC, nlh, 0, genl_family_cb, &l, err);
+	if (rc == -EBADMSG && l.why.text[0])
+		return rdc_err_set(
+			err, EBADMSG,
+			"the generic netlink controller's answer for '%s' is malformed: %s", name,
+			l.why.text);
 	if (rc)
 		return rc;
-	if (!found)
+	if (!l.id)
 		return rdc_err_set(err, ENOENT, "no generic netlink family '%s'", name);
 	if (nl.ngenl < RDC_ARRAY_SIZE(nl.genl)) {
 		rdc_strlcpy(nl.genl[nl.ngenl].name, name, sizeof(nl.genl[0].name));
-		nl.genl[nl.ngenl++].id = found;
+		nl.genl[nl.ngenl++].id = l.id;
 	}
-	*id = found;
+	*id = l.id;
 	return 0;
 }
 

@@ -114,3 +114,28 @@ exit -13"
 	assert_output --partial "tar could not list the bundle"
 	[ -z "$(ls -A "$SCR")" ]
 }
+
+@test "bundle: a corrupt kernel.rec fails (exit 1) and the scratch directory is gone when rdmactl ends" {
+	local bad=$BATS_TEST_TMPDIR/bad i
+	mkdir -p "$bad"
+	cp -a "$HOSTS/rxe/." "$bad/"
+	printf 'not a recording\n' >"$bad/kernel.rec"
+	tar -C "$bad" -czf "$BATS_TEST_TMPDIR/badrec.tar.gz" .
+	for i in 1 2 3; do
+		run env TMPDIR="$SCR" "$RDMACTL" --root "$BATS_TEST_TMPDIR/badrec.tar.gz" port show
+		assert_failure 1
+		assert_output --partial "is not an rdmactl kernel recording"
+		# Removed by rdmactl itself before it ended, not a moment later by its guard.
+		[ -z "$(ls -A "$SCR")" ] || fail "run $i left behind: $(ls -A "$SCR")"
+	done
+}
+
+@test "bundle: over the caps (entries) is refused before anything is unpacked" {
+	# 100001 entries of one empty file (tar stores each again): one past the cap, 270 KB.
+	: >"$BATS_TEST_TMPDIR/e"
+	(cd "$BATS_TEST_TMPDIR" && yes e | head -n 100001 | tar -czf many.tar.gz -T -)
+	run env TMPDIR="$SCR" "$RDMACTL" --root "$BATS_TEST_TMPDIR/many.tar.gz" port show
+	assert_failure 1
+	assert_output --partial "more than 100000 entries: not a bundle rdmactl made"
+	[ -z "$(ls -A "$SCR")" ] || fail "unpacked: $(ls -A "$SCR")"
+}

@@ -302,3 +302,46 @@ check_ids() {
 	# The unpacked tarball is removed when rdmactl exits.
 	[ -z "$(ls -A scratch)" ]
 }
+
+@test "diag collect: interrupted while sampling (SIGINT, SIGTERM, SIGHUP), nothing is left behind" {
+	local sig i rc scr=$BATS_TEST_TMPDIR/scratch here=$BATS_TEST_TMPDIR/here
+	mkdir -p "$scr" "$here"
+	cd "$here"
+	for sig in INT TERM HUP; do
+		# As from a terminal: SIGINT's default back (a shell's background job ignores it).
+		python3 -c '
+import signal, subprocess, sys
+p = subprocess.Popen(sys.argv[2:], stderr=open(sys.argv[1], "w"),
+                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+with open(sys.argv[1] + ".pid", "w") as f:
+    f.write(str(p.pid))
+sys.exit(p.wait() & 255)
+' "$BATS_TEST_TMPDIR/err" env TMPDIR="$scr" "$RDMACTL" diag collect interval 30 &
+		# Sampling: its scratch directory is there and the first sample taken.
+		for ((i = 0; i < 50; i++)); do
+			grep -q collecting "$BATS_TEST_TMPDIR/err" 2>/dev/null && [ -n "$(ls -A "$scr")" ] && break
+			sleep 0.1
+		done
+		[ -n "$(ls -A "$scr")" ] || fail "$sig: no scratch directory was made"
+		sleep 0.3
+		kill -"$sig" "$(cat "$BATS_TEST_TMPDIR/err.pid")"
+		rc=0
+		wait $! || rc=$?
+		if [ "$sig" = HUP ]; then
+			# Ended by the signal (python's -1, & 255): its guard removes the scratch a moment later.
+			[ "$rc" -eq 255 ] || fail "HUP: exit $rc"
+			for ((i = 0; i < 20; i++)); do
+				[ -n "$(ls -A "$scr")" ] || break
+				sleep 0.1
+			done
+		else
+			# Stopped cleanly: exit 1, said, everything removed before rdmactl ended.
+			[ "$rc" -eq 1 ] || fail "$sig: exit $rc: $(cat "$BATS_TEST_TMPDIR/err")"
+			grep -q "interrupted before the second sample" "$BATS_TEST_TMPDIR/err" ||
+				fail "$sig: $(cat "$BATS_TEST_TMPDIR/err")"
+		fi
+		[ -z "$(ls -A "$scr")" ] || fail "$sig: scratch left behind: $(ls -A "$scr")"
+		# No bundle and no empty reserved rdmactl-bundle-*.tar.gz.
+		[ -z "$(ls -A "$here")" ] || fail "$sig: left here: $(ls -A "$here")"
+	done
+}

@@ -127,6 +127,95 @@ def nl_rec_seeds(top):
             yield "fixture-degraded", head[:head.rindex(b"\n") + 1]  # whole lines only
 
 
+# fuzz_nl_reply: records (u8 ctl: slot | 0x08 new datagram | 0x10 "! ERRNO", u16 type, u16 flags,
+# u16 len, payload), little-endian, that answer the readers' requests (the slots of
+# fuzz_nl_reply.c).  From the fixtures: each host's own answers, taken by their request's shape.
+NLR_DCB, NLR_CTRL, NLR_STATS, NLR_PAUSE, NLR_LINKS, NLR_ADDR4, NLR_ADDR6 = range(7)
+
+
+def nlr(slot, mtype, payload=b"", flags=0, fresh=True, ctl=0):
+    return struct.pack("<BHHH", slot | (0x08 if fresh else 0) | ctl, mtype, flags,
+                       len(payload)) + payload
+
+
+def nlr_datagram(slot, data):
+    """One recorded datagram as records: each message's header rewritten, payload kept."""
+    out, off = b"", 0
+    while off + 16 <= len(data):
+        n, mtype, flags = struct.unpack_from("<IHH", data, off)
+        out += nlr(slot, mtype, data[off + 16:off + n], flags, off == 0)
+        off += (n + 3) & ~3
+    return out
+
+
+def nlr_slot(proto, req):
+    """Which slot a recorded request is, or None."""
+    n, mtype, flags = struct.unpack_from("<IHH", req)
+    if proto == 0 and mtype == 78 and req[17] == 21:
+        return NLR_DCB
+    if proto == 0 and mtype == 18 and flags & 0x300 == 0x300 and n == 32:
+        return NLR_LINKS
+    if proto == 0 and mtype == 22 and flags & 0x300 == 0x300:
+        return {2: NLR_ADDR4, 10: NLR_ADDR6}.get(req[16])
+    if proto == 16 and mtype == 16:
+        return NLR_CTRL
+    if proto == 16 and mtype == 20 and req[16] == 32:
+        return NLR_STATS
+    if proto == 16 and mtype == 20 and req[16] == 21 and len(req) > 40:
+        return NLR_PAUSE  # with ETHTOOL_A_HEADER_FLAGS (the statistics)
+    return None
+
+
+def nlr_answers(path):
+    """{slot: [answers]}, an answer a list of datagrams, of a recording's exchanges."""
+    found, cur = {}, None
+    with open(path) as f:
+        for line in f:
+            part = line.split()
+            if line.startswith("> nl "):
+                cur = nlr_slot(int(part[2]), bytes.fromhex(part[3]))
+                if cur is not None:
+                    found.setdefault(cur, []).append([])
+            elif line.startswith("> "):
+                cur = None
+            elif line.startswith("< ") and cur is not None:
+                found[cur][-1].append(bytes.fromhex(part[1]))
+    return found
+
+
+def nl_reply_seeds(top):
+    for path in sorted(glob.glob(os.path.join(top, "testdata/hosts/*/kernel.rec"))):
+        host = os.path.basename(os.path.dirname(path))
+        found = nlr_answers(path)
+
+        def richest(slot):
+            answers = [a for a in found.get(slot, []) if a]
+            return max(answers, key=lambda a: sum(map(len, a))) if answers else []
+
+        groups = {"dcb-ethtool": [NLR_DCB, NLR_CTRL, NLR_STATS, NLR_PAUSE],
+                  "links": [NLR_LINKS], "addrs": [NLR_ADDR4, NLR_ADDR6]}
+        for name, slots in groups.items():
+            data = b"".join(nlr_datagram(slot, d) for slot in slots for d in richest(slot))
+            if data and len(data) <= 65536:  # whole under make fuzz's -max_len
+                yield f"{host}-{name}", data
+    ack = struct.pack("<i", 0) + bytes(16)
+    extack = struct.pack("<HH", 16, 1) + b"no dcb here\0"
+    # The transport's own attributes: an extended ack, whole and cut; a dump's error with one.
+    yield "extack", nlr(NLR_DCB, 2, struct.pack("<i", -95) + bytes(16) + extack, 0x300)
+    yield "extack-cut", nlr(NLR_DCB, 2, struct.pack("<i", -95) + bytes(16) + extack[:10], 0x300)
+    yield "extack-uncapped", nlr(NLR_DCB, 2, struct.pack("<i", -22) +
+                                 struct.pack("<IHHII", 32, 78, 5, 0, 0) + bytes(16) + extack,
+                                 0x200)
+    yield "done-extack", nlr(NLR_LINKS, 3, struct.pack("<i", -22) + extack, 0x202)
+    # The controller's family id: 4 bytes instead of 2, then none at all.
+    genl = struct.pack("<BBH", 1, 2, 0)
+    yield "ctrl-bad-id", nlr(NLR_CTRL, 16, genl + struct.pack("<HHI", 8, 1, 20)) + \
+        nlr(NLR_CTRL, 2, ack, 0x100, False)
+    yield "ctrl-no-id", nlr(NLR_CTRL, 16, genl + struct.pack("<HH", 12, 2) + b"ethtool\0") + \
+        nlr(NLR_CTRL, 2, ack, 0x100, False)
+    yield "errno", nlr(NLR_DCB, 94, ctl=0x10) + nlr(NLR_LINKS, 1, ctl=0x10)
+
+
 def parse_seeds():
     for i, t in enumerate(["0\n", "18446744073709551615\n", "18446744073709551616\n", "0x1f\n",
                            "-9223372036854775808\n", "9000", "1.5", "4k", "1G", "0-3,8,10-11\n",
@@ -266,6 +355,7 @@ def journal_seeds(top):
 def seeds(top):
     yield "bench_proto", bench_seeds()
     yield "nl_rec", nl_rec_seeds(top)
+    yield "nl_reply", nl_reply_seeds(top)
     yield "parse", parse_seeds()
     yield "pfc_yaml", yaml_seeds(PFC_YAML, b"devices: []\n", [
         ("same-netdev-twice", PFC_YAML + b"  - dev: eth9\n    prio-pfc: 3:on\n"),

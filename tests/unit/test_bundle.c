@@ -2,6 +2,7 @@
 /* test_bundle.c - a bundle's tar listing against the caps (host/bundle.h), and safe files */
 #define _GNU_SOURCE /* fmemopen */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,12 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "base/safefile.h"
 #include "host/bundle.h"
+
+/*
+ * A removal that fails, injected: this rmdir() takes the place of libc's for
+ * every caller linked into this test (rdc_bundle_remove() among them), and
+ * refuses a directory named "stuck" while stuck_busy is set, as the kernel
+ * does for a mount point.  Otherwise it is the system call.
+ */
+static int stuck_busy;
+
+int rmdir(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	if (stuck_busy && base && !strcmp(base, "/stuck")) {
+		errno = EBUSY;
+		return -1;
+	}
+	return unlinkat(AT_FDCWD, path, AT_REMOVEDIR);
+}
 
 static int check_text(const char *text, struct rdc_err *err)
 {
@@ -111,6 +132,14 @@ static void test_safefile(void **state)
 	assert_int_equal(rdc_file_replace("/dev/null", "x", 1, 0600, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "a device"));
 	assert_int_equal(rdc_file_replace(dir, "x", 1, 0600, &err), -EISDIR);
+	/* "-" is standard output only where a writer takes it so: never a file of that name. */
+	assert_true(rdc_file_is_stdout("-"));
+	assert_false(rdc_file_is_stdout("./-"));
+	assert_false(rdc_file_is_stdout(NULL));
+	assert_int_equal(rdc_file_target_ok("-", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "cannot write '-': standard output does not apply here"));
+	assert_int_equal(rdc_file_replace("-", "x", 1, 0600, &err), -EINVAL);
+	assert_int_equal(access("-", F_OK), -1);
 	/* A reserved name: the first free one, made empty; the next call gets -2. */
 	{
 		char stem[300], a[320], b[320];
@@ -130,6 +159,121 @@ static void test_safefile(void **state)
 	assert_int_equal(rmdir(dir), 0); /* nothing left behind: no temporary file */
 }
 
+/* A private $TMPDIR for the scratch directories of one test, in @buf. */
+static void scratch_parent(char *buf)
+{
+	strcpy(buf, "/tmp/rdmactl-test-bundle.XXXXXX");
+	assert_non_null(mkdtemp(buf));
+	assert_int_equal(setenv("TMPDIR", buf, 1), 0);
+}
+
+static void touch(const char *dir, const char *name)
+{
+	char path[4200];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("x\n", fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* Removal errors are reported (path and errno), the rest still goes, and nothing hangs. */
+static void test_remove_error(void **state)
+{
+	char parent[64], dir[4096], path[4200];
+	struct rdc_err err = {0};
+	struct timespec t0, t1;
+
+	(void)state;
+	scratch_parent(parent);
+	assert_int_equal(rdc_bundle_tmpdir(dir, sizeof(dir), &err), 0);
+	snprintf(path, sizeof(path), "%s/stuck", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	touch(path, "in-stuck");
+	touch(dir, "beside");
+	assert_int_equal(rdc_bundle_remove_result(&err), 0);
+	stuck_busy = 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rdc_bundle_remove(dir);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* Its guard is ended at once, not left retrying for 5 s while rdmactl waits for it. */
+	assert_true(t1.tv_sec - t0.tv_sec < 2);
+	assert_int_equal(rdc_bundle_remove_result(&err), -EBUSY);
+	assert_int_equal(err.code, EBUSY);
+	assert_non_null(strstr(err.msg, "cannot remove scratch '"));
+	assert_non_null(strstr(err.msg, "/stuck'"));
+	/* Said once: read, it is forgotten. */
+	assert_int_equal(rdc_bundle_remove_result(NULL), 0);
+	/* The walk went on: all but the stuck directory (and so its parent) is gone. */
+	snprintf(path, sizeof(path), "%s/stuck/in-stuck", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/beside", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/stuck", dir);
+	assert_int_equal(access(path, F_OK), 0);
+	stuck_busy = 0;
+	rdc_bundle_remove(dir);
+	assert_int_equal(rdc_bundle_remove_result(&err), 0);
+	assert_int_equal(access(dir, F_OK), -1);
+	/* A directory already gone is removed: no error. */
+	rdc_bundle_remove(dir);
+	assert_int_equal(rdc_bundle_remove_result(&err), 0);
+	assert_int_equal(rmdir(parent), 0);
+}
+
+struct sink {
+	char buf[1 << 16];
+	size_t len;
+	int fail; /* -errno to answer */
+};
+
+static int sink_cb(void *data, const void *buf, size_t len)
+{
+	struct sink *s = data;
+
+	if (s->fail)
+		return s->fail;
+	assert_true(s->len + len <= sizeof(s->buf));
+	memcpy(s->buf + s->len, buf, len);
+	s->len += len;
+	return 0;
+}
+
+/* Packed to a sink (standard output for `out -`) whole, or the sink's error; no debris. */
+static void test_pack_stream(void **state)
+{
+	char parent[64], dir[4096], tree[4200], path[4300];
+	struct rdc_err err = {0};
+	static struct sink s;
+
+	(void)state;
+	scratch_parent(parent);
+	assert_int_equal(rdc_bundle_tmpdir(dir, sizeof(dir), &err), 0);
+	snprintf(tree, sizeof(tree), "%s/b", dir);
+	assert_int_equal(mkdir(tree, 0700), 0);
+	touch(tree, "VERSIONS");
+	assert_int_equal(rdc_bundle_pack_stream(tree, sink_cb, &s, &err), 0);
+	assert_true(s.len > 2);
+	assert_int_equal((unsigned char)s.buf[0], 0x1f);
+	assert_int_equal((unsigned char)s.buf[1], 0x8b);
+	/* A sink that fails: its errno, said as the bundle's write. */
+	s.len = 0;
+	s.fail = -ENOSPC;
+	assert_int_equal(rdc_bundle_pack_stream(tree, sink_cb, &s, &err), -ENOSPC);
+	assert_int_equal(err.code, ENOSPC);
+	assert_non_null(strstr(err.msg, "cannot write the bundle"));
+	/* The scratch archive beside the tree is gone either way. */
+	snprintf(path, sizeof(path), "%s.tar.gz", tree);
+	assert_int_equal(access(path, F_OK), -1);
+	/* To a file: "-" is not one. */
+	assert_int_equal(rdc_bundle_pack(tree, "-", &err), -EINVAL);
+	rdc_bundle_remove(dir);
+	assert_int_equal(rdc_bundle_remove_result(&err), 0);
+	assert_int_equal(rmdir(parent), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +281,8 @@ int main(void)
 		cmocka_unit_test(test_listing_caps),
 		cmocka_unit_test(test_listing_garbage),
 		cmocka_unit_test(test_safefile),
+		cmocka_unit_test(test_remove_error),
+		cmocka_unit_test(test_pack_stream),
 	};
 
 	return cmocka_run_group_tests_name("bundle", tests, NULL, NULL);

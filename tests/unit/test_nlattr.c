@@ -11,7 +11,7 @@
 #include <libmnl/libmnl.h>
 
 #include "base/util.h"
-#include "kernel/nlattr.h"
+#include "seam/nlattr.h"
 
 enum { T_NONE, T_U32, T_NAME, T_NEST, T_STRUCT, T_MAC, T_MAX };
 
@@ -136,6 +136,33 @@ static void test_nest_cut(void **state)
 		why.text, "T_NEST holds 3 bytes that are not attributes (truncated or not nested)");
 }
 
+/*
+ * A family header whose length is no multiple of 4 (an extended ack after a
+ * 20-byte nlmsgerr and an echoed request of 33 bytes): the attributes start
+ * at the next 4-byte boundary, and a message that ends before it is refused.
+ */
+static void test_unaligned_header(void **state)
+{
+	const struct nlattr *tb[RDC_ARRAY_SIZE(policy)];
+	struct rdc_nla_why why;
+	struct nlmsghdr *nlh;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	mnl_nlmsg_put_extra_header(nlh, 40); /* 37 bytes of header, padded to 40 */
+	mnl_attr_put_u32(nlh, T_U32, 9);
+	assert_int_equal(rdc_nla_parse_msg(nlh, 37, policy, RDC_ARRAY_SIZE(tb), tb, &why), 0);
+	assert_int_equal(mnl_attr_get_u32(tb[T_U32]), 9);
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 38; /* inside the padding */
+	assert_int_equal(rdc_nla_parse_msg(nlh, 37, policy, RDC_ARRAY_SIZE(tb), tb, &why),
+			 -EBADMSG);
+	assert_string_equal(why.text, "the message is shorter than its header");
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 40; /* the header alone: no attributes */
+	assert_int_equal(rdc_nla_parse_msg(nlh, 37, policy, RDC_ARRAY_SIZE(tb), tb, &why), 0);
+	assert_null(tb[T_U32]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_every_cut),
 		cmocka_unit_test(test_nest_cut),
+		cmocka_unit_test(test_unaligned_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/nlattr.h"
+#include "seam/nlattr.h"
 
 #define NLA_MAX_ADDR_LEN 32 /* MAX_ADDR_LEN of <linux/netdevice.h> */
 #define NLA_ETH_ALEN 6
