@@ -258,10 +258,10 @@ int diag_collect_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		/* A failed write is the output layer's to say, once, at the end (main). */
 		if (rdc_bundle_pack_stream(bundle, collect_stdout_cb, &so, &err))
 			rc = so.rc ? RDC_EXIT_FAIL : rdc_fail(ctx, &err);
-	} else if (!rc && rdc_bundle_pack(bundle, out, &err)) {
+	} else if (!rc && out && rdc_bundle_pack(bundle, out, &err)) {
 		rc = rdc_fail(ctx, &err);
 	}
-	if (!rc && !to_stdout)
+	if (!rc && !to_stdout && out)
 		collect_report(ctx, d, out, h);
 	/* The reserved default name goes when no bundle took its place. */
 	if (rc && out == name)
