@@ -432,10 +432,17 @@ static void out_endpoint(struct rdc_out *o, enum rdc_out_sink sink, const char *
 	if (!inet_ntop(AF_INET6, e->gid, gid, sizeof(gid)))
 		rdc_gid_format(e->gid, gid);
 	rdc_out_obj_open(o, key);
+	/* Every key always: the RDMA port is null when the peer did not name it. */
 	if (e->device[0]) {
 		rdc_out_str(o, dev_sink, "device", "%s", e->device);
 		rdc_out_u64(o, dev_sink, "port", "/%" PRIu64, e->port);
-		rdc_out_str(o, dev_sink, "netdev", " %s ", e->netdev);
+		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, e->netdev[0] ? e->netdev : NULL);
+		if (dev_sink != RDC_OUT_MACHINE)
+			rdc_out_text(o, " %s ", e->netdev);
+	} else {
+		rdc_out_null(o, "device", NULL);
+		rdc_out_null(o, "port", NULL);
+		rdc_out_null(o, "netdev", NULL);
 	}
 	rdc_out_u64(o, sink, "gid_index", "gid %" PRIu64, e->gid_index);
 	rdc_out_str(o, sink, "gid", " %s", gid);
@@ -508,6 +515,23 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 	else
 		rdc_out_null(o, "mtu_limit_bytes", NULL);
 	out_qp_settings(o, sink, p);
+}
+
+/* The same keys, all null: a server's document of a run that set up no links. */
+static void out_params_null(struct rdc_out *o)
+{
+	static const char *const keys[] = {
+		"test",		 "msg_size_bytes",
+		"qps_per_link",	 "tx_depth",
+		"duration_s",	 "iters",
+		"warmup_s",	 "interval_s",
+		"traffic_class", "mtu_limit_bytes",
+		"qp_timeout",	 "retry_cnt",
+		"rnr_retry",	 "qp_retry_window_s",
+	};
+
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)
+		rdc_out_null(o, keys[i], NULL);
 }
 
 struct client_out {
@@ -702,6 +726,10 @@ static void out_carrier(struct rdc_out *o, const struct rdc_bench_report *r,
 
 static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r, uint32_t i)
 {
+	static const char *const bw_keys[] = {
+		"gbps",		  "mmsgs_per_s",    "min_interval_gbps", "max_interval_gbps",
+		"port_share_pct", "port_rate_gbps", "intervals_gbps",
+	};
 	const struct rdc_bench_link_report *lr = &r->links[i];
 	const struct rdc_bench_result *res = &lr->res;
 	uint64_t window = res->window_end_ns > res->window_start_ns
@@ -722,9 +750,13 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, res->bytes);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL, res->msgs);
 	rdc_out_f64(o, RDC_OUT_MACHINE, "window_s", NULL, (double)window / 1e9);
+	/* Every key in both kinds of test: latency_us null for bandwidth, the rates for lat. */
 	if (r->params.test == RDC_BENCH_LAT) {
 		out_lat(o, &lr->lat);
+		for (size_t k = 0; k < RDC_ARRAY_SIZE(bw_keys); k++)
+			rdc_out_null(o, bw_keys[k], NULL);
 	} else {
+		rdc_out_null(o, "latency_us", NULL);
 		rdc_out_f64(o, RDC_OUT_ANY, "gbps", "  %.3f Gb/s", gbps);
 		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s",
 			    rdc_bench_mmsgps(res->msgs, window));
@@ -836,6 +868,11 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 			    rdc_bench_mmsgps(msgs, window));
 		rdc_out_f64(o, RDC_OUT_ANY, "imbalance", "  imbalance %.3f",
 			    rdc_bench_imbalance(link_gbps, r->nlinks));
+	} else {
+		/* Bandwidth only: null for test lat. */
+		rdc_out_null(o, "gbps", NULL);
+		rdc_out_null(o, "mmsgs_per_s", NULL);
+		rdc_out_null(o, "imbalance", NULL);
 	}
 	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, bytes);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL, msgs);
@@ -988,23 +1025,28 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 	rdc_out_str_color(o, RDC_OUT_ANY, "status", ": %s", r->status ? "failed" : "done",
 			  r->status ? RDC_COLOR_RED : RDC_COLOR_GREEN);
 	rdc_out_str(o, RDC_OUT_ANY, "error", ": %s", r->status ? r->error : NULL);
-	if (r->nlinks) {
+	/*
+	 * Every key always: a client turned away, or a run that set up no links,
+	 * has null parameters and no links.
+	 */
+	if (r->nlinks)
 		out_params(o, RDC_OUT_MACHINE, &r->params);
-		rdc_out_arr_open(o, "links");
-		for (uint32_t i = 0; i < r->nlinks; i++) {
-			const struct rdc_bench_link_report *lr = &r->links[i];
+	else
+		out_params_null(o);
+	rdc_out_arr_open(o, "links");
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		const struct rdc_bench_link_report *lr = &r->links[i];
 
-			rdc_out_obj_open(o, NULL);
-			out_link_head(o, RDC_OUT_MACHINE, i, lr, NULL);
-			rdc_out_u64(o, RDC_OUT_MACHINE, "client_bytes", NULL, lr->peer.bytes);
-			rdc_out_u64(o, RDC_OUT_MACHINE, "received_bytes", NULL, lr->res.bytes);
-			rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, lr->res.errors);
-			rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL,
-				    lr->res.status ? lr->res.error : NULL);
-			rdc_out_obj_close(o);
-		}
-		rdc_out_arr_close(o);
+		rdc_out_obj_open(o, NULL);
+		out_link_head(o, RDC_OUT_MACHINE, i, lr, NULL);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "client_bytes", NULL, lr->peer.bytes);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "received_bytes", NULL, lr->res.bytes);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, lr->res.errors);
+		rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL,
+			    lr->res.status ? lr->res.error : NULL);
+		rdc_out_obj_close(o);
 	}
+	rdc_out_arr_close(o);
 	if (!r->status && window && r->params.test != RDC_BENCH_LAT)
 		rdc_out_f64(o, RDC_OUT_ANY, "client_gbps", ", client measured %.3f Gb/s",
 			    rdc_bench_gbps(bytes, window));

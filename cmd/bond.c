@@ -13,6 +13,8 @@
 #include "bond/bond.h"
 #include "bond/netplan.h"
 #include "bond/plan.h"
+#include "host/link.h"
+#include "host/sysval.h"
 #include "bond.h"
 #include "signals.h"
 #include "write.h"
@@ -311,6 +313,40 @@ static void emit_name(struct rdc_tline *l, bool text, enum rdc_tl_sep sep, const
 		rdc_out_str(l->o, RDC_OUT_MACHINE, key, NULL, v);
 }
 
+/*
+ * A netdev's admin state and operstate from sysfs (host/link.h), as port
+ * show reads them; unknown when the netdev or its files are not there.
+ */
+static void netdev_state_read(const char *name, struct bond_netdev_state *ns)
+{
+	struct rdc_link link;
+	int64_t carrier;
+
+	ns->admin_up = -1;
+	ns->carrier = -1;
+	ns->operstate[0] = '\0';
+	if (!name[0] || rdc_link_read_sysfs(name, &link, NULL))
+		return;
+	ns->admin_up = link.admin_up;
+	if (rdc_sysval_i64(NULL, &carrier, "/sys/class/net/%s/carrier", name) == 1 &&
+	    (carrier == 0 || carrier == 1))
+		ns->carrier = (int)carrier;
+	rdc_strlcpy(ns->operstate, link.operstate, sizeof(ns->operstate));
+}
+
+static void emit_netdev_state(struct rdc_out *o, const struct bond_netdev_state *ns)
+{
+	if (ns->admin_up < 0)
+		rdc_out_null(o, "admin_up", NULL);
+	else
+		rdc_out_bool(o, RDC_OUT_MACHINE, "admin_up", NULL, ns->admin_up);
+}
+
+static void emit_operstate(struct rdc_out *o, const struct bond_netdev_state *ns)
+{
+	rdc_out_str(o, RDC_OUT_MACHINE, "operstate", NULL, ns->operstate[0] ? ns->operstate : NULL);
+}
+
 /* The text columns of a bond's member lines, as wide as their widest value. */
 struct member_cols {
 	int name, state, mii, speed, duplex;
@@ -362,9 +398,10 @@ static void member_cols_fit(struct member_cols *c, const struct rdc_bond *b)
  * the same values under their keys.
  */
 static void emit_member(struct rdc_out *o, const struct rdc_bond_member *m,
-			const struct member_cols *c, bool text)
+			const struct bond_netdev_state *ns, const struct member_cols *c, bool text)
 {
 	const char *state = member_state(m), *mii = rdc_bond_mii_status_name(m->mii_status);
+	bool lacp_text = text && (m->actor_port_state >= 0 || m->partner_port_state >= 0);
 	struct rdc_tline l;
 	char speed[32];
 
@@ -374,10 +411,21 @@ static void emit_member(struct rdc_out *o, const struct rdc_bond_member *m,
 	rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, m->name[0] ? m->name : NULL);
 	rdc_out_str(o, RDC_OUT_MACHINE, "state", NULL, state);
 	rdc_out_str(o, RDC_OUT_MACHINE, "mii_status", NULL, mii);
-	if (m->speed_mbps < 0)
-		rdc_out_null(o, "speed_mbps", NULL);
+	/* The member netdev's own state; mii_status above is the bond's verdict on it. */
+	emit_netdev_state(o, ns);
+	/* Netlink's IFLA_CARRIER; a member read from procfs alone (no ifindex): sysfs's. */
+	if (m->ifindex > 0)
+		rdc_out_bool(o, RDC_OUT_MACHINE, "carrier", NULL, m->carrier);
+	else if (ns->carrier >= 0)
+		rdc_out_bool(o, RDC_OUT_MACHINE, "carrier", NULL, ns->carrier);
 	else
-		rdc_out_i64(o, RDC_OUT_MACHINE, "speed_mbps", NULL, m->speed_mbps);
+		rdc_out_null(o, "carrier", NULL);
+	emit_operstate(o, ns);
+	/* Gb/s, as port show's rate_gbps (the kernel says Mb/s). */
+	if (m->speed_mbps < 0)
+		rdc_out_null(o, "rate_gbps", NULL);
+	else
+		rdc_out_f64(o, RDC_OUT_MACHINE, "rate_gbps", NULL, (double)m->speed_mbps / 1000.0);
 	rdc_out_str(o, RDC_OUT_MACHINE, "duplex", NULL, m->duplex[0] ? m->duplex : NULL);
 	if (text) {
 		rdc_tline_text(&l, RDC_TL_GAP, RDC_COLOR_NONE, "%-*s", c->name, m->name);
@@ -393,30 +441,44 @@ static void emit_member(struct rdc_out *o, const struct rdc_bond_member *m,
 		 m->link_failure_count);
 	emit_name(&l, false, RDC_TL_GAP, "perm_hwaddr", NULL, m->perm_hwaddr);
 	emit_int(&l, text, RDC_TL_SPACE, "aggregator_id", "aggregator %" PRId64, m->aggregator_id);
-	if (m->actor_port_state >= 0 || m->partner_port_state >= 0 || !text) {
-		if (text)
-			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "lacp");
-		emit_lacp(&l, RDC_TL_SPACE, "actor_port_state", m->actor_port_state, text);
-		if (text)
-			rdc_tline_text(&l, RDC_TL_JOIN, RDC_COLOR_NONE, "/");
-		emit_lacp(&l, RDC_TL_JOIN, "partner_port_state", m->partner_port_state, text);
-	}
+	/* Always in JSON and YAML (null outside 802.3ad); in text only when known. */
+	if (lacp_text)
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "lacp");
+	emit_lacp(&l, RDC_TL_SPACE, "actor_port_state", m->actor_port_state, lacp_text);
+	if (lacp_text)
+		rdc_tline_text(&l, RDC_TL_JOIN, RDC_COLOR_NONE, "/");
+	emit_lacp(&l, RDC_TL_JOIN, "partner_port_state", m->partner_port_state, lacp_text);
 	line_end(&l, text);
 	rdc_out_obj_close(o);
 }
 
-void bond_emit(struct rdc_out *o, const char *key, const struct rdc_bond *b, bool text)
+void bond_states_read(const struct rdc_bond *b, struct bond_states *s)
 {
+	memset(s, 0, sizeof(*s));
+	netdev_state_read(b->name, &s->bond);
+	for (size_t i = 0; i < b->nmembers && i < RDC_ARRAY_SIZE(s->members); i++)
+		netdev_state_read(b->members[i].name, &s->members[i]);
+}
+
+void bond_emit(struct rdc_out *o, const char *key, const struct rdc_bond *b,
+	       const struct bond_states *s, bool text)
+{
+	static const struct bond_netdev_state unknown = {.admin_up = -1, .carrier = -1};
 	bool lacp = b->mode == RDC_BOND_8023AD;
+	struct bond_netdev_state bs = s ? s->bond : unknown;
 	struct member_cols cols;
 	struct rdc_tline l;
 
+	/* Netlink's flags (or sysfs's, bond/bond.c) when the record has them. */
+	if (b->ifindex > 0)
+		bs.admin_up = b->admin_up;
 	rdc_out_obj_open(o, key);
 	line_begin(&l, o, text, 0, 4);
 	emit_name(&l, text, RDC_TL_SPACE, "bond", "%s:", b->name);
 	emit_name(&l, text, RDC_TL_SPACE, "mode", "%s", rdc_bond_mode_name(b->mode));
-	rdc_out_bool(o, RDC_OUT_MACHINE, "admin_up", NULL, b->admin_up);
+	emit_netdev_state(o, &bs);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "carrier", NULL, b->carrier);
+	emit_operstate(o, &bs);
 	if (text)
 		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "%s",
 			       !b->admin_up ? "down"
@@ -457,7 +519,9 @@ void bond_emit(struct rdc_out *o, const char *key, const struct rdc_bond *b, boo
 	member_cols_fit(&cols, b);
 	rdc_out_arr_open(o, "members");
 	for (size_t i = 0; i < b->nmembers; i++)
-		emit_member(o, &b->members[i], &cols, text);
+		emit_member(o, &b->members[i],
+			    s && i < RDC_ARRAY_SIZE(s->members) ? &s->members[i] : &unknown, &cols,
+			    text);
 	rdc_out_arr_close(o);
 	if (text && !b->nmembers)
 		rdc_out_text(o, "  no members\n");
@@ -594,9 +658,12 @@ static int bond_show_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 		rdc_out_begin(ctx->out, "bond-show");
 		rdc_out_arr_open(ctx->out, "bonds");
 		for (size_t i = 0; i < list->count; i++) {
+			struct bond_states states;
+
 			if (args->object && strcmp(list->bonds[i].name, args->object))
 				continue;
-			bond_emit(ctx->out, NULL, &list->bonds[i], true);
+			bond_states_read(&list->bonds[i], &states);
+			bond_emit(ctx->out, NULL, &list->bonds[i], &states, true);
 			shown++;
 		}
 		rdc_out_arr_close(ctx->out);
@@ -610,7 +677,16 @@ static int bond_show_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 
 /* ---- changes ---- */
 
-static void plan_report(struct rdc_ctx *ctx, const struct rdc_bond_plan *p)
+/*
+ * The netdev states of a plan's bond before the write (read before it) and
+ * after (read after it).
+ */
+struct plan_states {
+	struct bond_states before, after;
+};
+
+static void plan_report(struct rdc_ctx *ctx, const struct rdc_bond_plan *p,
+			const struct plan_states *ps)
 {
 	struct rdc_out *o = ctx->out;
 	bool changed = !rdc_bond_plan_empty(p);
@@ -648,13 +724,13 @@ static void plan_report(struct rdc_ctx *ctx, const struct rdc_bond_plan *p)
 			    p->skipped[i]);
 	rdc_out_arr_close(o);
 	if (p->existed)
-		bond_emit(o, "before", &p->before, false);
+		bond_emit(o, "before", &p->before, &ps->before, false);
 	else
 		rdc_out_null(o, "before", NULL);
 	if (changed && !ctx->dry_run && !p->deleted)
-		bond_emit(o, "after", &p->after, false);
+		bond_emit(o, "after", &p->after, &ps->after, false);
 	else if (!changed)
-		bond_emit(o, "after", &p->before, false);
+		bond_emit(o, "after", &p->before, &ps->before, false);
 	else
 		rdc_out_null(o, "after", NULL); /* a dry run, or the bond is gone */
 	rdc_out_obj_close(o);
@@ -690,12 +766,16 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 		       bool delete)
 {
 	struct rdc_bond_plan *plans = calloc(nwants ? nwants : 1, sizeof(*plans));
+	struct plan_states *states = calloc(nwants ? nwants : 1, sizeof(*states));
 	struct rdc_err err = {0};
 	bool changed = false;
 	int rc = 0;
 
-	if (!plans)
+	if (!plans || !states) {
+		free(plans);
+		free(states);
 		return rdc_oom(ctx);
+	}
 	/* Asked before anything is read: under --root refused whether or not anything differs. */
 	rc = rdc_writes_allowed(ctx);
 	/* Every netdev named, locked before the plans read them: held until the run ends. */
@@ -716,8 +796,14 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 			rc = rdc_fail(ctx, &err);
 		changed |= !rc && !rdc_bond_plan_empty(&plans[i]);
 	}
+	for (size_t i = 0; i < nwants && !rc; i++)
+		if (plans[i].existed)
+			bond_states_read(&plans[i].before, &states[i].before);
 	if (!rc && changed && !ctx->dry_run)
 		rc = bond_write(ctx, plans, nwants);
+	for (size_t i = 0; i < nwants && !rc && changed && !ctx->dry_run; i++)
+		if (!plans[i].deleted)
+			bond_states_read(&plans[i].after, &states[i].after);
 	if (!rc) {
 		rdc_out_begin(ctx->out, "bond-change");
 		rdc_out_bool(ctx->out, RDC_OUT_MACHINE, "changed", NULL, changed);
@@ -725,11 +811,12 @@ static int bond_change(struct rdc_ctx *ctx, const struct rdc_bond_want *wants, s
 		ctx->would_change = changed;
 		rdc_out_arr_open(ctx->out, "bonds");
 		for (size_t i = 0; i < nwants; i++)
-			plan_report(ctx, &plans[i]);
+			plan_report(ctx, &plans[i], &states[i]);
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);
 	}
 	free(plans);
+	free(states);
 	return rc;
 }
 

@@ -149,9 +149,52 @@ static void emit_s(struct rdc_out *o, const char *key, const char *fmt, double v
 		rdc_out_f64(o, fmt ? RDC_OUT_ANY : RDC_OUT_MACHINE, key, fmt, v);
 }
 
-static void emit_ms(struct rdc_out *o, const char *key, const char *fmt, double s)
+/*
+ * A duration: seconds in JSON and YAML (the key ends _s, as every duration
+ * of the bond documents), milliseconds in the text (@fmt takes the ms).
+ */
+static void emit_dur_s(struct rdc_out *o, const char *key, const char *fmt, double s)
 {
-	emit_s(o, key, fmt, isnan(s) ? s : s * 1e3);
+	if (isnan(s) || isinf(s)) {
+		rdc_out_null(o, key, NULL);
+		return;
+	}
+	rdc_out_f64(o, RDC_OUT_MACHINE, key, NULL, s);
+	if (fmt)
+		rdc_out_f64(o, RDC_OUT_TEXT, key, fmt, s * 1e3);
+}
+
+/* The same from milliseconds, as the probe and RDMA reports hold some. */
+static void emit_dur_ms(struct rdc_out *o, const char *key, const char *fmt, double ms)
+{
+	emit_dur_s(o, key, fmt, ms / 1e3);
+}
+
+/*
+ * An RDMA port as the report names it, "rxeb/1": its device and port in
+ * two keys (null when unknown).
+ */
+static void emit_rdma_port(struct rdc_out *o, const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	char device[72];
+	uint64_t port;
+
+	if (!name[0] || !slash || slash == name || rdc_parse_u64(slash + 1, 10, &port) ||
+	    (size_t)(slash - name) >= sizeof(device)) {
+		rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, name[0] ? name : NULL);
+		rdc_out_null(o, "port", NULL);
+		return;
+	}
+	memcpy(device, name, (size_t)(slash - name));
+	device[slash - name] = '\0';
+	rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, device);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, port);
+}
+
+static bool what_is_rdma(enum rdc_failover_what what)
+{
+	return what == RDC_FO_RDMA_FAILED || what == RDC_FO_RDMA_CONNECTED;
 }
 
 /* What the probes saw once traffic flowed again: the outage is not the whole cost. */
@@ -203,10 +246,12 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 	emit_s(o, "fault_s", "  fault at %.3f s", r->fault_s);
 	rdc_out_str(o, RDC_OUT_MACHINE, "fault_note", NULL,
 		    r->fault_note[0] ? r->fault_note : NULL);
-	emit_ms(o, "detect_ms", ", detected %.1f ms later", r->detect_s);
-	emit_ms(o, "react_ms", ", bond reacted %.1f ms after that", r->react_s);
+	emit_dur_s(o, "detect_s", ", detected %.1f ms later", r->detect_s);
+	emit_dur_s(o, "react_s", ", bond reacted %.1f ms after that", r->react_s);
 	rdc_out_str(o, RDC_OUT_MACHINE, "react_reason", NULL,
 		    r->react_reason[0] ? r->react_reason : NULL);
+	/* Fault to reaction: what bond check's failover_s estimates, measured. */
+	emit_dur_s(o, "failover_s", NULL, r->detect_s + r->react_s);
 	rdc_out_nl(o);
 	emit_s(o, "detected_at_s", NULL, r->detected_at_s);
 	emit_s(o, "reacted_at_s", NULL, r->reacted_at_s);
@@ -233,25 +278,25 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 	emit_s(o, "gap_start_s", pr->ran ? "  outage (longest gap) from %.3f s" : NULL,
 	       pr->gap_start_s);
 	emit_s(o, "gap_end_s", pr->ran ? " to %.3f s" : NULL, pr->gap_end_s);
-	emit_s(o, "outage_ms", pr->ran ? ": %.1f ms" : NULL, pr->gap_ms);
+	emit_dur_ms(o, "outage_s", pr->ran ? ": %.1f ms" : NULL, pr->gap_ms);
 	rdc_out_u64(o, pr->ran ? RDC_OUT_ANY : RDC_OUT_MACHINE, "gap_lost",
 		    " (%" PRIu64 " probes lost)", pr->gap_lost);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "gap_open_start", NULL, pr->gap_open_start);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "gap_open_end", NULL, pr->gap_open_end);
-	emit_ms(o, "recovered_after_fault_ms",
-		pr->ran ? ", traffic again %.1f ms after the fault" : NULL, pr->recovered_s);
+	emit_dur_s(o, "recovered_after_fault_s",
+		   pr->ran ? ", traffic again %.1f ms after the fault" : NULL, pr->recovered_s);
 	if (pr->ran)
 		rdc_out_nl(o);
 	out_after_outage(o, pr);
-	emit_s(o, "resolution_ms", NULL, pr->max_send_pause_ms);
-	emit_s(o, "rtt_max_ms", NULL, pr->rtt_max_ms);
-	emit_s(o, "failback_gap_ms", NULL, pr->failback_gap_ms);
+	emit_dur_ms(o, "resolution_s", NULL, pr->max_send_pause_ms);
+	emit_dur_ms(o, "rtt_max_s", NULL, pr->rtt_max_ms);
+	emit_dur_ms(o, "failback_gap_s", NULL, pr->failback_gap_ms);
 	rdc_out_obj_close(o);
 
 	rdc_out_obj_open(o, "rdma");
 	rdc_out_bool(o, RDC_OUT_MACHINE, "ran", NULL, rd->ran);
 	rdc_out_str(o, RDC_OUT_MACHINE, "reason", NULL, rd->reason[0] ? rd->reason : NULL);
-	rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, rd->device[0] ? rd->device : NULL);
+	emit_rdma_port(o, rd->device);
 	if (!rd->ran) {
 		rdc_out_text(o, "  rdma: none (%s)\n", rd->reason);
 		rdc_out_null(o, "qp_survived", NULL);
@@ -272,7 +317,8 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 	if (rd->ran)
 		rdc_out_nl(o);
 	rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL, rd->error[0] ? rd->error : NULL);
-	emit_s(o, "stall_ms", NULL, rd->stall_ms);
+	/* bench client's longest_stall: the same engine's, of the first connection. */
+	emit_dur_ms(o, "longest_stall_s", NULL, rd->stall_ms);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "connections", NULL, rd->connections);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, rd->bytes);
 	rdc_out_obj_close(o);
@@ -284,8 +330,17 @@ static void failover_report(struct rdc_ctx *ctx, const struct rdc_failover_repor
 		rdc_out_obj_open(o, NULL);
 		rdc_out_f64(o, ctx->quiet ? RDC_OUT_MACHINE : RDC_OUT_ANY, "t_s", "  %9.3f s",
 			    e->t_s);
-		rdc_out_str(o, ctx->quiet ? RDC_OUT_MACHINE : RDC_OUT_ANY, "netdev", "  %-8s",
-			    e->netdev);
+		/* The RDMA events name the port ("rxeb/1"), the others a netdev. */
+		if (!ctx->quiet)
+			rdc_out_text(o, "  %-8s", e->netdev);
+		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL,
+			    what_is_rdma(e->what) || !e->netdev[0] ? NULL : e->netdev);
+		if (what_is_rdma(e->what)) {
+			emit_rdma_port(o, e->netdev);
+		} else {
+			rdc_out_null(o, "device", NULL);
+			rdc_out_null(o, "port", NULL);
+		}
 		rdc_out_str(o, ctx->quiet ? RDC_OUT_MACHINE : RDC_OUT_ANY, "what", " %s",
 			    rdc_failover_what_name(e->what));
 		rdc_out_str(o, ctx->quiet ? RDC_OUT_MACHINE : RDC_OUT_ANY, "value", " %s",

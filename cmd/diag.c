@@ -113,8 +113,10 @@ static void emit_skipped(struct rdc_out *o, const struct rdc_diag_result *r)
 		rdc_tline_begin(&l, o, 2, 8);
 		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "skip");
 		rdc_tline_str(&l, RDC_TL_SPACE, "id", "%s", s->id, RDC_COLOR_NONE);
-		rdc_tline_str(&l, RDC_TL_SPACE, "object", "%s", s->object[0] ? s->object : NULL,
-			      RDC_COLOR_NONE);
+		/* Text names it by its label; JSON by the four keys a finding has. */
+		if (s->object[0])
+			rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "%s", s->object);
+		findings_emit_object(o, s->device, s->port, s->netdev, s->bond);
 		rdc_tline_text(&l, RDC_TL_JOIN, RDC_COLOR_NONE, ":");
 		rdc_tline_wrap_str(&l, RDC_TL_SPACE, "reason", s->reason);
 		rdc_tline_end(&l);
@@ -215,15 +217,16 @@ static void emit_summary(struct rdc_out *o, const struct rdc_diag_host *h,
 	const struct rdc_findings *l = &r->findings;
 
 	rdc_out_obj_open(o, "summary");
-	rdc_out_u64(o, RDC_OUT_ANY, "ports", "%" PRIu64 " ports, ", h->nports);
-	rdc_out_u64(o, RDC_OUT_ANY, "checks", "%" PRIu64 " checks: ", r->nran);
+	/* Counts end in _count where the document has an array of the same name. */
+	rdc_out_u64(o, RDC_OUT_ANY, "ports_count", "%" PRIu64 " ports, ", h->nports);
+	rdc_out_u64(o, RDC_OUT_ANY, "checks_run", "%" PRIu64 " checks: ", r->nran);
 	rdc_out_u64(o, RDC_OUT_ANY, "fail", "%" PRIu64 " failed, ",
 		    rdc_findings_count(l, RDC_SEV_FAIL));
 	rdc_out_u64(o, RDC_OUT_ANY, "warn", "%" PRIu64 " warnings, ",
 		    rdc_findings_count(l, RDC_SEV_WARN));
 	rdc_out_u64(o, RDC_OUT_ANY, "info", "%" PRIu64 " notes, ",
 		    rdc_findings_count(l, RDC_SEV_INFO));
-	rdc_out_u64(o, RDC_OUT_ANY, "skipped", "%" PRIu64 " skipped\n",
+	rdc_out_u64(o, RDC_OUT_ANY, "skipped_count", "%" PRIu64 " skipped\n",
 		    r->nskipped + r->skips_dropped);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "dropped", NULL, l->dropped);
 	rdc_out_obj_close(o);
@@ -388,7 +391,9 @@ static int diag_list(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		rdc_out_obj_open(o, NULL);
 		rdc_tline_begin(&l, o, 2, 34);
 		rdc_tline_str(&l, RDC_TL_SPACE, "key", "%-22s", k->name, RDC_COLOR_NONE);
-		rdc_tline_str(&l, RDC_TL_SPACE, "default", "%-8s", value, RDC_COLOR_NONE);
+		/* Text as the policy file would spell it; JSON a number, like min and max. */
+		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "%-8s", value);
+		rdc_out_f64(o, RDC_OUT_MACHINE, "default", NULL, rdc_diag_policy_value(&policy, k));
 		rdc_out_f64(o, RDC_OUT_MACHINE, "min", NULL, k->min);
 		rdc_out_f64(o, RDC_OUT_MACHINE, "max", NULL, k->max);
 		rdc_tline_wrap_str(&l, RDC_TL_SPACE, "help", k->help);

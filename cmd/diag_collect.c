@@ -182,9 +182,12 @@ static void collect_report(struct rdc_ctx *ctx, const struct diag_opts *d, const
 
 	rdc_out_begin(ctx->out, "diag-collect");
 	rdc_out_str(ctx->out, RDC_OUT_ANY, "out", "bundle written to %s", out);
+	/* Always there (schema 3): null, and nothing in text, when it cannot be stat'ed. */
 	if (!stat(out, &st))
 		rdc_out_u64(ctx->out, RDC_OUT_ANY, "size_bytes", " (%" PRIu64 " bytes)",
 			    (uint64_t)st.st_size);
+	else
+		rdc_out_null(ctx->out, "size_bytes", NULL);
 	rdc_out_u64(ctx->out, RDC_OUT_ANY, "ports", ", %" PRIu64 " ports", h->nports);
 	if (d->interval_ns)
 		rdc_out_f64(ctx->out, RDC_OUT_ANY, "interval_s", ", two samples %.1f s apart\n",

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "base/util.h"
 #include "findings.h"
 #include "term.h"
 
@@ -11,6 +12,75 @@ static enum rdc_color severity_color(enum rdc_severity sev)
 	return sev == RDC_SEV_FAIL   ? RDC_COLOR_RED
 	       : sev == RDC_SEV_WARN ? RDC_COLOR_YELLOW
 				     : RDC_COLOR_NONE;
+}
+
+void findings_emit_object(struct rdc_out *o, const char *device, unsigned int port,
+			  const char *netdev, const char *bond)
+{
+	if (device && device[0]) {
+		rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, device);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, port);
+	} else {
+		rdc_out_null(o, "device", NULL);
+		rdc_out_null(o, "port", NULL);
+	}
+	if (netdev && netdev[0])
+		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, netdev);
+	else
+		rdc_out_null(o, "netdev", NULL);
+	if (bond && bond[0])
+		rdc_out_str(o, RDC_OUT_MACHINE, "bond", NULL, bond);
+	else
+		rdc_out_null(o, "bond", NULL);
+}
+
+/*
+ * An evidence's value for JSON/YAML, typed: "value" (number, boolean,
+ * string, or null when it could not be read or only its movement is
+ * known), "delta" and "window_s" for a counter over a window (else null),
+ * "detail" (else null).  Units are in the evidence's name.
+ */
+static void emit_evidence_value(struct rdc_out *o, const struct rdc_evidence *e)
+{
+	switch (e->type) {
+	case RDC_EV_TEXT: {
+		char words[sizeof(e->value)];
+
+		/* Without " (detail)", which is a key of its own. */
+		rdc_strlcpy(words, e->value, sizeof(words));
+		if (e->words_len < sizeof(words))
+			words[e->words_len] = '\0';
+		rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL, words);
+		break;
+	}
+	case RDC_EV_INT:
+		rdc_out_i64(o, RDC_OUT_MACHINE, "value", NULL, e->num.i);
+		break;
+	case RDC_EV_UINT:
+		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, e->num.u);
+		break;
+	case RDC_EV_REAL:
+		rdc_out_f64(o, RDC_OUT_MACHINE, "value", NULL, e->num.d);
+		break;
+	case RDC_EV_BOOL:
+		rdc_out_bool(o, RDC_OUT_MACHINE, "value", NULL, e->num.b);
+		break;
+	case RDC_EV_NONE:
+		rdc_out_null(o, "value", NULL);
+		break;
+	}
+	if (e->windowed) {
+		rdc_out_u64(o, RDC_OUT_MACHINE, "delta", NULL, e->delta);
+		rdc_out_f64(o, RDC_OUT_MACHINE, "window_s", NULL, e->window_s);
+	} else {
+		rdc_out_null(o, "delta", NULL);
+		rdc_out_null(o, "window_s", NULL);
+	}
+	rdc_out_bool(o, RDC_OUT_MACHINE, "since_reset", NULL, e->counter && !e->windowed);
+	if (e->detail[0])
+		rdc_out_str(o, RDC_OUT_MACHINE, "detail", NULL, e->detail);
+	else
+		rdc_out_null(o, "detail", NULL);
 }
 
 void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
@@ -23,15 +93,11 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 	rdc_tline_str(&l, RDC_TL_GAP, "severity", "%-4s", rdc_severity_name(f->severity),
 		      severity_color(f->severity));
 	rdc_tline_str(&l, RDC_TL_SPACE, "id", "%s:", f->id, RDC_COLOR_NONE);
-	/* What it is about: machine keys only, text shows it in the title or the group. */
-	if (f->device[0]) {
-		rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, f->device);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, f->port);
-	}
-	if (f->netdev[0])
-		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, f->netdev);
-	if (f->bond[0])
-		rdc_out_str(o, RDC_OUT_MACHINE, "bond", NULL, f->bond);
+	/*
+	 * What it is about: machine keys only, text shows it in the title or the
+	 * group.  All four always there, null where the finding is not about one.
+	 */
+	findings_emit_object(o, f->device, f->device[0] ? f->port : 0, f->netdev, f->bond);
 	rdc_tline_wrap_str(&l, RDC_TL_SPACE, "title", f->title);
 	rdc_tline_end(&l);
 	rdc_out_arr_open(o, "evidence");
@@ -40,7 +106,9 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 		rdc_tline_begin(&l, o, 8, 10);
 		rdc_tline_str(&l, RDC_TL_SPACE, "name", "%s", f->evidence[k].name, RDC_COLOR_NONE);
 		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "=");
-		rdc_tline_wrap_str(&l, RDC_TL_SPACE, "value", f->evidence[k].value);
+		/* Text says it in words; JSON carries it typed. */
+		rdc_tline_words(&l, RDC_TL_SPACE, f->evidence[k].value);
+		emit_evidence_value(o, &f->evidence[k]);
 		/* "(dcbnl DCB_CMD_IEEE_GET ...)": a source of several words wraps between them. */
 		rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, f->evidence[k].source);
 		if (f->evidence[k].source[0]) {

@@ -10,6 +10,12 @@ void findings_emit(struct rdc_out *o, const struct rdc_findings *list);
 /* One finding as an element of an open "findings" array. */
 void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f);
 /*
+ * What a finding or a skipped check is about, for JSON/YAML: "device",
+ * "port", "netdev", "bond", each null where it is not about one.
+ */
+void findings_emit_object(struct rdc_out *o, const char *device, unsigned int port,
+			  const char *netdev, const char *bond);
+/*
  * -b, text only: "warn  link.mtu  eth0: TITLE", one line per finding (what
  * it is about: the bond, netdev or DEV/PORT; "host" for neither), the title
  * wrapped under itself, never cut.  Evidence, why and fix are left to the

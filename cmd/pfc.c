@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "host/dcb.h"
 #include "host/ibdev.h"
+#include "host/netdev.h"
 #include "host/netdev_stats.h"
 #include "host/ofed_qos.h"
 #include "host/rdma_cm.h"
@@ -361,18 +362,52 @@ int pfc_targets(struct rdc_ctx *ctx, const char *name, struct rdc_dcb_targets *t
 }
 
 /* Why a DCB value is unknown: the driver's dcbnl reply lacked it, or there is no dcbnl. */
-#define DCB_NONE (d->supported ? "not in the driver's dcbnl reply" : DCB_NO_OPS)
-#define DCB_NO_OPS "the driver implements no dcbnl operations"
+const char pfc_why_no_dcb[] = "the driver implements no dcbnl operations";
+const char pfc_why_no_ecn[] = "no MLNX_OFED ecn sysfs on this driver";
+const char pfc_why_no_cm[] = "rdma_cm configfs not set up for this device";
+#define DCB_NOT_IN_REPLY "not in the driver's dcbnl reply"
 #define DCB_CORRUPT "the dcbnl reply's values are out of range: left out"
 
-/* A section whose source could not be read: say so, never guess. */
-static void emit_unknown(struct rdc_out *o, const char *key, const char *label, const char *why)
+const char *pfc_dcb_why(const struct rdc_dcb *d, bool corrupt)
+{
+	if (!d->supported)
+		return pfc_why_no_dcb;
+	return corrupt ? DCB_CORRUPT : DCB_NOT_IN_REPLY;
+}
+
+/* The keys of each section besides source and reason: null when the section is unknown. */
+static const char *const keys_dcbx[] = {"host", "lld_managed", "cee", "ieee", "static", NULL};
+static const char *const keys_pfc[] = {
+	"pfc_cap", "delay_bits", "enabled_prios", "prios", "pause_duration_source", NULL};
+const char *const pfc_keys_pfc_config[] = {"pfc_cap", "delay_bits", "enabled_prios", NULL};
+const char *const pfc_keys_ets[] = {"ets_cap", "willing", "prio_tc", "tc_tsa", "tc_bw_pct", NULL};
+const char *const pfc_keys_maxrate[] = {"tc_maxrate_kbps", NULL};
+const char *const pfc_keys_buffer[] = {"prio_buffer", "buffer_size_bytes", "total_size_bytes",
+				       NULL};
+const char *const pfc_keys_trust[] = {"value", NULL};
+const char *const pfc_keys_dscp_prio[] = {"map", NULL};
+const char *const pfc_keys_ecn[] = {"prios", NULL};
+const char *const pfc_keys_cnp[] = {"dscp", "prio", NULL};
+
+/* A section whose source could not be read: say so, never guess; every key there, null. */
+void pfc_emit_unknown(struct rdc_out *o, const char *key, const char *label, const char *why,
+		      const char *const *keys)
 {
 	rdc_out_obj_open(o, key);
-	rdc_out_str(o, RDC_OUT_ANY, "source", NULL, "unknown");
-	rdc_out_text(o, "  %-9s unknown (%s)\n", label, why);
+	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "unknown");
 	rdc_out_str(o, RDC_OUT_MACHINE, "reason", NULL, why);
+	if (label)
+		rdc_out_text(o, "  %-9s unknown (%s)\n", label, why);
+	for (size_t i = 0; keys[i]; i++)
+		rdc_out_null(o, keys[i], NULL);
 	rdc_out_obj_close(o);
+}
+
+void pfc_section_open(struct rdc_out *o, const char *key, const char *source)
+{
+	rdc_out_obj_open(o, key);
+	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, source);
+	rdc_out_null(o, "reason", NULL);
 }
 
 static void emit_dcbx(struct rdc_out *o, const struct rdc_dcb *d)
@@ -387,11 +422,10 @@ static void emit_dcbx(struct rdc_out *o, const struct rdc_dcb *d)
 	};
 
 	if (!d->have_dcbx) {
-		emit_unknown(o, "dcbx", "dcbx", DCB_NONE);
+		pfc_emit_unknown(o, "dcbx", "dcbx", pfc_dcb_why(d, false), keys_dcbx);
 		return;
 	}
-	rdc_out_obj_open(o, "dcbx");
-	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
+	pfc_section_open(o, "dcbx", "dcbnl");
 	rdc_out_text(o, "  dcbx     ");
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(flags); i++) {
 		rdc_out_bool(o, RDC_OUT_MACHINE, flags[i].key, NULL, d->dcbx & flags[i].bit);
@@ -441,11 +475,10 @@ static void emit_pfc(struct rdc_out *o, const struct rdc_dcb *d, const struct rd
 	struct rdc_tline l;
 
 	if (!d->have_pfc) {
-		emit_unknown(o, "pfc", "pfc", DCB_NONE);
+		pfc_emit_unknown(o, "pfc", "pfc", pfc_dcb_why(d, false), keys_pfc);
 		return;
 	}
-	rdc_out_obj_open(o, "pfc");
-	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
+	pfc_section_open(o, "pfc", "dcbnl");
 	/* dcb pfc show's words: pfc-cap, delay (bit times), prio-pfc P:on|off. */
 	rdc_out_u64(o, RDC_OUT_ANY, "pfc_cap", "  pfc       pfc-cap %" PRIu64, d->pfc.pfc_cap);
 	rdc_out_u64(o, RDC_OUT_ANY, "delay_bits", " delay %" PRIu64 "\n", d->pfc.delay);
@@ -496,41 +529,19 @@ static void emit_pfc(struct rdc_out *o, const struct rdc_dcb *d, const struct rd
 	rdc_out_obj_close(o);
 }
 
-/* What a netdev trusts, as show says it: MLNX_OFED's file, else upstream mlx5's APP rule. */
-static const char *pfc_trust(const struct rdc_ofed_qos *q, const struct rdc_dcb *d)
+const char *pfc_trust(const struct rdc_ofed_qos *q, const struct rdc_dcb *d)
 {
 	if (q->trust[0])
 		return q->trust;
 	return rdc_dcb_dscp_count(d) ? "dscp" : "pcp";
 }
 
-static void emit_trust_map(struct rdc_out *o, const struct rdc_ofed_qos *q, const struct rdc_dcb *d)
+void pfc_emit_dscp_map(struct rdc_out *o, const char *key, const struct rdc_dcb *d)
 {
-	const char *ofed = q->trust;
 	struct dcb_app sorted[RDC_DCB_MAX_APPS];
-	struct rdc_tline l;
-	char ranges[3072];
-	size_t n;
+	size_t n = rdc_dcb_dscp_sorted(d->apps, d->napps, sorted);
 
-	/* MLNX_OFED has its own sysfs; upstream mlx5 trusts DSCP iff DSCP APP entries exist. */
-	if (!ofed[0] && !d->supported) {
-		emit_unknown(o, "trust", "trust", DCB_NO_OPS);
-		emit_unknown(o, "dscp_prio", "dscp-prio", DCB_NO_OPS);
-		return;
-	}
-	rdc_out_obj_open(o, "trust");
-	rdc_out_str(o, RDC_OUT_ANY, "value", "  trust     %s", pfc_trust(q, d));
-	rdc_out_str(o, RDC_OUT_ANY, "source", " (%s)\n", ofed[0] ? "ofed-sysfs" : "dcbnl-app");
-	rdc_out_obj_close(o);
-	rdc_out_obj_open(o, "dscp_prio");
-	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl-app");
-	/* Text: ranges of DSCPs with one priority (a DSCP-trusting mlx5 often has all 64). */
-	rdc_dcb_dscp_ranges(d->apps, d->napps, ranges, sizeof(ranges));
-	map_begin(&l, o, "dscp-prio");
-	rdc_tline_words(&l, RDC_TL_SPACE, ranges[0] ? ranges : "none");
-	rdc_tline_end(&l);
-	n = rdc_dcb_dscp_sorted(d->apps, d->napps, sorted);
-	rdc_out_arr_open(o, "map");
+	rdc_out_arr_open(o, key);
 	for (size_t i = 0; i < n; i++) {
 		rdc_out_obj_open(o, NULL);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "dscp", NULL, sorted[i].protocol);
@@ -538,6 +549,35 @@ static void emit_trust_map(struct rdc_out *o, const struct rdc_ofed_qos *q, cons
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
+}
+
+static void emit_trust_map(struct rdc_out *o, const struct rdc_ofed_qos *q, const struct rdc_dcb *d)
+{
+	const char *source = q->trust[0] ? "ofed-sysfs" : "dcbnl-app";
+	struct rdc_tline l;
+	char ranges[3072];
+
+	/* MLNX_OFED has its own sysfs; upstream mlx5 trusts DSCP iff DSCP APP entries exist. */
+	if (!q->trust[0] && !d->supported) {
+		pfc_emit_unknown(o, "trust", "trust", pfc_why_no_dcb, pfc_keys_trust);
+	} else {
+		pfc_section_open(o, "trust", source);
+		rdc_out_str(o, RDC_OUT_ANY, "value", "  trust     %s", pfc_trust(q, d));
+		rdc_out_text(o, " (%s)\n", source);
+		rdc_out_obj_close(o);
+	}
+	/* The APP table is dcbnl's, whatever MLNX_OFED's trust file says. */
+	if (!d->supported) {
+		pfc_emit_unknown(o, "dscp_prio", "dscp-prio", pfc_why_no_dcb, pfc_keys_dscp_prio);
+		return;
+	}
+	pfc_section_open(o, "dscp_prio", "dcbnl-app");
+	/* Text: ranges of DSCPs with one priority (a DSCP-trusting mlx5 often has all 64). */
+	rdc_dcb_dscp_ranges(d->apps, d->napps, ranges, sizeof(ranges));
+	map_begin(&l, o, "dscp-prio");
+	rdc_tline_words(&l, RDC_TL_SPACE, ranges[0] ? ranges : "none");
+	rdc_tline_end(&l);
+	pfc_emit_dscp_map(o, "map", d);
 	rdc_out_obj_close(o);
 }
 
@@ -559,11 +599,10 @@ static void emit_ets(struct rdc_out *o, const struct rdc_dcb *d)
 	struct rdc_tline l;
 
 	if (!d->have_ets) {
-		emit_unknown(o, "ets", "ets", d->ets_invalid ? DCB_CORRUPT : DCB_NONE);
+		pfc_emit_unknown(o, "ets", "ets", pfc_dcb_why(d, d->ets_invalid), pfc_keys_ets);
 		return;
 	}
-	rdc_out_obj_open(o, "ets");
-	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
+	pfc_section_open(o, "ets", "dcbnl");
 	rdc_out_u64(o, RDC_OUT_MACHINE, "ets_cap", NULL, d->ets.ets_cap);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "willing", NULL, d->ets.willing);
 	emit_u8_list(o, "prio_tc", "prio-tc", d->ets.prio_tc, RDC_DCB_PRIOS);
@@ -583,10 +622,9 @@ static void emit_maxrate_buffer(struct rdc_out *o, const struct rdc_dcb *d)
 	char total[48];
 
 	if (!d->have_maxrate) {
-		emit_unknown(o, "maxrate", "maxrate", DCB_NONE);
+		pfc_emit_unknown(o, "maxrate", "maxrate", pfc_dcb_why(d, false), pfc_keys_maxrate);
 	} else {
-		rdc_out_obj_open(o, "maxrate");
-		rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
+		pfc_section_open(o, "maxrate", "dcbnl");
 		map_begin(&l, o, "maxrate");
 		rdc_out_arr_open(o, "tc_maxrate_kbps");
 		for (int t = 0; t < RDC_DCB_TCS; t++)
@@ -598,11 +636,11 @@ static void emit_maxrate_buffer(struct rdc_out *o, const struct rdc_dcb *d)
 		rdc_out_obj_close(o);
 	}
 	if (!d->have_buffer) {
-		emit_unknown(o, "buffer", "buffer", d->buffer_invalid ? DCB_CORRUPT : DCB_NONE);
+		pfc_emit_unknown(o, "buffer", "buffer", pfc_dcb_why(d, d->buffer_invalid),
+				 pfc_keys_buffer);
 		return;
 	}
-	rdc_out_obj_open(o, "buffer");
-	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "dcbnl");
+	pfc_section_open(o, "buffer", "dcbnl");
 	emit_u8_list(o, "prio_buffer", "prio-buf", d->buffer.prio2buffer, RDC_DCB_PRIOS);
 	map_begin(&l, o, "buf-size");
 	rdc_out_arr_open(o, "buffer_size_bytes");
@@ -635,12 +673,11 @@ static void emit_ecn(struct rdc_out *o, const struct rdc_ofed_qos *q)
 	struct rdc_tline l;
 
 	if (!q->have_ecn) {
-		emit_unknown(o, "ecn", "ecn", "no MLNX_OFED ecn sysfs on this driver");
-		emit_unknown(o, "cnp", "cnp", "no MLNX_OFED ecn sysfs on this driver");
+		pfc_emit_unknown(o, "ecn", "ecn", pfc_why_no_ecn, pfc_keys_ecn);
+		pfc_emit_unknown(o, "cnp", "cnp", pfc_why_no_ecn, pfc_keys_cnp);
 		return;
 	}
-	rdc_out_obj_open(o, "ecn");
-	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "ofed-sysfs");
+	pfc_section_open(o, "ecn", "ofed-sysfs");
 	map_begin(&l, o, "ecn");
 	rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "prio:np/rp");
 	rdc_out_arr_open(o, "prios");
@@ -655,8 +692,7 @@ static void emit_ecn(struct rdc_out *o, const struct rdc_ofed_qos *q)
 	rdc_out_arr_close(o);
 	rdc_tline_end(&l);
 	rdc_out_obj_close(o);
-	rdc_out_obj_open(o, "cnp");
-	rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, "ofed-sysfs");
+	pfc_section_open(o, "cnp", "ofed-sysfs");
 	rdc_out_text(o, "  cnp      ");
 	if (q->cnp_dscp >= 0)
 		rdc_out_i64(o, RDC_OUT_ANY, "dscp", " dscp %" PRId64, q->cnp_dscp);
@@ -685,6 +721,10 @@ static void emit_roce(struct rdc_out *o, const struct rdc_dcb_target *t)
 		rdc_tline_u64(&l, RDC_TL_JOIN, "port", "/%" PRIu64, t->ports[i].port);
 		rdc_tline_str(&l, RDC_TL_SPACE, "source", "(%s)",
 			      cm.have_mode || cm.have_tos ? "configfs" : "unknown", RDC_COLOR_NONE);
+		if (cm.have_mode || cm.have_tos)
+			rdc_out_null(o, "reason", NULL);
+		else
+			rdc_out_str(o, RDC_OUT_MACHINE, "reason", NULL, pfc_why_no_cm);
 		rdc_tline_text(&l, RDC_TL_SPACE, RDC_COLOR_NONE, "mode");
 		if (cm.have_mode)
 			rdc_tline_str(&l, RDC_TL_SPACE, "default_roce_mode", "%s", cm.mode,
@@ -696,9 +736,12 @@ static void emit_roce(struct rdc_out *o, const struct rdc_dcb_target *t)
 			rdc_tline_i64(&l, RDC_TL_SPACE, "default_roce_tos", "%" PRId64, cm.tos);
 		else
 			rdc_tline_null(&l, RDC_TL_SPACE, "default_roce_tos", "-");
-		if (!cm.have_mode && !cm.have_tos)
-			rdc_tline_words(&l, RDC_TL_SPACE,
-					"(rdma_cm configfs not set up for this device)");
+		if (!cm.have_mode && !cm.have_tos) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "(%s)", pfc_why_no_cm);
+			rdc_tline_words(&l, RDC_TL_SPACE, why);
+		}
 		rdc_tline_end(&l);
 		rdc_out_obj_close(o);
 	}
@@ -841,25 +884,38 @@ static void emit_verdict(struct rdc_out *o, const struct rdc_dcb_target *t,
 		break;
 	case RDC_VERDICT_MATCHES:
 		rdc_out_bool(o, RDC_OUT_MACHINE, "matches", NULL, true);
+		rdc_out_null(o, "reason", NULL);
 		rdc_out_text(o, "  verdict   matches %s (prio %u, dscp %u)\n", p->name, p->prio,
 			     p->dscp);
 		break;
 	case RDC_VERDICT_DIFFERS:
 		rdc_out_bool(o, RDC_OUT_MACHINE, "matches", NULL, false);
+		rdc_out_null(o, "reason", NULL);
 		rdc_out_text(o, "  verdict   differs from %s (prio %u, dscp %u):\n", p->name,
 			     p->prio, p->dscp);
 		emit_verdict_lines(o, v);
 		break;
 	}
 	rdc_out_arr_open(o, "differences");
+	/* One value per key: the key path, the entry (priority, TC, DSCP) and the RDMA port apart. */
 	for (size_t i = 0; i < v->ndiffs; i++) {
-		char what[96];
+		const struct rdc_dcb_difference *d = &v->diffs[i];
 
-		rdc_dcb_difference_what(&v->diffs[i], what, sizeof(what));
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_MACHINE, "what", NULL, what);
-		vval_out(o, "have", &v->diffs[i].have);
-		vval_out(o, "want", &v->diffs[i].want);
+		rdc_out_str(o, RDC_OUT_MACHINE, "what", NULL, d->path);
+		if (d->index >= 0)
+			rdc_out_u64(o, RDC_OUT_MACHINE, "index", NULL, (uint64_t)d->index);
+		else
+			rdc_out_null(o, "index", NULL);
+		if (d->device[0]) {
+			rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, d->device);
+			rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, d->port);
+		} else {
+			rdc_out_null(o, "device", NULL);
+			rdc_out_null(o, "port", NULL);
+		}
+		vval_out(o, "have", &d->have);
+		vval_out(o, "want", &d->want);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
@@ -986,6 +1042,73 @@ static size_t bond_members(const struct rdc_dcb_targets *ts, size_t first)
 }
 
 /*
+ * The key pfc show gives the value of a setting the members do not share:
+ * dcb/members.c compares "trust" and "dscp_prio", whose values are pfc
+ * show's "trust.value" and "dscp_prio.map"; the other names are the keys.
+ */
+static const char *bond_what(const char *compared)
+{
+	if (!strcmp(compared, "trust"))
+		return "trust.value";
+	if (!strcmp(compared, "dscp_prio"))
+		return "dscp_prio.map";
+	return compared;
+}
+
+static void bond_u8s(struct rdc_out *o, const uint8_t *v, int n)
+{
+	rdc_out_arr_open(o, "value");
+	for (int i = 0; i < n; i++)
+		rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, v[i]);
+	rdc_out_arr_close(o);
+}
+
+/*
+ * What member @t (its DCB @d) has for the setting @compared, typed and
+ * shaped as pfc show's key bond_what() names: an array of priorities, a
+ * number, a word, the DSCP map's objects; null when it cannot be read.
+ */
+static void bond_value(struct rdc_out *o, const char *compared, const struct rdc_dcb_target *t,
+		       const struct rdc_dcb *d)
+{
+	struct rdc_ofed_qos q;
+	struct rdc_netdev nd;
+	bool mtu = !strcmp(compared, "mtu_bytes");
+
+	if (!strcmp(compared, "pfc.enabled_prios")) {
+		rdc_out_arr_open(o, "value");
+		for (int p = 0; p < RDC_DCB_PRIOS; p++)
+			if (d->pfc.pfc_en & (1U << p))
+				rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, (uint64_t)p);
+		rdc_out_arr_close(o);
+	} else if (!strcmp(compared, "pfc.delay_bits")) {
+		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL, d->pfc.delay);
+	} else if (!strcmp(compared, "trust")) {
+		rdc_ofed_qos_read(t->netdev, &q);
+		rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL, pfc_trust(&q, d));
+	} else if (!strcmp(compared, "dscp_prio")) {
+		pfc_emit_dscp_map(o, "value", d);
+	} else if (!strcmp(compared, "ets.prio_tc")) {
+		bond_u8s(o, d->ets.prio_tc, RDC_DCB_PRIOS);
+	} else if (!strcmp(compared, "ets.tc_bw_pct")) {
+		bond_u8s(o, d->ets.tc_tx_bw, RDC_DCB_TCS);
+	} else if (!strcmp(compared, "ets.tc_tsa")) {
+		rdc_out_arr_open(o, "value");
+		for (int i = 0; i < RDC_DCB_TCS; i++)
+			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL,
+				    rdc_dcb_tsa_name(d->ets.tc_tsa[i]));
+		rdc_out_arr_close(o);
+	} else if ((mtu || !strcmp(compared, "speed_mbps")) &&
+		   !rdc_netdev_read(t->netdev, &nd, NULL) &&
+		   (mtu ? nd.mtu >= 0 : nd.speed_mbps > 0)) {
+		rdc_out_u64(o, RDC_OUT_MACHINE, "value", NULL,
+			    (uint64_t)(mtu ? nd.mtu : nd.speed_mbps));
+	} else {
+		rdc_out_null(o, "value", NULL);
+	}
+}
+
+/*
  * A bond's line before its members, and its entry in "bonds": whether the
  * members agree (a mismatch is a failure of its own, RDC_MEMBERS_DIFFER_ID):
  *
@@ -993,7 +1116,7 @@ static size_t bond_members(const struct rdc_dcb_targets *ts, size_t first)
  *     prio-pfc  ens1f0np0 3  ens1f1np1 3,4
  */
 static void emit_bond(struct rdc_out *o, const struct rdc_dcb_target *t, size_t n,
-		      const struct rdc_members_agreement *a)
+		      const struct rdc_dcb *dcbs, const struct rdc_members_agreement *a)
 {
 	rdc_out_obj_open(o, NULL);
 	rdc_out_str(o, RDC_OUT_ANY, "bond", "%s:", t[0].upper);
@@ -1033,13 +1156,16 @@ static void emit_bond(struct rdc_out *o, const struct rdc_dcb_target *t, size_t 
 		const struct rdc_members_diff *d = &a->diffs[k];
 
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_MACHINE, "what", NULL, d->what);
+		rdc_out_str(o, RDC_OUT_MACHINE, "what", NULL, bond_what(d->what));
 		rdc_out_text(o, "  %-9s", d->label);
 		rdc_out_arr_open(o, "values");
-		for (size_t i = 0; i < d->count; i++) {
+		/* Text: pfc set's words ("3,4"); JSON and YAML: the value as pfc show has it. */
+		for (size_t i = 0; i < d->count && i < n; i++) {
 			rdc_out_obj_open(o, NULL);
 			rdc_out_str(o, RDC_OUT_ANY, "netdev", "  %s", d->values[i].netdev);
-			rdc_out_str(o, RDC_OUT_ANY, "value", " %s", d->values[i].value);
+			rdc_out_text(o, " %s", d->values[i].value);
+			if (!rdc_out_is_text(o))
+				bond_value(o, d->what, &t[i], &dcbs[i]);
 			rdc_out_obj_close(o);
 		}
 		rdc_out_arr_close(o);
@@ -1148,7 +1274,7 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 
 			/* Text: a bond's line before its first member (JSON: in "bonds"). */
 			if (members && !same_bond(&ts, i) && !!rdc_out_is_text(ctx->out))
-				emit_bond(ctx->out, &ts.items[i], members, &agree[i]);
+				emit_bond(ctx->out, &ts.items[i], members, &dcbs[i], &agree[i]);
 			rdc_out_obj_open(ctx->out, NULL);
 			pfc_emit_target_name(ctx->out, &ts.items[i]);
 			rdc_out_nl(ctx->out);
@@ -1161,7 +1287,7 @@ int pfc_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 			size_t members = bond_members(&ts, i);
 
 			if (members && !same_bond(&ts, i))
-				emit_bond(ctx->out, &ts.items[i], members, &agree[i]);
+				emit_bond(ctx->out, &ts.items[i], members, &dcbs[i], &agree[i]);
 		}
 		rdc_out_arr_close(ctx->out);
 		rdc_out_end(ctx->out);

@@ -5,6 +5,7 @@
 #include "dcb/plan.h"
 #include "dcb/profile.h"
 #include "host/dcb.h"
+#include "host/ofed_qos.h"
 #include "cmd.h"
 
 /* What `pfc set` keywords (and a keyword device of a YAML file) fill. */
@@ -79,6 +80,30 @@ int pfc_set_check(struct rdc_ctx *ctx, const struct rdc_args *args, const struct
 /* Read the device and plan the change (allocated into *plan); prints errors, returns exit code. */
 int pfc_prepare(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 		const struct rdc_dcb_want *want, struct rdc_dcb_plan **plan);
+/*
+ * Sections of pfc show, and of pfc set's before and after (the same names
+ * and shapes): each is always an object with every key, "source" and
+ * "reason" first; a section that could not be read has source "unknown",
+ * the reason, and null for every other key.  A known one has reason null.
+ */
+extern const char pfc_why_no_dcb[], pfc_why_no_ecn[], pfc_why_no_cm[];
+/* The keys of each section after source and reason, NULL-terminated. */
+extern const char *const pfc_keys_pfc_config[]; /* pfc without its counters (before/after) */
+extern const char *const pfc_keys_ets[], *const pfc_keys_maxrate[], *const pfc_keys_buffer[];
+extern const char *const pfc_keys_trust[], *const pfc_keys_dscp_prio[];
+extern const char *const pfc_keys_ecn[], *const pfc_keys_cnp[];
+/* Why dcbnl gave no section: no dcbnl, not in the reply, or (@corrupt) its values out of range. */
+const char *pfc_dcb_why(const struct rdc_dcb *d, bool corrupt);
+/* An unknown section @key: text "  LABEL unknown (why)" when @label is given. */
+void pfc_emit_unknown(struct rdc_out *o, const char *key, const char *label, const char *why,
+		      const char *const *keys);
+/* A known section's opening: @key, its source and a null reason. */
+void pfc_section_open(struct rdc_out *o, const char *key, const char *source);
+/* What a netdev trusts, as show says it: MLNX_OFED's file, else upstream mlx5's APP rule. */
+const char *pfc_trust(const struct rdc_ofed_qos *q, const struct rdc_dcb *d);
+/* The DSCP map as pfc show's dscp_prio.map (an array under @key, ordered by DSCP). */
+void pfc_emit_dscp_map(struct rdc_out *o, const char *key, const struct rdc_dcb *d);
+
 /* "NETDEV:" or "NETDEV (BOND, RELATION):"; keys netdev, upper, relation. */
 void pfc_emit_target_name(struct rdc_out *o, const struct rdc_dcb_target *t);
 /* The report of one device: changed, dry_run, the differences, before and after. */

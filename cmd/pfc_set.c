@@ -10,6 +10,8 @@
 
 #include "base/util.h"
 #include "dcb/verdict.h"
+#include "host/ofed_qos.h"
+#include "host/rdma_cm.h"
 #include "pfc.h"
 #include "signals.h"
 #include "term.h"
@@ -26,98 +28,260 @@ int pfc_set_check(struct rdc_ctx *ctx, const struct rdc_args *args, const struct
 	return 0;
 }
 
-/* The configuration part of a DCB state, for before/after in change reports. */
-static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb *d,
-			const struct rdc_dcb_plan *plan, bool after)
+/*
+ * What a change report says besides dcbnl: MLNX_OFED's ECN and CNP files
+ * and the RDMA-CM defaults of the netdev's ports, as one side of a plan
+ * (before or after) has them.
+ */
+struct side_files {
+	struct rdc_ofed_qos q;
+	struct rdc_rdma_cm_port cm[RDC_DCB_TARGET_PORTS];
+};
+
+/* A file's content as a flag or number: -1 for no file or no number (as ofed_qos.c reads it). */
+static int64_t file_number(const char *text)
 {
-	rdc_out_obj_open(o, key);
-	/*
-	 * The objects and keys of `pfc show` (without its counters and sources);
-	 * an object the driver does not report is null, so the keys never vary.
-	 */
+	int64_t v;
+
+	return text[0] && !rdc_parse_i64(text, &v) ? v : -1;
+}
+
+/* One planned file's value into @s, if it is one of those: the path names it. */
+static void side_file(const struct rdc_dcb_target *t, const char *path, const char *value,
+		      struct side_files *s)
+{
+	char p[256];
+	int64_t v = file_number(value);
+
+	for (unsigned int prio = 0; prio < RDC_OFED_PRIOS; prio++)
+		for (int rp = 0; rp < 2; rp++)
+			if (!rdc_ofed_ecn_path(p, sizeof(p), t->netdev, rp, prio) &&
+			    !strcmp(p, path))
+				(rp ? s->q.ecn_rp : s->q.ecn_np)[prio] = v < 0 ? -1 : v != 0;
+	if (!rdc_ofed_cnp_path(p, sizeof(p), t->netdev, "cnp_dscp") && !strcmp(p, path))
+		s->q.cnp_dscp = v;
+	if (!rdc_ofed_cnp_path(p, sizeof(p), t->netdev, "cnp_802p_prio") && !strcmp(p, path))
+		s->q.cnp_prio = v;
+	for (size_t i = 0; i < t->nports && i < RDC_DCB_TARGET_PORTS; i++) {
+		struct rdc_rdma_cm_port *cm = &s->cm[i];
+
+		if (!rdc_rdma_cm_path(p, sizeof(p), t->ports[i].device, t->ports[i].port,
+				      "default_roce_tos") &&
+		    !strcmp(p, path)) {
+			cm->have_tos = v >= 0;
+			cm->tos = v;
+		}
+		if (!rdc_rdma_cm_path(p, sizeof(p), t->ports[i].device, t->ports[i].port,
+				      "default_roce_mode") &&
+		    !strcmp(p, path)) {
+			cm->have_mode = value[0] != '\0';
+			rdc_strlcpy(cm->mode, value, sizeof(cm->mode));
+		}
+	}
+}
+
+/*
+ * The files as they are now, with every file of the plan at its value
+ * before (or @after) the change: right before and after a write, and for a
+ * dry run, since a file the plan does not name is not written.
+ */
+static void side_read(const struct rdc_dcb_target *t, const struct rdc_dcb_plan *plan, bool after,
+		      struct side_files *s)
+{
+	memset(s, 0, sizeof(*s));
+	rdc_ofed_qos_read(t->netdev, &s->q);
+	for (size_t i = 0; i < t->nports && i < RDC_DCB_TARGET_PORTS; i++)
+		rdc_rdma_cm_read(t->ports[i].device, t->ports[i].port, &s->cm[i]);
+	for (size_t i = 0; i < plan->nfiles; i++)
+		side_file(t, plan->files[i].path,
+			  after ? plan->files[i].after : plan->files[i].before, s);
+}
+
+static void u8s_out(struct rdc_out *o, const char *key, const uint8_t *v, int n)
+{
+	rdc_out_arr_open(o, key);
+	for (int i = 0; i < n; i++)
+		rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, v[i]);
+	rdc_out_arr_close(o);
+}
+
+static void config_pfc(struct rdc_out *o, const struct rdc_dcb *d)
+{
 	if (d->have_pfc) {
-		rdc_out_obj_open(o, "pfc");
+		pfc_section_open(o, "pfc", "dcbnl");
+		rdc_out_u64(o, RDC_OUT_MACHINE, "pfc_cap", NULL, d->pfc.pfc_cap);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "delay_bits", NULL, d->pfc.delay);
 		rdc_out_arr_open(o, "enabled_prios");
 		for (int p = 0; p < RDC_DCB_PRIOS; p++)
 			if (d->pfc.pfc_en & (1U << p))
 				rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, (uint64_t)p);
 		rdc_out_arr_close(o);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "delay_bits", NULL, d->pfc.delay);
 		rdc_out_obj_close(o);
 	} else {
-		rdc_out_null(o, "pfc", NULL);
+		pfc_emit_unknown(o, "pfc", NULL, pfc_dcb_why(d, false), pfc_keys_pfc_config);
 	}
+}
+
+static void config_ets(struct rdc_out *o, const struct rdc_dcb *d)
+{
 	if (d->have_ets) {
-		rdc_out_obj_open(o, "ets");
-		rdc_out_arr_open(o, "prio_tc");
-		for (int p = 0; p < RDC_DCB_PRIOS; p++)
-			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->ets.prio_tc[p]);
-		rdc_out_arr_close(o);
+		pfc_section_open(o, "ets", "dcbnl");
+		rdc_out_u64(o, RDC_OUT_MACHINE, "ets_cap", NULL, d->ets.ets_cap);
+		rdc_out_bool(o, RDC_OUT_MACHINE, "willing", NULL, d->ets.willing);
+		u8s_out(o, "prio_tc", d->ets.prio_tc, RDC_DCB_PRIOS);
 		rdc_out_arr_open(o, "tc_tsa");
 		for (int t = 0; t < RDC_DCB_TCS; t++)
 			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL,
 				    rdc_dcb_tsa_name(d->ets.tc_tsa[t]));
 		rdc_out_arr_close(o);
-		rdc_out_arr_open(o, "tc_bw_pct");
-		for (int t = 0; t < RDC_DCB_TCS; t++)
-			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->ets.tc_tx_bw[t]);
-		rdc_out_arr_close(o);
+		u8s_out(o, "tc_bw_pct", d->ets.tc_tx_bw, RDC_DCB_TCS);
 		rdc_out_obj_close(o);
 	} else {
-		rdc_out_null(o, "ets", NULL);
+		pfc_emit_unknown(o, "ets", NULL, pfc_dcb_why(d, d->ets_invalid), pfc_keys_ets);
 	}
+}
+
+static void config_maxrate_buffer(struct rdc_out *o, const struct rdc_dcb *d)
+{
 	if (d->have_maxrate) {
-		rdc_out_obj_open(o, "maxrate");
+		pfc_section_open(o, "maxrate", "dcbnl");
 		rdc_out_arr_open(o, "tc_maxrate_kbps");
 		for (int t = 0; t < RDC_DCB_TCS; t++)
 			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->maxrate.tc_maxrate[t]);
 		rdc_out_arr_close(o);
 		rdc_out_obj_close(o);
 	} else {
-		rdc_out_null(o, "maxrate", NULL);
+		pfc_emit_unknown(o, "maxrate", NULL, pfc_dcb_why(d, false), pfc_keys_maxrate);
 	}
 	if (d->have_buffer) {
-		rdc_out_obj_open(o, "buffer");
-		rdc_out_arr_open(o, "prio_buffer");
-		for (int p = 0; p < RDC_DCB_PRIOS; p++)
-			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->buffer.prio2buffer[p]);
-		rdc_out_arr_close(o);
+		pfc_section_open(o, "buffer", "dcbnl");
+		u8s_out(o, "prio_buffer", d->buffer.prio2buffer, RDC_DCB_PRIOS);
 		rdc_out_arr_open(o, "buffer_size_bytes");
 		for (int b = 0; b < DCBX_MAX_BUFFERS; b++)
 			rdc_out_u64(o, RDC_OUT_MACHINE, NULL, NULL, d->buffer.buffer_size[b]);
 		rdc_out_arr_close(o);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "total_size_bytes", NULL, d->buffer.total_size);
 		rdc_out_obj_close(o);
 	} else {
-		rdc_out_null(o, "buffer", NULL);
+		pfc_emit_unknown(o, "buffer", NULL, pfc_dcb_why(d, d->buffer_invalid),
+				 pfc_keys_buffer);
 	}
-	rdc_out_obj_open(o, "trust");
-	rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL, rdc_dcb_dscp_count(d) ? "dscp" : "pcp");
-	rdc_out_obj_close(o);
-	rdc_out_obj_open(o, "dscp_prio");
-	rdc_out_arr_open(o, "map");
-	for (unsigned int dscp = 0; dscp < RDC_DSCP_COUNT; dscp++) {
-		int prio = rdc_dcb_dscp_prio(d, dscp);
+}
 
-		if (prio < 0)
-			continue;
-		rdc_out_obj_open(o, NULL);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "dscp", NULL, dscp);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "prio", NULL, (uint64_t)prio);
+/*
+ * Trust as pfc show says it (MLNX_OFED's file, else mlx5's APP rule).  The
+ * plan writes no trust file: mlx5 switches trust with the first DSCP APP
+ * entry and back with the last, so where the plan flips the APP rule, both
+ * sides are the rule's; elsewhere the file's content, the same on both.
+ */
+static void config_trust_map(struct rdc_out *o, const struct rdc_dcb_plan *plan,
+			     const struct rdc_dcb *d, const struct rdc_ofed_qos *q)
+{
+	bool flips = !rdc_dcb_dscp_count(&plan->before) != !rdc_dcb_dscp_count(&plan->after);
+	const char *value = q->trust[0] && !flips   ? q->trust
+			    : rdc_dcb_dscp_count(d) ? "dscp"
+						    : "pcp";
+
+	if (!q->trust[0] && !d->supported) {
+		pfc_emit_unknown(o, "trust", NULL, pfc_why_no_dcb, pfc_keys_trust);
+	} else {
+		pfc_section_open(o, "trust", q->trust[0] ? "ofed-sysfs" : "dcbnl-app");
+		rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL, value);
 		rdc_out_obj_close(o);
 	}
-	rdc_out_arr_close(o);
+	if (!d->supported) {
+		pfc_emit_unknown(o, "dscp_prio", NULL, pfc_why_no_dcb, pfc_keys_dscp_prio);
+		return;
+	}
+	pfc_section_open(o, "dscp_prio", "dcbnl-app");
+	pfc_emit_dscp_map(o, "map", d);
 	rdc_out_obj_close(o);
-	rdc_out_arr_open(o, "files");
-	for (size_t i = 0; i < plan->nfiles; i++) {
+}
+
+static void ecn_flag_out(struct rdc_out *o, const char *key, int v)
+{
+	if (v >= 0)
+		rdc_out_bool(o, RDC_OUT_MACHINE, key, NULL, v);
+	else
+		rdc_out_null(o, key, NULL);
+}
+
+static void i64_out(struct rdc_out *o, const char *key, int64_t v)
+{
+	if (v >= 0)
+		rdc_out_i64(o, RDC_OUT_MACHINE, key, NULL, v);
+	else
+		rdc_out_null(o, key, NULL);
+}
+
+/* ECN, CNP and the RDMA-CM defaults, typed, as pfc show's ecn, cnp and roce. */
+static void config_files(struct rdc_out *o, const struct rdc_dcb_target *t,
+			 const struct side_files *s)
+{
+	if (s->q.have_ecn) {
+		pfc_section_open(o, "ecn", "ofed-sysfs");
+		rdc_out_arr_open(o, "prios");
+		for (int p = 0; p < RDC_OFED_PRIOS; p++) {
+			rdc_out_obj_open(o, NULL);
+			rdc_out_u64(o, RDC_OUT_MACHINE, "prio", NULL, (uint64_t)p);
+			ecn_flag_out(o, "np", s->q.ecn_np[p]);
+			ecn_flag_out(o, "rp", s->q.ecn_rp[p]);
+			rdc_out_obj_close(o);
+		}
+		rdc_out_arr_close(o);
+		rdc_out_obj_close(o);
+		pfc_section_open(o, "cnp", "ofed-sysfs");
+		i64_out(o, "dscp", s->q.cnp_dscp);
+		i64_out(o, "prio", s->q.cnp_prio);
+		rdc_out_obj_close(o);
+	} else {
+		pfc_emit_unknown(o, "ecn", NULL, pfc_why_no_ecn, pfc_keys_ecn);
+		pfc_emit_unknown(o, "cnp", NULL, pfc_why_no_ecn, pfc_keys_cnp);
+	}
+	rdc_out_arr_open(o, "roce");
+	for (size_t i = 0; i < t->nports && i < RDC_DCB_TARGET_PORTS; i++) {
+		const struct rdc_rdma_cm_port *cm = &s->cm[i];
+		bool known = cm->have_mode || cm->have_tos;
+
 		rdc_out_obj_open(o, NULL);
-		rdc_out_str(o, RDC_OUT_MACHINE, "path", NULL, plan->files[i].path);
-		rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL,
-			    after		       ? plan->files[i].after
-			    : plan->files[i].before[0] ? plan->files[i].before
-						       : NULL);
+		rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, t->ports[i].device);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, t->ports[i].port);
+		rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, known ? "configfs" : "unknown");
+		if (known)
+			rdc_out_null(o, "reason", NULL);
+		else
+			rdc_out_str(o, RDC_OUT_MACHINE, "reason", NULL, pfc_why_no_cm);
+		if (cm->have_mode)
+			rdc_out_str(o, RDC_OUT_MACHINE, "default_roce_mode", NULL, cm->mode);
+		else
+			rdc_out_null(o, "default_roce_mode", NULL);
+		i64_out(o, "default_roce_tos", cm->have_tos ? cm->tos : -1);
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
+}
+
+/*
+ * Before or after in a change report: the setting sections of pfc show,
+ * with the same names and shapes (an unknown one is {source "unknown",
+ * reason, every key null}), less what is counted rather than set (pfc
+ * show's pfc.prios and pfc.pause_duration_source) and dcbx, which pfc
+ * set does not change.
+ */
+static void emit_config(struct rdc_out *o, const char *key, const struct rdc_dcb_target *t,
+			const struct rdc_dcb_plan *plan, bool after)
+{
+	const struct rdc_dcb *d = after ? &plan->after : &plan->before;
+	struct side_files s;
+
+	side_read(t, plan, after, &s);
+	rdc_out_obj_open(o, key);
+	/* In pfc show's order. */
+	config_pfc(o, d);
+	config_trust_map(o, plan, d, &s.q);
+	config_ets(o, d);
+	config_maxrate_buffer(o, d);
+	config_files(o, t, &s);
 	rdc_out_obj_close(o);
 }
 
@@ -322,8 +486,11 @@ void pfc_report(struct rdc_ctx *ctx, const struct rdc_dcb_target *t,
 		rdc_out_text(ctx->out, " changed and verified");
 	rdc_out_nl(ctx->out);
 	emit_changes(ctx->out, plan);
-	emit_config(ctx->out, "before", &plan->before, plan, false);
-	emit_config(ctx->out, "after", &plan->after, plan, true);
+	/* Machine only: the text has said what changes. */
+	if (!rdc_out_is_text(ctx->out)) {
+		emit_config(ctx->out, "before", t, plan, false);
+		emit_config(ctx->out, "after", t, plan, true);
+	}
 	rdc_out_obj_close(ctx->out);
 }
 

@@ -22,7 +22,7 @@ struct stats_target {
 	char netdev[IF_NAMESIZE]; /* "" when the port has none */
 	struct rdc_counter_set now, prev;
 	struct rdc_counter_unread unread; /* counters that exist but could not be read */
-	char netdev_error[320];		  /* why ethtool statistics are missing, or "" */
+	char reason[320];		  /* why ethtool statistics are missing, or "" */
 };
 
 static int stats_sample(struct stats_target *t, struct rdc_err *err)
@@ -35,7 +35,8 @@ static int stats_sample(struct stats_target *t, struct rdc_err *err)
 	memset(&t->now, 0, sizeof(t->now));
 	rdc_counter_unread_free(&t->unread);
 	if (t->device[0]) {
-		rc = rdc_port_counters_read(t->device, t->port, &t->now, &t->unread, err);
+		/* The kernel's names and values: port_*_data stay 4-byte words. */
+		rc = rdc_port_counters_read_kernel(t->device, t->port, &t->now, &t->unread, err);
 		if (rc)
 			return rc;
 	}
@@ -45,10 +46,9 @@ static int stats_sample(struct stats_target *t, struct rdc_err *err)
 	if (rc)
 		return rc;
 	/* ethtool statistics are optional: a bundle without recording, a driver without them. */
-	t->netdev_error[0] = '\0';
+	t->reason[0] = '\0';
 	if (nerr.code)
-		snprintf(t->netdev_error, sizeof(t->netdev_error), "%s: %s", nerr.msg,
-			 strerror(nerr.code));
+		snprintf(t->reason, sizeof(t->reason), "%s: %s", nerr.msg, strerror(nerr.code));
 	return 0;
 }
 
@@ -112,7 +112,8 @@ static void stats_emit_ident(struct rdc_out *o, const struct stats_target *t)
 		rdc_out_null(o, "port", NULL);
 	}
 	port_out_opt_str(o, "netdev", "%s", t->netdev);
-	port_out_opt_str(o, "netdev_stats_error", NULL, t->netdev_error);
+	/* The glossary's reason: why a part (the netdev's statistics) is missing; null when read. */
+	port_out_opt_str(o, "reason", NULL, t->reason);
 	rdc_out_nl(o);
 }
 
@@ -126,35 +127,42 @@ static uint64_t counter_delta(const struct rdc_counter_set *prev, const struct r
 	return c->value - old->value;
 }
 
-/* Headline rates: RDMA bytes from the IB counters where the port has them, else the netdev's. */
+/*
+ * Headline rates: RDMA traffic from the IB counters where the port has them,
+ * else the netdev's.  Bits (_gbps) from a byte count: the IB counters count
+ * 4-byte words (rdc_port_counter_unit_bytes()), the netdev's bytes.
+ */
 static void stats_emit_headline(struct rdc_out *o, const struct stats_target *t, double secs)
 {
 	static const struct {
-		const char *group, *rx_bytes, *tx_bytes, *rx_pkts, *tx_pkts;
+		const char *group, *rx_data, *tx_data, *rx_pkts, *tx_pkts;
 	} sources[] = {
-		{"ib", "port_rcv_bytes", "port_xmit_bytes", "port_rcv_packets",
-		 "port_xmit_packets"},
+		{"ib", "port_rcv_data", "port_xmit_data", "port_rcv_packets", "port_xmit_packets"},
 		{"netdev", "rx_bytes", "tx_bytes", "rx_packets", "tx_packets"},
 	};
 
 	for (size_t s = 0; s < RDC_ARRAY_SIZE(sources); s++) {
-		const struct rdc_counter *rb, *tb, *rp, *tp;
+		const struct rdc_counter *rd, *td, *rp, *tp;
+		double unit;
 
-		rb = rdc_counters_find(&t->now, sources[s].group, sources[s].rx_bytes);
-		tb = rdc_counters_find(&t->now, sources[s].group, sources[s].tx_bytes);
+		rd = rdc_counters_find(&t->now, sources[s].group, sources[s].rx_data);
+		td = rdc_counters_find(&t->now, sources[s].group, sources[s].tx_data);
 		rp = rdc_counters_find(&t->now, sources[s].group, sources[s].rx_pkts);
 		tp = rdc_counters_find(&t->now, sources[s].group, sources[s].tx_pkts);
-		if (!rb || !tb || !rp || !tp)
+		if (!rd || !td || !rp || !tp)
 			continue;
+		unit = rdc_port_counter_unit_bytes(rd->group, rd->name);
+		if (!unit)
+			unit = 1;
 		rdc_out_obj_open(o, "rates");
 		rdc_out_str(o, RDC_OUT_ANY, "source", "  %-6s", sources[s].group);
 		rdc_out_f64(o, RDC_OUT_ANY, "rx_gbps", " rx %8.3f Gb/s",
-			    (double)counter_delta(&t->prev, rb) * 8 / secs / 1e9);
-		rdc_out_f64(o, RDC_OUT_ANY, "rx_pps", " %12.0f pps",
+			    (double)counter_delta(&t->prev, rd) * unit * 8 / secs / 1e9);
+		rdc_out_f64(o, RDC_OUT_ANY, "rx_packets_per_s", " %12.0f pps",
 			    (double)counter_delta(&t->prev, rp) / secs);
 		rdc_out_f64(o, RDC_OUT_ANY, "tx_gbps", "   tx %8.3f Gb/s",
-			    (double)counter_delta(&t->prev, tb) * 8 / secs / 1e9);
-		rdc_out_f64(o, RDC_OUT_ANY, "tx_pps", " %12.0f pps\n",
+			    (double)counter_delta(&t->prev, td) * unit * 8 / secs / 1e9);
+		rdc_out_f64(o, RDC_OUT_ANY, "tx_packets_per_s", " %12.0f pps\n",
 			    (double)counter_delta(&t->prev, tp) / secs);
 		rdc_out_obj_close(o);
 		return;
@@ -205,6 +213,24 @@ static void stats_emit_counter(struct rdc_out *o, const struct rdc_counter *c,
 	rdc_out_obj_close(o);
 }
 
+/* Room for a counter's name and its unit: "port_rcv_data (4-byte words)". */
+#define STATS_LABEL_SIZE (sizeof(((struct rdc_counter *)0)->name) + 32)
+
+/*
+ * A counter's name in text: the kernel's, and for one that counts units of
+ * several bytes (port_rcv_data) the unit, in the name's column so the line
+ * stays as wide: "port_rcv_data (4-byte words)".  JSON has the name alone.
+ */
+static const char *stats_label(const struct rdc_counter *c, char label[STATS_LABEL_SIZE])
+{
+	unsigned int unit = rdc_port_counter_unit_bytes(c->group, c->name);
+
+	if (!unit)
+		return c->name;
+	snprintf(label, STATS_LABEL_SIZE, "%s (%u-byte words)", c->name, unit);
+	return label;
+}
+
 /*
  * The counters of one target.  Text: every counter's value, or with an
  * interval (@rates) only what moved, as a rate (like mlnx_perf); an
@@ -224,31 +250,38 @@ static void stats_emit_counters(struct rdc_out *o, const struct stats_target *t,
 		const struct rdc_counter *c = &t->now.items[i];
 		uint64_t d = rates ? counter_delta(&t->prev, c) : 0;
 		double rate = rates ? (double)d / secs : 0;
+		unsigned int unit = rdc_port_counter_unit_bytes(c->group, c->name);
+		char label[STATS_LABEL_SIZE];
 
 		if (!stats_keep(filter, c, rates, d))
 			continue;
 		stats_emit_counter(o, c, &c->value, rates, d, secs);
 		if (!rates) {
-			rdc_out_text(o, "%s%-8s %-40s %" PRIu64 "\n", indent, c->group, c->name,
-				     c->value);
+			rdc_out_text(o, "%s%-8s %-40s %" PRIu64 "\n", indent, c->group,
+				     stats_label(c, label), c->value);
 			continue;
 		}
 		if (d == 0)
 			continue;
-		rdc_out_text(o, "%s%-8s %-40s %16.0f /s", indent, c->group, c->name, rate);
-		if (strstr(c->name, "bytes") || strstr(c->name, "Octets"))
+		rdc_out_text(o, "%s%-8s %-40s %16.0f /s", indent, c->group, stats_label(c, label),
+			     rate);
+		/* Gb/s of the words: port_rcv_data counts 4 bytes a unit. */
+		if (unit)
+			rdc_out_text(o, "  (%.3f Gb/s)", rate * unit * 8 / 1e9);
+		else if (strstr(c->name, "bytes") || strstr(c->name, "Octets"))
 			rdc_out_text(o, "  (%.3f Gb/s)", rate * 8 / 1e9);
 		rdc_out_nl(o);
 	}
 	for (size_t k = 0; k < t->unread.names.count; k++) {
 		const struct rdc_counter *c = &t->unread.names.items[k];
+		char label[STATS_LABEL_SIZE];
 
 		/* Unread: whether it is 0 is unknown, so every filter of faults keeps it. */
 		if ((filter == PORT_STATS_ERRORS || filter == PORT_STATS_ERRORS_ALL) &&
 		    !rdc_counter_is_fault(c->group, c->name))
 			continue;
 		stats_emit_counter(o, c, NULL, rates, 0, secs);
-		rdc_out_text(o, "%s%-8s %-40s %s\n", indent, c->group, c->name,
+		rdc_out_text(o, "%s%-8s %-40s %s\n", indent, c->group, stats_label(c, label),
 			     rates ? "               ? /s" : "?");
 	}
 	rdc_out_arr_close(o);
@@ -326,9 +359,9 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (targets[i].netdev_error[0])
+		if (targets[i].reason[0])
 			log_info("port: %s: no ethtool statistics (%s)", targets[i].netdev,
-				 targets[i].netdev_error);
+				 targets[i].reason);
 	if (!interval || !n) {
 		rdc_out_begin(ctx->out, "port-stats");
 		rdc_out_null(ctx->out, "sample", NULL);

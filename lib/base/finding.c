@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* finding.c - what a check found: fixed-size lists, truncation safe */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,21 +69,223 @@ struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,
 	return f;
 }
 
-int rdc_finding_evidence(struct rdc_finding *f, const char *name, const char *source,
-			 const char *fmt, ...)
+static void ev_format(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3, 4);
+static void ev_format(char *buf, size_t size, const char *fmt, ...)
 {
-	struct rdc_evidence *e;
 	va_list ap;
 
+	va_start(ap, fmt);
+	rdc_words_vformat(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+/* The next evidence slot of @f, named and sourced, typed TEXT and empty; NULL when none is left. */
+static struct rdc_evidence *ev_new(struct rdc_finding *f, const char *name, const char *source)
+{
+	struct rdc_evidence *e;
+
 	if (!f || f->nevidence >= RDC_ARRAY_SIZE(f->evidence))
-		return -ENOSPC;
+		return NULL;
 	e = &f->evidence[f->nevidence++];
+	memset(e, 0, sizeof(*e));
 	rdc_strlcpy(e->name, name, sizeof(e->name));
 	rdc_strlcpy(e->source, source, sizeof(e->source));
+	return e;
+}
+
+/*
+ * Say @e in words into its value: "9000", "+1 in 5.0 s (now 74)", "74 (since
+ * the counter's reset)", then " (detail)".  Text reads this; JSON the fields.
+ * TEXT and NONE keep the words they were given.
+ */
+static void ev_render(struct rdc_evidence *e, const char *words)
+{
+	char num[64] = "";
+
+	switch (e->type) {
+	case RDC_EV_INT:
+		snprintf(num, sizeof(num), "%" PRId64, e->num.i);
+		break;
+	case RDC_EV_UINT:
+		snprintf(num, sizeof(num), "%" PRIu64, e->num.u);
+		break;
+	case RDC_EV_REAL:
+		snprintf(num, sizeof(num), "%g", e->num.d);
+		break;
+	case RDC_EV_BOOL:
+		snprintf(num, sizeof(num), "%s", e->num.b ? "true" : "false");
+		break;
+	case RDC_EV_TEXT:
+	case RDC_EV_NONE:
+		snprintf(num, sizeof(num), "%s", words ? words : "");
+		break;
+	}
+	if (e->windowed && e->type == RDC_EV_NONE)
+		ev_format(e->value, sizeof(e->value), "+%" PRIu64 " in %.1f s", e->delta,
+			  e->window_s);
+	else if (e->windowed)
+		ev_format(e->value, sizeof(e->value), "+%" PRIu64 " in %.1f s (now %s)", e->delta,
+			  e->window_s, num);
+	else if (e->counter)
+		ev_format(e->value, sizeof(e->value), "%s (since the counter's reset)", num);
+	else if (e->type == RDC_EV_TEXT || e->type == RDC_EV_NONE)
+		ev_format(e->value, sizeof(e->value), "%s", words ? words : "");
+	else
+		rdc_strlcpy(e->value, num, sizeof(e->value));
+	e->words_len = strlen(e->value);
+	if (e->detail[0] && e->words_len + 4 < sizeof(e->value))
+		ev_format(e->value + e->words_len, sizeof(e->value) - e->words_len, " (%s)",
+			  e->detail);
+}
+
+struct rdc_evidence *rdc_ev_text(struct rdc_finding *f, const char *name, const char *source,
+				 const char *fmt, ...)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+	char words[sizeof(e->value)];
+	va_list ap;
+
+	if (!e)
+		return NULL;
 	va_start(ap, fmt);
-	finding_vformat(e->value, sizeof(e->value), fmt, ap);
+	finding_vformat(words, sizeof(words), fmt, ap);
 	va_end(ap);
-	return 0;
+	e->type = RDC_EV_TEXT;
+	ev_render(e, words);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_unknown(struct rdc_finding *f, const char *name, const char *source,
+				    const char *fmt, ...)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+	char words[sizeof(e->value)];
+	va_list ap;
+
+	if (!e)
+		return NULL;
+	va_start(ap, fmt);
+	finding_vformat(words, sizeof(words), fmt, ap);
+	va_end(ap);
+	e->type = RDC_EV_NONE;
+	ev_render(e, words);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_int(struct rdc_finding *f, const char *name, const char *source,
+				int64_t v)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+
+	if (!e)
+		return NULL;
+	e->type = RDC_EV_INT;
+	e->num.i = v;
+	ev_render(e, NULL);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_uint(struct rdc_finding *f, const char *name, const char *source,
+				 uint64_t v)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+
+	if (!e)
+		return NULL;
+	e->type = RDC_EV_UINT;
+	e->num.u = v;
+	ev_render(e, NULL);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_real(struct rdc_finding *f, const char *name, const char *source,
+				 double v)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+
+	if (!e)
+		return NULL;
+	e->type = RDC_EV_REAL;
+	e->num.d = v;
+	ev_render(e, NULL);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_bool(struct rdc_finding *f, const char *name, const char *source,
+				 bool v)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+
+	if (!e)
+		return NULL;
+	e->type = RDC_EV_BOOL;
+	e->num.b = v;
+	ev_render(e, NULL);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_counter(struct rdc_finding *f, const char *name, const char *source,
+				    uint64_t total)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+
+	if (!e)
+		return NULL;
+	e->type = RDC_EV_UINT;
+	e->num.u = total;
+	e->counter = true;
+	ev_render(e, NULL);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_window(struct rdc_finding *f, const char *name, const char *source,
+				   uint64_t delta, double window_s, uint64_t total)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+
+	if (!e)
+		return NULL;
+	e->type = RDC_EV_UINT;
+	e->num.u = total;
+	e->counter = true;
+	e->windowed = true;
+	e->delta = delta;
+	e->window_s = window_s;
+	ev_render(e, NULL);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_delta(struct rdc_finding *f, const char *name, const char *source,
+				  uint64_t delta, double window_s)
+{
+	struct rdc_evidence *e = ev_new(f, name, source);
+
+	if (!e)
+		return NULL;
+	e->type = RDC_EV_NONE;
+	e->counter = true;
+	e->windowed = true;
+	e->delta = delta;
+	e->window_s = window_s;
+	ev_render(e, NULL);
+	return e;
+}
+
+void rdc_ev_detail(struct rdc_evidence *e, const char *fmt, ...)
+{
+	char words[sizeof(e->value)];
+	va_list ap;
+
+	if (!e)
+		return;
+	va_start(ap, fmt);
+	rdc_words_vformat(e->detail, sizeof(e->detail), fmt, ap);
+	va_end(ap);
+	/* TEXT and NONE values are their words, without an earlier detail. */
+	rdc_strlcpy(words, e->value, sizeof(words));
+	if (e->words_len < sizeof(words))
+		words[e->words_len] = '\0';
+	ev_render(e, words);
 }
 
 void rdc_finding_since_reset(struct rdc_finding *f)

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/argv.h"
 #include "base/err.h"
@@ -33,12 +34,44 @@ enum rdc_severity {
 	RDC_SEV_FAIL,
 };
 
-#define RDC_FINDING_MAX_EVIDENCE 8
+#define RDC_FINDING_MAX_EVIDENCE 10
 #define RDC_FINDINGS_MAX 64
 
+/*
+ * What an evidence value is, so that JSON carries it typed (a number is a
+ * number) while text says it in words.  The unit is in the name, as in
+ * every key: "miimon_ms", "speed_mbps"; counters keep the kernel's names.
+ */
+enum rdc_evidence_type {
+	RDC_EV_TEXT, /* words: a name, a state, a list ("ens1f0np0 3, ens1f1np1 3,4") */
+	RDC_EV_INT,
+	RDC_EV_UINT,
+	RDC_EV_REAL,
+	RDC_EV_BOOL,
+	RDC_EV_NONE, /* could not be read, or moved only (a delta without its total): null */
+};
+
 struct rdc_evidence {
-	char name[48];	  /* what the value is: "ens1f0np0 mtu" */
-	char value[128];  /* as read: "9000" */
+	char name[48]; /* what the value is: "mtu_bytes", "link_down_events_phy" */
+	enum rdc_evidence_type type;
+	union {
+		int64_t i;
+		uint64_t u;
+		double d;
+		bool b;
+	} num;
+	/*
+	 * A counter: with a window it moved by @delta in @window_s seconds (its
+	 * total, when known, is the value); without one the value is its total
+	 * since boot or its last reset.
+	 */
+	bool counter;
+	bool windowed;
+	uint64_t delta;
+	double window_s;
+	char detail[96];  /* what the value means, in words ("priorities 3 4"); "" none */
+	char value[192];  /* the whole of it as text says it, made from the above */
+	size_t words_len; /* of @value, before " (detail)" */
 	char source[160]; /* "/sys/class/net/eth0/mtu", "rtnetlink IFLA_BOND_MIIMON" */
 };
 
@@ -93,12 +126,37 @@ struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,
 	RDC_PRINTF(4, 5);
 
 /*
- * Add one piece of evidence: @name, the printf-formatted value, and @source,
- * where it was read.  0, or -ENOSPC when @f is NULL or already holds
- * RDC_FINDING_MAX_EVIDENCE (the evidence is dropped).
+ * Add one piece of evidence: @name (the unit in it, or the kernel's name of
+ * a counter), where it was read (@source), and its value, typed.  Each
+ * returns the evidence, or NULL when @f is NULL or already holds
+ * RDC_FINDING_MAX_EVIDENCE (the evidence is dropped); every call below
+ * accepts that NULL, so that rdc_ev_detail(rdc_ev_uint(...), ...) is safe.
+ * One value each: two values are two pieces of evidence.
  */
-int rdc_finding_evidence(struct rdc_finding *f, const char *name, const char *source,
-			 const char *fmt, ...) RDC_PRINTF(4, 5);
+struct rdc_evidence *rdc_ev_text(struct rdc_finding *f, const char *name, const char *source,
+				 const char *fmt, ...) RDC_PRINTF(4, 5);
+struct rdc_evidence *rdc_ev_int(struct rdc_finding *f, const char *name, const char *source,
+				int64_t v);
+struct rdc_evidence *rdc_ev_uint(struct rdc_finding *f, const char *name, const char *source,
+				 uint64_t v);
+struct rdc_evidence *rdc_ev_real(struct rdc_finding *f, const char *name, const char *source,
+				 double v);
+struct rdc_evidence *rdc_ev_bool(struct rdc_finding *f, const char *name, const char *source,
+				 bool v);
+/* A value that could not be read (JSON null): @fmt says why ("unreadable", "not reported"). */
+struct rdc_evidence *rdc_ev_unknown(struct rdc_finding *f, const char *name, const char *source,
+				    const char *fmt, ...) RDC_PRINTF(4, 5);
+/* A counter's total since boot or its last reset (one sample). */
+struct rdc_evidence *rdc_ev_counter(struct rdc_finding *f, const char *name, const char *source,
+				    uint64_t total);
+/* A counter over a window: it moved by @delta in @window_s s and stands at @total now. */
+struct rdc_evidence *rdc_ev_window(struct rdc_finding *f, const char *name, const char *source,
+				   uint64_t delta, double window_s, uint64_t total);
+/* The same where only the movement is known (the total is null). */
+struct rdc_evidence *rdc_ev_delta(struct rdc_finding *f, const char *name, const char *source,
+				  uint64_t delta, double window_s);
+/* What the value means, in words: "priorities 3 4", "carrier up"; text shows it in brackets. */
+void rdc_ev_detail(struct rdc_evidence *e, const char *fmt, ...) RDC_PRINTF(2, 3);
 /* Mark @f as resting on counters' totals since boot or reset (see since_reset). */
 void rdc_finding_since_reset(struct rdc_finding *f);
 /* Set (replace) the why and the fix text. */

@@ -29,6 +29,7 @@
 #define SRC_LACP "rtnetlink IFLA_BOND_AD_LACP_RATE"
 #define SRC_MTU "rtnetlink IFLA_MTU"
 #define SRC_MII "rtnetlink IFLA_BOND_SLAVE_MII_STATUS"
+#define SRC_CARRIER "rtnetlink IFLA_CARRIER"
 #define SRC_MASTER "rtnetlink IFLA_MASTER"
 #define SRC_RDMA "/sys/class/infiniband/*/ports/*/gid_attrs/ndevs/0"
 #define SRC_QP "check parameter"
@@ -292,14 +293,13 @@ static const struct rdc_bond_member_facts *check_facts(struct check *c, size_t i
 /*
  * The info finding that says a comparison was skipped: started at the first
  * member whose value is unknown, then one title entry and one piece of
- * evidence per such member.
+ * evidence per such member: @name (the value's evidence name, as where it
+ * is known) null, the member and why in its detail.
  */
 static struct rdc_finding *check_skip(struct check *c, struct rdc_finding *f, const char *id,
-				      const char *what, const char *member, const char *source,
-				      const char *reason)
+				      const char *what, const char *name, const char *member,
+				      const char *source, const char *reason)
 {
-	char name[48];
-
 	if (!f) {
 		f = rdc_findings_add(c->out, id, RDC_SEV_INFO, "%s not compared on %s", what,
 				     member);
@@ -316,8 +316,7 @@ static struct rdc_finding *check_skip(struct check *c, struct rdc_finding *f, co
 	} else {
 		check_append(f->title, sizeof(f->title), ", %s", member);
 	}
-	snprintf(name, sizeof(name), "%s %s", member, what);
-	rdc_finding_evidence(f, name, source, "unknown: %s", reason);
+	rdc_ev_detail(rdc_ev_unknown(f, name, source, "unknown"), "%s: %s", member, reason);
 	return f;
 }
 
@@ -329,8 +328,8 @@ static void check_members_present(struct check *c)
 	if (b->nmembers == 0) {
 		f = rdc_findings_add(c->out, "bond.no-members", RDC_SEV_FAIL, "%s has no members",
 				     b->name);
-		rdc_finding_evidence(f, "members", SRC_MASTER, "none (no link names %s its master)",
-				     b->name);
+		rdc_ev_detail(rdc_ev_uint(f, "members_count", SRC_MASTER, 0),
+			      "no link names %s its master", b->name);
 		rdc_finding_why(f, "a bond without members carries nothing, and no RDMA device "
 				   "can serve it: RoCE LAG needs the NIC's ports enslaved");
 		rdc_finding_fix(f,
@@ -342,7 +341,8 @@ static void check_members_present(struct check *c)
 		f = rdc_findings_add(c->out, "bond.one-member", RDC_SEV_WARN,
 				     "%s has one member (%s): no redundancy", b->name,
 				     b->members[0].name);
-		rdc_finding_evidence(f, "members", SRC_MASTER, "%s", b->members[0].name);
+		rdc_ev_detail(rdc_ev_uint(f, "members_count", SRC_MASTER, 1), "%s",
+			      b->members[0].name);
 		rdc_finding_why(f, "when that link fails the bond fails with it, and the NIC "
 				   "offloads RoCE LAG only with all of its ports enslaved (mlx5: "
 				   "as many members as the device has ports)");
@@ -365,7 +365,7 @@ static void check_mode(struct check *c)
 		f = rdc_findings_add(c->out, "bond.mode-skipped", RDC_SEV_INFO,
 				     "mode of %s unknown: RoCE LAG eligibility not checked",
 				     b->name);
-		rdc_finding_evidence(f, "mode", SRC_MODE, "unknown");
+		rdc_ev_unknown(f, "mode", SRC_MODE, "not read");
 		rdc_finding_why(f, "only active-backup, balance-xor and 802.3ad can be offloaded "
 				   "as RoCE LAG; without the mode that cannot be judged");
 		rdc_finding_fix(f, "run the check where the bond's options can be read (as root "
@@ -377,7 +377,8 @@ static void check_mode(struct check *c)
 	c->no_lag = true;
 	f = rdc_findings_add(c->out, "bond.mode-no-roce-lag", RDC_SEV_FAIL,
 			     "mode %s cannot be offloaded as RoCE LAG", MODE_NAME(b->mode));
-	rdc_finding_evidence(f, "mode", SRC_MODE, "%s (%d)", MODE_NAME(b->mode), b->mode);
+	rdc_ev_detail(rdc_ev_text(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode)), "mode %d",
+		      b->mode);
 	rdc_finding_why(f, "NICs offload only active-backup, balance-xor and 802.3ad (mlx5: "
 			   "\"TX type isn't supported\"); otherwise each port keeps its own RDMA "
 			   "device, a QP is bound to one port and dies with it, and the bond's "
@@ -414,7 +415,7 @@ static void check_nic(struct check *c)
 	const struct rdc_bond *b = c->b;
 	const char *pci[RDC_BOND_MAX_MEMBERS] = {NULL};
 	struct rdc_finding *skip = NULL, *f;
-	char nics[96] = "", src[64], name[48];
+	char nics[96] = "", src[64];
 	size_t nnics = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
@@ -423,7 +424,7 @@ static void check_nic(struct check *c)
 
 		if (!m->pci[0]) {
 			snprintf(src, sizeof(src), NET_CLASS "/%s/device", b->members[i].name);
-			skip = check_skip(c, skip, "bond.nic-skipped", "PCI function",
+			skip = check_skip(c, skip, "bond.nic-skipped", "PCI function", "pci",
 					  b->members[i].name, src, m->pci_reason);
 			continue;
 		}
@@ -446,9 +447,8 @@ static void check_nic(struct check *c)
 	for (size_t i = 0; i < c->n; i++) {
 		if (!pci[i])
 			continue;
-		snprintf(name, sizeof(name), "%s pci", b->members[i].name);
 		snprintf(src, sizeof(src), NET_CLASS "/%s/device", b->members[i].name);
-		rdc_finding_evidence(f, name, src, "%s", pci[i]);
+		rdc_ev_detail(rdc_ev_text(f, "pci", src, "%s", pci[i]), "%s", b->members[i].name);
 	}
 	rdc_finding_why(f,
 			"a NIC offloads a bond only when all of its ports and nothing else "
@@ -470,11 +470,11 @@ static void check_member_state(struct check *c)
 
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rdc_bond_member *m = &b->members[i];
-		char name[48];
 
 		if (m->mii_status < 0) {
 			skip = check_skip(c, skip, "bond.member-state-skipped", "MII status",
-					  m->name, SRC_MII, "the kernel did not report it");
+					  "mii_status", m->name, SRC_MII,
+					  "the kernel did not report it");
 			continue;
 		}
 		if (m->mii_status == 0)
@@ -492,9 +492,15 @@ static void check_member_state(struct check *c)
 			check_append(f->title, sizeof(f->title), ", %s (MII %s)", m->name,
 				     MII_NAME(m->mii_status));
 		}
-		snprintf(name, sizeof(name), "%s mii_status", m->name);
-		rdc_finding_evidence(f, name, SRC_MII, "%s (carrier %s)", MII_NAME(m->mii_status),
-				     m->carrier ? "on" : "off");
+		rdc_ev_detail(rdc_ev_text(f, "mii_status", SRC_MII, "%s", MII_NAME(m->mii_status)),
+			      "%s", m->name);
+		/* IFLA_CARRIER comes with a member's netlink record (an ifindex), not with procfs. */
+		if (m->ifindex > 0)
+			rdc_ev_detail(rdc_ev_bool(f, "carrier", SRC_CARRIER, m->carrier), "%s",
+				      m->name);
+		else
+			rdc_ev_detail(rdc_ev_unknown(f, "carrier", SRC_CARRIER, "not read"), "%s",
+				      m->name);
 		check_append(fix, sizeof(fix), "%s'rdmactl port show %s'", fix[0] ? ", " : "",
 			     m->name);
 		check_append(ups, sizeof(ups), "%s'rdmactl port set %s up'", ups[0] ? ", " : "",
@@ -522,7 +528,8 @@ static void check_speed(struct check *c)
 		const struct rdc_bond_member *m = &b->members[i];
 
 		if (m->speed_mbps <= 0) {
-			skip = check_skip(c, skip, "bond.speed-skipped", "speed", m->name, src,
+			skip = check_skip(c, skip, "bond.speed-skipped", "speed", "speed_mbps",
+					  m->name, src,
 					  m->mii_status > 0 ? "the link is down"
 							    : "the driver did not report it");
 			continue;
@@ -543,12 +550,10 @@ static void check_speed(struct check *c)
 			top = b->members[i].speed_mbps;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rdc_bond_member *m = &b->members[i];
-		char name[48];
 
 		if (m->speed_mbps <= 0)
 			continue;
-		snprintf(name, sizeof(name), "%s speed_mbps", m->name);
-		rdc_finding_evidence(f, name, src, "%lld", (long long)m->speed_mbps);
+		rdc_ev_detail(rdc_ev_int(f, "speed_mbps", src, m->speed_mbps), "%s", m->name);
 		if (m->speed_mbps < top)
 			check_append(fix, sizeof(fix), "%s'rdmactl port show %s'",
 				     fix[0] ? ", " : "", m->name);
@@ -567,7 +572,7 @@ static void check_mtu(struct check *c)
 {
 	const struct rdc_bond *b = c->b;
 	struct rdc_finding *f, *skip = NULL;
-	char fix[320] = "", title[128] = "", name[48];
+	char fix[320] = "", title[128] = "";
 	int64_t want = b->mtu;
 
 	/* The members should carry the bond's MTU; without it, the largest member's. */
@@ -578,8 +583,8 @@ static void check_mtu(struct check *c)
 		const struct rdc_bond_member *m = &b->members[i];
 
 		if (m->mtu <= 0) {
-			skip = check_skip(c, skip, "bond.mtu-skipped", "MTU", m->name, SRC_MTU,
-					  "the kernel did not report it");
+			skip = check_skip(c, skip, "bond.mtu-skipped", "MTU", "mtu_bytes", m->name,
+					  SRC_MTU, "the kernel did not report it");
 			continue;
 		}
 		if (m->mtu == want)
@@ -599,15 +604,14 @@ static void check_mtu(struct check *c)
 		f = rdc_findings_add(c->out, "bond.mtu-mismatch", RDC_SEV_FAIL,
 				     "members' MTU differ: %s, largest %lld", title,
 				     (long long)want);
-	if (b->mtu > 0) {
-		snprintf(name, sizeof(name), "%s mtu", b->name);
-		rdc_finding_evidence(f, name, SRC_MTU, "%lld", (long long)b->mtu);
-	}
+	/* The bond's MTU, then each member's: whose it is in the detail. */
+	if (b->mtu > 0)
+		rdc_ev_detail(rdc_ev_int(f, "mtu_bytes", SRC_MTU, b->mtu), "%s", b->name);
 	for (size_t i = 0; i < c->n; i++) {
 		if (b->members[i].mtu <= 0)
 			continue;
-		snprintf(name, sizeof(name), "%s mtu", b->members[i].name);
-		rdc_finding_evidence(f, name, SRC_MTU, "%lld", (long long)b->members[i].mtu);
+		rdc_ev_detail(rdc_ev_int(f, "mtu_bytes", SRC_MTU, b->members[i].mtu), "%s",
+			      b->members[i].name);
 	}
 	rdc_finding_why(f,
 			"RoCE sizes its frames from the bond's MTU (the RDMA device's netdev): "
@@ -638,6 +642,25 @@ static void check_pfc_text(char *buf, size_t size, uint8_t en)
 	check_append(buf, size, ")");
 }
 
+/*
+ * A member's pfc_en as evidence: the bitmap, the member and its priorities
+ * in the detail ("ens1f0np0: priorities 3,4", "ens1f1np1: no priority").
+ */
+static void check_ev_pfc_en(struct rdc_finding *f, const struct rdc_bond_member_facts *m)
+{
+	char on[24] = "";
+
+	for (unsigned int p = 0; p < 8; p++)
+		if (m->pfc_en & (1u << p))
+			check_append(on, sizeof(on), "%s%u", on[0] ? "," : "", p);
+	if (on[0])
+		rdc_ev_detail(rdc_ev_uint(f, "pfc_en", m->dcb_source, m->pfc_en),
+			      "%s: priorities %s", m->name, on);
+	else
+		rdc_ev_detail(rdc_ev_uint(f, "pfc_en", m->dcb_source, m->pfc_en), "%s: no priority",
+			      m->name);
+}
+
 /* The fix for PFC and trust alike: the same profile on every member, through the bond. */
 static void check_qos_fix(struct check *c, struct rdc_finding *f)
 {
@@ -661,10 +684,10 @@ static void check_pfc(struct check *c)
 		const struct rdc_bond_member_facts *m = check_facts(c, i);
 
 		if (!m->have_dcb) {
-			skip = check_skip(c, skip, "bond.pfc-skipped", "PFC", b->members[i].name,
-					  m->dcb_source[0] ? m->dcb_source
-							   : "dcbnl DCB_CMD_IEEE_GET",
-					  m->dcb_reason);
+			skip = check_skip(
+				c, skip, "bond.pfc-skipped", "PFC", "pfc_en", b->members[i].name,
+				m->dcb_source[0] ? m->dcb_source : "dcbnl DCB_CMD_IEEE_GET",
+				m->dcb_reason);
 			continue;
 		}
 		if (first < 0)
@@ -681,13 +704,9 @@ static void check_pfc(struct check *c)
 			     title);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rdc_bond_member_facts *m = check_facts(c, i);
-		char name[48];
 
-		if (!m->have_dcb)
-			continue;
-		snprintf(name, sizeof(name), "%s pfc_en", m->name);
-		check_pfc_text(text, sizeof(text), m->pfc_en);
-		rdc_finding_evidence(f, name, m->dcb_source, "%s", text);
+		if (m->have_dcb)
+			check_ev_pfc_en(f, m);
 	}
 	rdc_finding_why(f, "RoCE moves between members (hashing, failover): on a member without "
 			   "PFC on the RoCE priority congestion drops packets instead of pausing, "
@@ -707,9 +726,13 @@ static void check_trust(struct check *c)
 		const struct rdc_bond_member_facts *m = check_facts(c, i);
 
 		if (!m->trust[0]) {
-			skip = check_skip(
-				c, skip, "bond.trust-skipped", "trust", b->members[i].name,
-				NET_CLASS "/IF/qos/trust, dcbnl DCB_CMD_IEEE_GET", m->trust_reason);
+			char src[96];
+
+			snprintf(src, sizeof(src),
+				 NET_CLASS "/%s/qos/trust, dcbnl DCB_CMD_IEEE_GET (APP table)",
+				 b->members[i].name);
+			skip = check_skip(c, skip, "bond.trust-skipped", "trust", "trust",
+					  b->members[i].name, src, m->trust_reason);
 			continue;
 		}
 		if (!first)
@@ -725,16 +748,16 @@ static void check_trust(struct check *c)
 			     "members trust different fields: %s", title);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rdc_bond_member_facts *m = check_facts(c, i);
-		char name[48];
 
 		if (!m->trust[0])
 			continue;
-		snprintf(name, sizeof(name), "%s trust", m->name);
+		rdc_ev_detail(rdc_ev_text(f, "trust", m->trust_source, "%s", m->trust), "%s",
+			      m->name);
+		/* Trust derived from the APP table: how many DSCP entries it holds. */
 		if (m->dscp_apps >= 0)
-			rdc_finding_evidence(f, name, m->trust_source, "%s (%d DSCP APP entries)",
-					     m->trust, m->dscp_apps);
-		else
-			rdc_finding_evidence(f, name, m->trust_source, "%s", m->trust);
+			rdc_ev_detail(rdc_ev_uint(f, "dscp_app_entries", m->trust_source,
+						  (uint64_t)m->dscp_apps),
+				      "%s", m->name);
 	}
 	rdc_finding_why(f,
 			"the same RoCE packet gets a different priority on each member (by its "
@@ -755,7 +778,7 @@ static void check_hash(struct check *c)
 		f = rdc_findings_add(c->out, "bond.hash-skipped", RDC_SEV_INFO,
 				     "xmit_hash_policy of %s unknown: RoCE spreading not checked",
 				     b->name);
-		rdc_finding_evidence(f, "xmit_hash_policy", SRC_HASH, "unknown");
+		rdc_ev_unknown(f, "xmit_hash_policy", SRC_HASH, "not read");
 		rdc_finding_why(f, "in hash LAG the NIC spreads RoCE with this policy; without it "
 				   "the spreading cannot be judged");
 		rdc_finding_fix(f, "run the check where the bond's options can be read (as root "
@@ -768,9 +791,10 @@ static void check_hash(struct check *c)
 	f = rdc_findings_add(c->out, "bond.hash-not-l34", RDC_SEV_WARN,
 			     "xmit_hash_policy %s puts all RoCE between two hosts on one member",
 			     HASH_NAME(b->xmit_hash_policy));
-	rdc_finding_evidence(f, "xmit_hash_policy", SRC_HASH, "%s (%d)",
-			     HASH_NAME(b->xmit_hash_policy), b->xmit_hash_policy);
-	rdc_finding_evidence(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
+	rdc_ev_detail(
+		rdc_ev_text(f, "xmit_hash_policy", SRC_HASH, "%s", HASH_NAME(b->xmit_hash_policy)),
+		"policy %d", b->xmit_hash_policy);
+	rdc_ev_text(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
 	rdc_finding_why(f, "in hash LAG (ConnectX-6 Dx and later) the NIC hashes RoCE with the "
 			   "bond's policy: layer2 and layer2+3 see one flow per host pair, while "
 			   "layer3+4 hashes the RoCEv2 UDP source port, which differs per QP");
@@ -789,7 +813,7 @@ static void check_lacp(struct check *c)
 	if (b->lacp_rate < 0) {
 		f = rdc_findings_add(c->out, "bond.lacp-skipped", RDC_SEV_INFO,
 				     "lacp_rate of %s unknown: LACP timeout not checked", b->name);
-		rdc_finding_evidence(f, "lacp_rate", SRC_LACP, "unknown");
+		rdc_ev_unknown(f, "lacp_rate", SRC_LACP, "not read");
 		rdc_finding_why(f, "the LACP rate decides how long a silent partner goes unnoticed "
 				   "(3 s fast, 90 s slow)");
 		rdc_finding_fix(f, "run the check where the bond's options can be read (as root "
@@ -800,7 +824,8 @@ static void check_lacp(struct check *c)
 		return;
 	f = rdc_findings_add(c->out, "bond.lacp-slow", RDC_SEV_WARN,
 			     "lacp_rate slow: a silent partner is noticed after 90 s");
-	rdc_finding_evidence(f, "lacp_rate", SRC_LACP, "slow (0)");
+	rdc_ev_detail(rdc_ev_text(f, "lacp_rate", SRC_LACP, "slow"),
+		      "a LACPDU every 30 s, timed out after 90 s");
 	rdc_finding_why(f, "with slow LACP the partner sends every 30 s and a member whose partner "
 			   "went silent with the carrier still up (switch reboot, MLAG peer lost) "
 			   "stays in use for 90 s, far past any QP retry window; fast: 3 s");
@@ -835,27 +860,45 @@ static void check_miimon(struct check *c)
 				"dead member: it keeps sending on it and the QPs there fail after "
 				"their retry window");
 	}
-	rdc_finding_evidence(f, "miimon_ms", SRC_MIIMON, "0");
-	rdc_finding_evidence(f, "arp_interval_ms", SRC_ARP, "0");
-	rdc_finding_evidence(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
+	rdc_ev_int(f, "miimon_ms", SRC_MIIMON, b->miimon_ms);
+	rdc_ev_int(f, "arp_interval_ms", SRC_ARP, b->arp_interval_ms);
+	rdc_ev_text(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
 	rdc_finding_fix(f, "'rdmactl bond set %s miimon 100'", b->name);
 	rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "bond", "set", b->name, "miimon", "100"));
+}
+
+/* A bond option in ms as evidence: a number, null when it was not read (-1). */
+static void check_ev_ms(struct rdc_finding *f, const char *name, const char *source, int64_t v)
+{
+	if (v < 0)
+		rdc_ev_unknown(f, name, source, "not read");
+	else
+		rdc_ev_int(f, name, source, v);
 }
 
 /* The options the failover estimate rests on, as evidence. */
 static void check_failover_evidence(const struct rdc_bond *b, struct rdc_finding *f)
 {
-	rdc_finding_evidence(f, "miimon_ms", SRC_MIIMON, "%lld", (long long)b->miimon_ms);
-	if (b->miimon_ms > 0) {
-		rdc_finding_evidence(f, "downdelay_ms", SRC_DOWNDELAY, "%lld",
-				     (long long)b->downdelay_ms);
-	} else if (b->mode == RDC_BOND_8023AD) {
-		rdc_finding_evidence(f, "lacp_rate", SRC_LACP, "%s",
-				     check_str(rdc_bond_lacp_rate_name(b->lacp_rate)));
-	} else {
-		rdc_finding_evidence(f, "arp_interval_ms", SRC_ARP, "%lld",
-				     (long long)b->arp_interval_ms);
-	}
+	const char *rate = rdc_bond_lacp_rate_name(b->lacp_rate);
+
+	check_ev_ms(f, "miimon_ms", SRC_MIIMON, b->miimon_ms);
+	if (b->miimon_ms > 0)
+		check_ev_ms(f, "downdelay_ms", SRC_DOWNDELAY, b->downdelay_ms);
+	else if (b->mode == RDC_BOND_8023AD && rate)
+		rdc_ev_text(f, "lacp_rate", SRC_LACP, "%s", rate);
+	else if (b->mode == RDC_BOND_8023AD)
+		rdc_ev_unknown(f, "lacp_rate", SRC_LACP, "not read");
+	else
+		check_ev_ms(f, "arp_interval_ms", SRC_ARP, b->arp_interval_ms);
+}
+
+/* The bond's mode as evidence: its name, null when it was not read. */
+static void check_ev_mode(const struct rdc_bond *b, struct rdc_finding *f)
+{
+	if (b->mode < 0)
+		rdc_ev_unknown(f, "mode", SRC_MODE, "not read");
+	else
+		rdc_ev_text(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
 }
 
 /* What the failover estimate counts, for the why. */
@@ -893,9 +936,10 @@ static void check_failover(struct check *c)
 		f = rdc_findings_add(c->out, "bond.failover-skipped", RDC_SEV_INFO,
 				     "QP survival not judged: without RoCE LAG a QP cannot move");
 		if (b->mode >= 0 && !rdc_bond_mode_roce_lag(b->mode))
-			rdc_finding_evidence(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
+			rdc_ev_text(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
+		/* The NICs as one list of words: how many is in the title. */
 		if (c->nics[0])
-			rdc_finding_evidence(f, "nics", NET_CLASS "/MEMBER/device", "%s", c->nics);
+			rdc_ev_text(f, "nics", NET_CLASS "/MEMBER/device", "%s", c->nics);
 		rdc_finding_why(f,
 				"a QP stays on its port's RDMA device and dies with the port "
 				"whatever its timeout; the bond's address moves, and rdma_cm "
@@ -909,8 +953,10 @@ static void check_failover(struct check *c)
 			c->out, "bond.failover-skipped", RDC_SEV_INFO,
 			"QP survival not judged: timeout %u / retry_cnt %u out of range",
 			p->qp_timeout, p->retry_cnt);
-		rdc_finding_evidence(f, "qp_timeout", SRC_QP, "%u (0..31)", p->qp_timeout);
-		rdc_finding_evidence(f, "retry_cnt", SRC_QP, "%u (0..7)", p->retry_cnt);
+		rdc_ev_detail(rdc_ev_uint(f, "qp_timeout", SRC_QP, p->qp_timeout), "valid: 0..%d",
+			      RDC_QP_TIMEOUT_MAX);
+		rdc_ev_detail(rdc_ev_uint(f, "retry_cnt", SRC_QP, p->retry_cnt), "valid: 0..%d",
+			      RDC_QP_RETRY_MAX);
 		rdc_finding_why(f, "the IBTA fields hold a 5-bit timeout and a 3-bit retry count");
 		rdc_finding_fix(f, "give qp-timeout 0-31 and retry-cnt 0-7");
 		return;
@@ -922,7 +968,7 @@ static void check_failover(struct check *c)
 				     "QP survival not judged: failover time of %s unknown",
 				     b->name);
 		check_failover_evidence(b, f);
-		rdc_finding_evidence(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
+		check_ev_mode(b, f);
 		rdc_finding_why(f,
 				"the options that set how fast the bond notices a dead member "
 				"(miimon, downdelay, lacp_rate, arp_interval) were not all read");
@@ -952,10 +998,15 @@ static void check_failover(struct check *c)
 				     "(%.1fx)",
 				     ws, fos, w / fo);
 	check_failover_evidence(b, f);
-	rdc_finding_evidence(f, "failover_s", check_estimate(b), "%.3f", fo);
-	rdc_finding_evidence(f, "qp_timeout", SRC_QP, "%u (ACK timeout %s)", p->qp_timeout, ack);
-	rdc_finding_evidence(f, "retry_cnt", SRC_QP, "%u", p->retry_cnt);
-	rdc_finding_evidence(f, "survival_s", SRC_WINDOW, "%.3f", w);
+	/* Named as bond check's document names the same values. */
+	rdc_ev_real(f, "failover_s", check_estimate(b), fo);
+	rdc_ev_detail(rdc_ev_uint(f, "qp_timeout", SRC_QP, p->qp_timeout), "ACK timeout %s", ack);
+	rdc_ev_uint(f, "retry_cnt", SRC_QP, p->retry_cnt);
+	if (isinf(w))
+		rdc_ev_detail(rdc_ev_unknown(f, "qp_survival_s", SRC_WINDOW, "infinite"),
+			      "timeout 0 turns the ACK timer off: the QP waits forever");
+	else
+		rdc_ev_real(f, "qp_survival_s", SRC_WINDOW, w);
 	if (isinf(w)) {
 		rdc_finding_why(f, "a QP without an ACK timeout waits forever: it survives any "
 				   "failover, but a really dead peer is never noticed and the "
@@ -1016,8 +1067,9 @@ static void check_rdma(struct check *c)
 		f = rdc_findings_add(c->out, "bond.soft-roce", RDC_SEV_INFO,
 				     "Soft-RoCE: %s port %u runs on %s itself", b->rdma_device,
 				     b->rdma_port, b->name);
-		rdc_finding_evidence(f, "rdma_device", SRC_RDMA, "%s/%u (software, on %s)",
-				     b->rdma_device, b->rdma_port, b->name);
+		rdc_ev_detail(rdc_ev_text(f, "rdma_device", SRC_RDMA, "%s", b->rdma_device),
+			      "software, on %s", b->name);
+		rdc_ev_uint(f, "rdma_port", SRC_RDMA, b->rdma_port);
 		rdc_finding_why(f,
 				"its packets leave through whichever member the bond uses: no NIC "
 				"offload, and an open QP lives through a failover only if its "
@@ -1032,8 +1084,8 @@ static void check_rdma(struct check *c)
 		f = rdc_findings_add(c->out, "bond.roce-lag", RDC_SEV_INFO,
 				     "RoCE LAG: %s port %u serves %s", b->rdma_device, b->rdma_port,
 				     b->name);
-		rdc_finding_evidence(f, "rdma_device", SRC_RDMA, "%s/%u", b->rdma_device,
-				     b->rdma_port);
+		rdc_ev_text(f, "rdma_device", SRC_RDMA, "%s", b->rdma_device);
+		rdc_ev_uint(f, "rdma_port", SRC_RDMA, b->rdma_port);
 		rdc_finding_why(f,
 				"RDMA on this bond's address runs over %s, and the NIC moves its "
 				"QPs between the members",
@@ -1044,7 +1096,7 @@ static void check_rdma(struct check *c)
 	f = rdc_findings_add(c->out, "bond.no-rdma-device", RDC_SEV_INFO,
 			     "no RDMA device serves %s: %s", b->name,
 			     b->rdma_reason[0] ? b->rdma_reason : "no reason recorded");
-	rdc_finding_evidence(f, "rdma_device", SRC_RDMA, "none");
+	rdc_ev_unknown(f, "rdma_device", SRC_RDMA, "none");
 	rdc_finding_why(f, "RoCE LAG shows as one RDMA device whose port's netdev is the bond; "
 			   "without it RDMA on the bond's address is not offloaded across the "
 			   "members");
@@ -1060,6 +1112,7 @@ void rdc_bond_check_eval(const struct rdc_bond *b, const struct rdc_bond_facts *
 			 const struct rdc_bond_check_params *p, struct rdc_findings *out)
 {
 	struct check c = {.b = b, .f = f, .p = p, .out = out};
+	size_t first = out->count;
 
 	c.n = b->nmembers < RDC_BOND_MAX_MEMBERS ? b->nmembers : RDC_BOND_MAX_MEMBERS;
 
@@ -1076,4 +1129,8 @@ void rdc_bond_check_eval(const struct rdc_bond *b, const struct rdc_bond_facts *
 	check_miimon(&c);
 	check_failover(&c);
 	check_rdma(&c);
+	/* Every finding is about the bond: the same shape as diag's (its "bond" key). */
+	for (size_t i = first; i < out->count; i++)
+		if (!out->items[i].bond[0])
+			rdc_strlcpy(out->items[i].bond, b->name, sizeof(out->items[i].bond));
 }

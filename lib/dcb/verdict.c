@@ -46,29 +46,42 @@ static bool vval_equal(const struct rdc_vval *a, const struct rdc_vval *b)
 	return false;
 }
 
-/* Record a difference when @have is not @want (an unread value never matches). */
-static void note(struct rdc_dcb_verdict *v, const char *keyword, const char *key,
-		 struct rdc_vval have, struct rdc_vval want)
+/*
+ * Record a difference when @have is not @want (an unread value never
+ * matches): @keyword and @index as pfc set names it, @path as pfc show.
+ */
+static struct rdc_dcb_difference *note(struct rdc_dcb_verdict *v, const char *keyword,
+				       const char *path, int index, struct rdc_vval have,
+				       struct rdc_vval want)
 {
 	struct rdc_dcb_difference *d;
 
 	if (vval_equal(&have, &want) || v->ndiffs >= RDC_VERDICT_MAX_DIFFS)
-		return;
+		return NULL;
 	d = &v->diffs[v->ndiffs++];
+	memset(d, 0, sizeof(*d));
 	rdc_strlcpy(d->keyword, keyword, sizeof(d->keyword));
-	rdc_strlcpy(d->key, key, sizeof(d->key));
+	if (index >= 0)
+		snprintf(d->key, sizeof(d->key), "%d", index);
+	d->path = path;
+	d->index = index;
 	d->have = have;
 	d->want = want;
+	return d;
 }
 
-/* The same with a numbered entry (priority, TC, buffer, DSCP) as the key. */
-static void note_n(struct rdc_dcb_verdict *v, const char *keyword, unsigned int n,
-		   struct rdc_vval have, struct rdc_vval want)
+/* The same for a setting of one RDMA port (RDMA-CM): keyed by "DEV/PORT". */
+static void note_port(struct rdc_dcb_verdict *v, const char *keyword, const char *path,
+		      const char *device, unsigned int port, struct rdc_vval have,
+		      struct rdc_vval want)
 {
-	char key[8];
+	struct rdc_dcb_difference *d = note(v, keyword, path, -1, have, want);
 
-	snprintf(key, sizeof(key), "%u", n);
-	note(v, keyword, key, have, want);
+	if (!d)
+		return;
+	snprintf(d->key, sizeof(d->key), "%s/%u", device, port);
+	rdc_strlcpy(d->device, device, sizeof(d->device));
+	d->port = port;
 }
 
 static void compare_pfc_ets(const struct rdc_dcb_want *w, const struct rdc_dcb *d,
@@ -76,43 +89,45 @@ static void compare_pfc_ets(const struct rdc_dcb_want *w, const struct rdc_dcb *
 {
 	for (unsigned int p = 0; p < RDC_DCB_PRIOS; p++)
 		if (w->pfc_given[p])
-			note_n(v, "prio-pfc", p,
-			       d->have_pfc ? vbool(d->pfc.pfc_en & (1U << p)) : vnull(),
-			       vbool(w->pfc_on[p]));
+			note(v, "prio-pfc", "pfc.prios.enabled", (int)p,
+			     d->have_pfc ? vbool(d->pfc.pfc_en & (1U << p)) : vnull(),
+			     vbool(w->pfc_on[p]));
 	if (w->delay_given)
-		note(v, "delay", "", d->have_pfc ? vuint(d->pfc.delay) : vnull(), vuint(w->delay));
+		note(v, "delay", "pfc.delay_bits", -1, d->have_pfc ? vuint(d->pfc.delay) : vnull(),
+		     vuint(w->delay));
 	for (unsigned int p = 0; p < RDC_DCB_PRIOS; p++)
 		if (w->prio_tc_given[p])
-			note_n(v, "prio-tc", p, d->have_ets ? vuint(d->ets.prio_tc[p]) : vnull(),
-			       vuint(w->prio_tc[p]));
+			note(v, "prio-tc", "ets.prio_tc", (int)p,
+			     d->have_ets ? vuint(d->ets.prio_tc[p]) : vnull(),
+			     vuint(w->prio_tc[p]));
 	for (unsigned int t = 0; t < RDC_DCB_TCS; t++)
 		if (w->tsa_given[t])
-			note_n(v, "tc-tsa", t,
-			       d->have_ets ? vstr(rdc_dcb_tsa_name(d->ets.tc_tsa[t])) : vnull(),
-			       vstr(rdc_dcb_tsa_name(w->tsa[t])));
+			note(v, "tc-tsa", "ets.tc_tsa", (int)t,
+			     d->have_ets ? vstr(rdc_dcb_tsa_name(d->ets.tc_tsa[t])) : vnull(),
+			     vstr(rdc_dcb_tsa_name(w->tsa[t])));
 	for (unsigned int t = 0; t < RDC_DCB_TCS; t++) {
 		uint8_t tsa = w->tsa_given[t] ? w->tsa[t] : d->ets.tc_tsa[t];
 
 		/* Only ETS TCs have a share (mlx5 reports 100 for the others): as plan.c. */
 		if (w->bw_given[t] && (tsa == IEEE_8021QAZ_TSA_ETS || !d->have_ets))
-			note_n(v, "tc-bw", t, d->have_ets ? vuint(d->ets.tc_tx_bw[t]) : vnull(),
-			       vuint(w->bw[t]));
+			note(v, "tc-bw", "ets.tc_bw_pct", (int)t,
+			     d->have_ets ? vuint(d->ets.tc_tx_bw[t]) : vnull(), vuint(w->bw[t]));
 	}
 	for (unsigned int t = 0; t < RDC_DCB_TCS; t++)
 		if (w->maxrate_given[t])
-			note_n(v, "tc-maxrate", t,
-			       d->have_maxrate ? vuint(d->maxrate.tc_maxrate[t]) : vnull(),
-			       vuint(w->maxrate_kbps[t]));
+			note(v, "tc-maxrate", "maxrate.tc_maxrate_kbps", (int)t,
+			     d->have_maxrate ? vuint(d->maxrate.tc_maxrate[t]) : vnull(),
+			     vuint(w->maxrate_kbps[t]));
 	for (unsigned int p = 0; p < RDC_DCB_PRIOS; p++)
 		if (w->prio_buffer_given[p])
-			note_n(v, "prio-buffer", p,
-			       d->have_buffer ? vuint(d->buffer.prio2buffer[p]) : vnull(),
-			       vuint(w->prio_buffer[p]));
+			note(v, "prio-buffer", "buffer.prio_buffer", (int)p,
+			     d->have_buffer ? vuint(d->buffer.prio2buffer[p]) : vnull(),
+			     vuint(w->prio_buffer[p]));
 	for (unsigned int b = 0; b < DCBX_MAX_BUFFERS; b++)
 		if (w->buffer_size_given[b])
-			note_n(v, "buffer-size", b,
-			       d->have_buffer ? vuint(d->buffer.buffer_size[b]) : vnull(),
-			       vuint(w->buffer_size[b]));
+			note(v, "buffer-size", "buffer.buffer_size_bytes", (int)b,
+			     d->have_buffer ? vuint(d->buffer.buffer_size[b]) : vnull(),
+			     vuint(w->buffer_size[b]));
 }
 
 /*
@@ -129,7 +144,7 @@ static void compare_trust_map(const struct rdc_dcb_want *w, const struct rdc_dcb
 				   : rdc_dcb_dscp_count(d)	? "dscp"
 								: "pcp";
 
-		note(v, "trust", "", vstr(have), vstr(w->trust ? "dscp" : "pcp"));
+		note(v, "trust", "trust.value", -1, vstr(have), vstr(w->trust ? "dscp" : "pcp"));
 	}
 	for (unsigned int dscp = 0; dscp < RDC_DSCP_COUNT; dscp++) {
 		int prio;
@@ -137,8 +152,9 @@ static void compare_trust_map(const struct rdc_dcb_want *w, const struct rdc_dcb
 		if (w->dscp_prio[dscp] < 0)
 			continue;
 		prio = rdc_dcb_dscp_prio(d, dscp);
-		note_n(v, "dscp-prio", dscp, prio < 0 ? vnull() : vuint((uint64_t)prio),
-		       vuint((uint64_t)w->dscp_prio[dscp]));
+		note(v, "dscp-prio", "dscp_prio.map.prio", (int)dscp,
+		     prio < 0 ? vnull() : vuint((uint64_t)prio),
+		     vuint((uint64_t)w->dscp_prio[dscp]));
 	}
 }
 
@@ -154,27 +170,31 @@ static void compare_files(const struct rdc_dcb_want *w, const struct rdc_dcb_obs
 
 	for (unsigned int p = 0; p < RDC_DCB_PRIOS; p++)
 		if (w->ecn_given[p]) {
-			note_n(v, "ecn-np", p, ecn_val(q, q ? q->ecn_np : NULL, p),
-			       vbool(w->ecn_on[p]));
-			note_n(v, "ecn-rp", p, ecn_val(q, q ? q->ecn_rp : NULL, p),
-			       vbool(w->ecn_on[p]));
+			note(v, "ecn-np", "ecn.prios.np", (int)p,
+			     ecn_val(q, q ? q->ecn_np : NULL, p), vbool(w->ecn_on[p]));
+			note(v, "ecn-rp", "ecn.prios.rp", (int)p,
+			     ecn_val(q, q ? q->ecn_rp : NULL, p), vbool(w->ecn_on[p]));
 		}
 	/* The CNP files exist only with MLNX_OFED; elsewhere the firmware decides (plan.c). */
 	if (q && q->have_ecn && w->cnp_dscp >= 0 && q->cnp_dscp >= 0)
-		note(v, "cnp-dscp", "", vuint((uint64_t)q->cnp_dscp), vuint((uint64_t)w->cnp_dscp));
+		note(v, "cnp-dscp", "cnp.dscp", -1, vuint((uint64_t)q->cnp_dscp),
+		     vuint((uint64_t)w->cnp_dscp));
 	if (q && q->have_ecn && w->cnp_prio >= 0 && q->cnp_prio >= 0)
-		note(v, "cnp-prio", "", vuint((uint64_t)q->cnp_prio), vuint((uint64_t)w->cnp_prio));
+		note(v, "cnp-prio", "cnp.prio", -1, vuint((uint64_t)q->cnp_prio),
+		     vuint((uint64_t)w->cnp_prio));
 	for (size_t i = 0; i < o->nports; i++) {
 		const struct rdc_rdma_cm_port *cm = &o->ports[i].cm;
-		char key[72];
+		const char *dev = o->ports[i].device;
+		unsigned int port = o->ports[i].port;
 
-		snprintf(key, sizeof(key), "%s/%u", o->ports[i].device, o->ports[i].port);
 		if (w->roce_tos >= 0)
-			note(v, "roce-tos", key, cm->have_tos ? vuint((uint64_t)cm->tos) : vnull(),
-			     vuint((uint64_t)w->roce_tos));
+			note_port(v, "roce-tos", "roce.default_roce_tos", dev, port,
+				  cm->have_tos ? vuint((uint64_t)cm->tos) : vnull(),
+				  vuint((uint64_t)w->roce_tos));
 		if (w->roce_mode >= 0)
-			note(v, "roce-mode", key, cm->have_mode ? vstr(cm->mode) : vnull(),
-			     vstr(rdc_rdma_cm_mode_name(w->roce_mode)));
+			note_port(v, "roce-mode", "roce.default_roce_mode", dev, port,
+				  cm->have_mode ? vstr(cm->mode) : vnull(),
+				  vstr(rdc_rdma_cm_mode_name(w->roce_mode)));
 	}
 }
 

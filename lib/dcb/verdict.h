@@ -30,14 +30,23 @@ struct rdc_vval {
 };
 
 /*
- * One setting that differs, named in pfc set's grammar: @keyword is the
- * keyword ("prio-pfc", "trust", "dscp-prio", "tc-bw", "ecn-np", "roce-tos"),
- * @key the entry of a mapping keyword ("3", "26", "mlx5_0/1"; "" for a
- * plain one such as trust).
+ * One setting that differs, named twice.  In pfc set's grammar (text):
+ * @keyword is the keyword ("prio-pfc", "trust", "dscp-prio", "tc-bw",
+ * "ecn-np", "roce-tos"), @key the entry of a mapping keyword ("3", "26",
+ * "mlx5_0/1"; "" for a plain one such as trust).  As pfc show's JSON names
+ * it (one value per key): @path the key path, array levels left out
+ * ("pfc.prios.enabled", "ets.tc_bw_pct", "dscp_prio.map.prio",
+ * "roce.default_roce_tos"); @index the priority, TC, buffer or DSCP of the
+ * entry, -1 for a single value; @device and @port the RDMA port of a
+ * roce.* value ("" and 0 otherwise).
  */
 struct rdc_dcb_difference {
 	char keyword[16];
 	char key[72];
+	const char *path; /* static */
+	int index;
+	char device[64];
+	unsigned int port;
 	struct rdc_vval have, want;
 };
 
@@ -86,7 +95,7 @@ void rdc_dcb_verdict_compare(const struct rdc_dcb_want *w, const struct rdc_dcb_
 void rdc_dcb_verdict_of(const struct rdc_dcb_profile *p, const struct rdc_dcb_target *t,
 			const struct rdc_dcb *dcb, struct rdc_dcb_verdict *v);
 
-/* "keyword key" (or "keyword"): how a difference is named in JSON. */
+/* "keyword key" (or "keyword"): the difference in pfc set's words ("prio-pfc 3", "trust"). */
 void rdc_dcb_difference_what(const struct rdc_dcb_difference *d, char *buf, size_t size);
 
 /*

@@ -168,7 +168,7 @@ static void check_none(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		       struct rdc_diag_result *r)
 {
 	const struct rdc_diag_port *up[BD_MAX];
-	char names[128] = "", src[160], name[48];
+	char names[128] = "", src[160];
 	size_t nroce = 0, nup = 0;
 	struct rdc_finding *f;
 
@@ -203,15 +203,16 @@ static void check_none(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 				 "%zu RoCE links up and no bond over them (%s): no failover", nup,
 				 names);
+		/* Each link's master: none (null), the link and its RDMA port in the detail. */
 		for (size_t i = 0; i < nup; i++) {
-			snprintf(name, sizeof(name), "%s master", up[i]->port.netdev.name);
 			snprintf(src, sizeof(src), "/sys/class/net/%s/master",
 				 up[i]->port.netdev.name);
-			rdc_finding_evidence(f, name, src, "none (%s/%u %s)", up[i]->port.device,
-					     up[i]->port.port, up[i]->port.state_name);
+			rdc_ev_detail(rdc_ev_unknown(f, "master", src, "none"), "%s: %s/%u %s",
+				      up[i]->port.netdev.name, up[i]->port.device, up[i]->port.port,
+				      up[i]->port.state_name);
 		}
-		rdc_finding_evidence(f, "bonds", SRC_BONDS, "%zu, none over these links",
-				     h->bonds.count);
+		rdc_ev_detail(rdc_ev_uint(f, "bonds_count", SRC_BONDS, h->bonds.count),
+			      "none over these links");
 		rdc_finding_why(f, "each link is its own RDMA device: a QP lives on one port and "
 				   "dies with its link (no failover), and a connection gets one "
 				   "link's bandwidth (no aggregation); unless the application "
@@ -224,7 +225,7 @@ static void check_none(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		f = rdc_diag_add(r, c, up[0], RDC_SEV_INFO, "one RoCE link (%s): no failover path",
 				 up[0]->port.netdev.name);
 		snprintf(src, sizeof(src), "/sys/class/net/%s/master", up[0]->port.netdev.name);
-		rdc_finding_evidence(f, "master", src, "none");
+		rdc_ev_unknown(f, "master", src, "none");
 		rdc_finding_why(f, "when this link fails RDMA on the host stops until it is back");
 		rdc_finding_fix(f,
 				"nothing to change while one link is enough; for a failover path "

@@ -159,21 +159,51 @@ struct rdc_finding *rdc_diag_add_bond(struct rdc_diag_result *r, const struct rd
 	return f;
 }
 
-void rdc_diag_skip(struct rdc_diag_result *r, const struct rdc_diag_check *c,
-		   const struct rdc_diag_port *p, const char *reason_fmt, ...)
+/* The next skip slot, id set; NULL (counted) when the list is full. */
+static struct rdc_diag_skip *skip_new(struct rdc_diag_result *r, const struct rdc_diag_check *c)
 {
 	struct rdc_diag_skip *s;
-	va_list ap;
 
 	if (r->nskipped >= RDC_DIAG_SKIPS_MAX) {
 		r->skips_dropped++;
-		return;
+		return NULL;
 	}
 	s = &r->skipped[r->nskipped++];
 	memset(s, 0, sizeof(*s));
 	rdc_strlcpy(s->id, c->id, sizeof(s->id));
-	if (p)
+	return s;
+}
+
+void rdc_diag_skip(struct rdc_diag_result *r, const struct rdc_diag_check *c,
+		   const struct rdc_diag_port *p, const char *reason_fmt, ...)
+{
+	struct rdc_diag_skip *s = skip_new(r, c);
+	va_list ap;
+
+	if (!s)
+		return;
+	if (p) {
 		rdc_strlcpy(s->object, p->label, sizeof(s->object));
+		rdc_strlcpy(s->device, p->port.device, sizeof(s->device));
+		s->port = p->port.port;
+		if (p->port.has_netdev)
+			rdc_strlcpy(s->netdev, p->port.netdev.name, sizeof(s->netdev));
+	}
+	va_start(ap, reason_fmt);
+	rdc_words_vformat(s->reason, sizeof(s->reason), reason_fmt, ap);
+	va_end(ap);
+}
+
+void rdc_diag_skip_bond(struct rdc_diag_result *r, const struct rdc_diag_check *c, const char *bond,
+			const char *reason_fmt, ...)
+{
+	struct rdc_diag_skip *s = skip_new(r, c);
+	va_list ap;
+
+	if (!s)
+		return;
+	rdc_strlcpy(s->object, bond, sizeof(s->object));
+	rdc_strlcpy(s->bond, bond, sizeof(s->bond));
 	va_start(ap, reason_fmt);
 	rdc_words_vformat(s->reason, sizeof(s->reason), reason_fmt, ap);
 	va_end(ap);

@@ -74,6 +74,8 @@ extern const size_t rdc_diag_npolicy_keys;
 /* @k's value in @p as text ("10", "1e-08"). */
 void rdc_diag_policy_format(const struct rdc_diag_policy *p, const struct rdc_diag_policy_key *k,
 			    char *buf, size_t size);
+/* The same as a number. */
+double rdc_diag_policy_value(const struct rdc_diag_policy *p, const struct rdc_diag_policy_key *k);
 /*
  * Override @policy from a YAML file ("-" = stdin) of `key: number` lines:
  * unknown keys, a key twice, a value out of bounds are -EINVAL naming the
@@ -168,7 +170,12 @@ void rdc_diag_host_free(struct rdc_diag_host *h);
 
 struct rdc_diag_skip {
 	char id[48];
-	char object[96];			/* the port's label, a bond, or "" for the host */
+	char object[96]; /* the port's label ("mlx5_0/1 ens1f0np0"), or "" for the host */
+	/* The same as a finding says it: "" / 0 where it is not about one. */
+	char device[64];
+	unsigned int port;
+	char netdev[16];
+	char bond[16];
 	char reason[RDC_DIAG_REASON_LEN + 160]; /* a check's words around a reason */
 };
 
@@ -233,6 +240,9 @@ struct rdc_finding *rdc_diag_add_bond(struct rdc_diag_result *r, const struct rd
 /* Check @c could not judge @p (NULL: the host): why. */
 void rdc_diag_skip(struct rdc_diag_result *r, const struct rdc_diag_check *c,
 		   const struct rdc_diag_port *p, const char *reason_fmt, ...) RDC_PRINTF(4, 5);
+/* Check @c could not judge bond @bond: why. */
+void rdc_diag_skip_bond(struct rdc_diag_result *r, const struct rdc_diag_check *c, const char *bond,
+			const char *reason_fmt, ...) RDC_PRINTF(4, 5);
 
 /* Which counter set of a sample. */
 enum rdc_diag_set {

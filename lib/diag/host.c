@@ -45,7 +45,10 @@ static bool host_netdev_seen(const struct rdc_diag_host *h, size_t i)
 	return false;
 }
 
-/* One counter as evidence: "+12 in 5.0 s (now 340)", or "340 (since reset)" with one sample. */
+/*
+ * One counter as evidence: over the window (its total now, delta, window_s)
+ * with two samples, its total since the counter's reset with one.
+ */
 static void host_counter_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
 				  enum rdc_diag_set set, const char *name)
 {
@@ -56,10 +59,24 @@ static void host_counter_evidence(struct rdc_finding *f, const struct rdc_diag_p
 		return;
 	rdc_diag_counter_source(p, set, name, src, sizeof(src));
 	if (!rdc_diag_delta(p, set, name, &d))
-		rdc_finding_evidence(f, name, src, "+%" PRIu64 " in %.1f s (now %" PRIu64 ")", d,
-				     rdc_diag_window_s(p), now);
+		rdc_ev_window(f, name, src, d, rdc_diag_window_s(p), now);
 	else
-		rdc_finding_evidence(f, name, src, "%" PRIu64 " (since the counter's reset)", now);
+		rdc_ev_counter(f, name, src, now);
+}
+
+/* A PCIe link's speed (GT/s) or width as evidence: null where sysfs gave none. */
+static void host_pcie_evidence(struct rdc_finding *f, const char *name, const char *addr,
+			       const char *file, double v, bool real)
+{
+	char src[160];
+
+	snprintf(src, sizeof(src), PCI_DEVICES "/%s/%s", addr, file);
+	if (v <= 0)
+		rdc_ev_unknown(f, name, src, "not read");
+	else if (real)
+		rdc_ev_real(f, name, src, v);
+	else
+		rdc_ev_int(f, name, src, (int64_t)v);
 }
 
 /* ---- host.fw-mismatch (#25) -------------------------------------------- */
@@ -75,7 +92,7 @@ static void check_fw_mismatch(const struct rdc_diag_host *h, const struct rdc_di
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_port *lead = &h->ports[i].port;
-		char versions[160] = "";
+		char versions[160] = "", src[160];
 		size_t ndev = 0, nver = 0;
 		bool leader = true;
 		struct rdc_finding *f;
@@ -135,17 +152,36 @@ static void check_fw_mismatch(const struct rdc_diag_host *h, const struct rdc_di
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 				 "%zu %s adapters run %zu firmware versions: %s", ndev,
 				 lead->hca_type, nver, versions);
+		/*
+		 * Each device's fw_ver (the device in the detail), the model they
+		 * share, then the boards: what is left out when there are many
+		 * devices is the least needed.
+		 */
 		for (size_t j = i; j < h->nports; j++) {
 			const struct rdc_port *q = &h->ports[j].port;
-			char name[48], src[160];
 
 			if (host_device_seen(h, j) || !q->fw_ver[0] ||
 			    strcmp(q->hca_type, lead->hca_type))
 				continue;
-			snprintf(name, sizeof(name), "%.40s fw_ver", q->device);
 			snprintf(src, sizeof(src), IB_CLASS "/%s/fw_ver", q->device);
-			rdc_finding_evidence(f, name, src, "%s (hca_type %s, board %s)", q->fw_ver,
-					     q->hca_type, q->board_id[0] ? q->board_id : "?");
+			rdc_ev_detail(rdc_ev_text(f, "fw_ver", src, "%s", q->fw_ver), "%s",
+				      q->device);
+		}
+		snprintf(src, sizeof(src), IB_CLASS "/%s/hca_type", lead->device);
+		rdc_ev_text(f, "hca_type", src, "%s", lead->hca_type);
+		for (size_t j = i; j < h->nports; j++) {
+			const struct rdc_port *q = &h->ports[j].port;
+
+			if (host_device_seen(h, j) || !q->fw_ver[0] ||
+			    strcmp(q->hca_type, lead->hca_type))
+				continue;
+			snprintf(src, sizeof(src), IB_CLASS "/%s/board_id", q->device);
+			if (q->board_id[0])
+				rdc_ev_detail(rdc_ev_text(f, "board_id", src, "%s", q->board_id),
+					      "%s", q->device);
+			else
+				rdc_ev_detail(rdc_ev_unknown(f, "board_id", src, "not read"), "%s",
+					      q->device);
 		}
 		rdc_finding_why(f,
 				"adapters of one model with different firmware behave differently "
@@ -180,9 +216,8 @@ static void check_modules_present(const struct rdc_diag_host *h, const struct rd
 	f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 			 "/lib/modules/%s is missing: the running kernel's modules were removed",
 			 hf->kernel_release);
-	rdc_finding_evidence(f, "kernel release", "/proc/sys/kernel/osrelease", "%s",
-			     hf->kernel_release);
-	rdc_finding_evidence(f, "modules directory", src, "missing");
+	rdc_ev_text(f, "osrelease", "/proc/sys/kernel/osrelease", "%s", hf->kernel_release);
+	rdc_ev_detail(rdc_ev_bool(f, "modules_present", src, false), "no such directory");
 	rdc_finding_why(f, "a package upgrade replaced the running kernel: a reboot is pending, "
 			   "and no module that is not loaded yet can load (rdma_rxe, rdma_ucm, "
 			   "bonding, a driver after a reset). Inside a container without "
@@ -199,7 +234,7 @@ static void check_driver_versions(const struct rdc_diag_host *h, const struct rd
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_netif *a = &h->ports[i].netif;
-		char versions[160] = "";
+		char versions[160] = "", src[96];
 		size_t nver = 0;
 		bool leader = true;
 		struct rdc_finding *f;
@@ -235,16 +270,18 @@ static void check_driver_versions(const struct rdc_diag_host *h, const struct rd
 			continue;
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "driver %s reports %zu versions: %s",
 				 a->driver, nver, versions);
+		snprintf(src, sizeof(src), "ETHTOOL_GDRVINFO %s", a->name);
+		rdc_ev_text(f, "driver", src, "%s", a->driver);
 		for (size_t j = i; j < h->nports; j++) {
 			const struct rdc_netif *b = &h->ports[j].netif;
-			char name[48], src[96];
 
 			if (!b->have_drvinfo || strcmp(b->driver, a->driver) ||
 			    !b->driver_version[0] || host_netdev_seen(h, j))
 				continue;
-			snprintf(name, sizeof(name), "%s driver", b->name);
 			snprintf(src, sizeof(src), "ETHTOOL_GDRVINFO %s", b->name);
-			rdc_finding_evidence(f, name, src, "%s %s", b->driver, b->driver_version);
+			rdc_ev_detail(
+				rdc_ev_text(f, "driver_version", src, "%s", b->driver_version),
+				"%s", b->name);
 		}
 		rdc_finding_why(f,
 				"one loaded module has one version: different ones mean a second "
@@ -302,18 +339,18 @@ static bool check_pcie_link(const struct rdc_diag_port *p, const struct rdc_diag
 			 pci->address, pci->cur_speed_gts, pci->cur_width,
 			 pci->max_speed_gts > 0 ? pci->max_speed_gts : pci->cur_speed_gts,
 			 pci->max_width > 0 ? pci->max_width : pci->cur_width);
-	snprintf(src, sizeof(src), PCI_DEVICES "/%s/current_link_speed", pci->address);
-	rdc_finding_evidence(f, "current_link_speed", src, "%.1f GT/s", pci->cur_speed_gts);
-	snprintf(src, sizeof(src), PCI_DEVICES "/%s/max_link_speed", pci->address);
-	rdc_finding_evidence(f, "max_link_speed", src, "%.1f GT/s", pci->max_speed_gts);
-	snprintf(src, sizeof(src), PCI_DEVICES "/%s/current_link_width", pci->address);
-	rdc_finding_evidence(f, "current_link_width", src, "%" PRId64, pci->cur_width);
-	snprintf(src, sizeof(src), PCI_DEVICES "/%s/max_link_width", pci->address);
-	rdc_finding_evidence(f, "max_link_width", src, "%" PRId64, pci->max_width);
+	host_pcie_evidence(f, "current_link_speed_gts", pci->address, "current_link_speed",
+			   pci->cur_speed_gts, true);
+	host_pcie_evidence(f, "max_link_speed_gts", pci->address, "max_link_speed",
+			   pci->max_speed_gts, true);
+	host_pcie_evidence(f, "current_link_width", pci->address, "current_link_width",
+			   (double)pci->cur_width, false);
+	host_pcie_evidence(f, "max_link_width", pci->address, "max_link_width",
+			   (double)pci->max_width, false);
 	if (p->port.rate_gbps > 0) {
 		snprintf(src, sizeof(src), IB_CLASS "/%s/ports/%u/rate", p->port.device,
 			 p->port.port);
-		rdc_finding_evidence(f, "port rate", src, "%g Gb/s", p->port.rate_gbps);
+		rdc_ev_real(f, "port_rate_gbps", src, p->port.rate_gbps);
 	}
 	rdc_finding_why(
 		f,
@@ -451,15 +488,16 @@ static void check_numa_irqs(const struct rdc_diag_host *h, const struct rdc_diag
 				 n->irqs_remote, n->irqs_total, nd, n->local_cpulist);
 		snprintf(src, sizeof(src),
 			 "/proc/irq/N/smp_affinity_list of " NET_CLASS "/%s/device/msi_irqs", nd);
-		rdc_finding_evidence(f, "remote IRQs", src, "%d of %d", n->irqs_remote,
-				     n->irqs_total);
+		rdc_ev_detail(rdc_ev_int(f, "remote_irqs", src, n->irqs_remote),
+			      "affine to no CPU of local_cpulist");
+		snprintf(src, sizeof(src), NET_CLASS "/%s/device/msi_irqs", nd);
+		rdc_ev_detail(rdc_ev_int(f, "irqs", src, n->irqs_total), "the device's MSI IRQs");
 		snprintf(src, sizeof(src), NET_CLASS "/%s/device/local_cpulist", nd);
-		rdc_finding_evidence(f, "local_cpulist", src, "%s", n->local_cpulist);
+		rdc_ev_text(f, "local_cpulist", src, "%s", n->local_cpulist);
 		if (p->port.has_pci && p->port.pci.numa_node >= 0) {
 			snprintf(src, sizeof(src), PCI_DEVICES "/%s/numa_node",
 				 p->port.pci.address);
-			rdc_finding_evidence(f, "numa_node", src, "%" PRId64,
-					     p->port.pci.numa_node);
+			rdc_ev_int(f, "numa_node", src, p->port.pci.numa_node);
 		}
 		rdc_finding_why(f, "completions of those queues are handled on the other socket: "
 				   "each interrupt and the data it touches cross the NUMA link, "
@@ -498,7 +536,7 @@ static void check_vf_limits(const struct rdc_diag_host *h, const struct rdc_diag
 					 "physical function",
 					 nd);
 			snprintf(src, sizeof(src), NET_CLASS "/%s/device/physfn", nd);
-			rdc_finding_evidence(f, "physfn", src, "present");
+			rdc_ev_detail(rdc_ev_bool(f, "is_vf", src, true), "device/physfn exists");
 			rdc_finding_why(f,
 					"a VF cannot change trust, the DSCP map, PFC or ETS "
 					"(EOPNOTSUPP or EPERM): the PF's host sets them for all "
@@ -516,8 +554,7 @@ static void check_vf_limits(const struct rdc_diag_host *h, const struct rdc_diag
 				p->port.device, p->port.port);
 			snprintf(src, sizeof(src), IB_CLASS "/%s/ports/%u/gids/", p->port.device,
 				 p->port.port);
-			rdc_finding_evidence(f, "used GID entries", src,
-					     "none (every entry is zero)");
+			rdc_ev_detail(rdc_ev_uint(f, "gids_in_use", src, 0), "every entry is zero");
 			rdc_finding_why(f,
 					"without a GID no RoCE connection can use the port; in a "
 					"container or network namespace the table lists only the "

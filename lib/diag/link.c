@@ -22,13 +22,35 @@
 /* ---- helpers ----------------------------------------------------------- */
 
 /*
- * The netdev's operstate as evidence: "?" when the file exists but could not
+ * The netdev's operstate for a title: "?" when the file exists but could not
  * be read (host/netdev.c recorded why in the port's netdev issues) or is
  * absent, never an empty value.
  */
 static const char *link_operstate(const struct rdc_diag_port *p)
 {
 	return p->port.netdev.operstate[0] ? p->port.netdev.operstate : "?";
+}
+
+/* The same as evidence: the kernel's word, or null ("not read") where it is unknown. */
+static void link_operstate_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
+				    const char *src)
+{
+	if (p->port.netdev.operstate[0])
+		rdc_ev_text(f, "operstate", src, "%s", p->port.netdev.operstate);
+	else
+		rdc_ev_unknown(f, "operstate", src, "not read");
+}
+
+/*
+ * An IB port state as evidence: the name `port show` gives it ("DOWN"),
+ * the number the kernel's file starts with in the detail.
+ */
+static void link_state_evidence(struct rdc_finding *f, const char *name, const char *src,
+				const char *word, int num, const char *what)
+{
+	rdc_ev_detail(word[0] ? rdc_ev_text(f, name, src, "%s", word)
+			      : rdc_ev_unknown(f, name, src, "unknown state"),
+		      "%s %d", what, num);
 }
 
 /* "in the last 5.0 s" with two samples, "since the counters were reset" with one. */
@@ -54,7 +76,10 @@ static int link_count(const struct rdc_diag_port *p, enum rdc_diag_set set, cons
 	return rc ? -ENOENT : 0;
 }
 
-/* One counter as evidence: "+12 in 5.0 s (now 340)", or "340 (since reset)" with one sample. */
+/*
+ * One counter as evidence: over the window (its total now, delta, window_s)
+ * with two samples, its total since the counter's reset with one.
+ */
 static void link_counter_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
 				  enum rdc_diag_set set, const char *name)
 {
@@ -65,10 +90,9 @@ static void link_counter_evidence(struct rdc_finding *f, const struct rdc_diag_p
 		return;
 	rdc_diag_counter_source(p, set, name, src, sizeof(src));
 	if (!rdc_diag_delta(p, set, name, &d))
-		rdc_finding_evidence(f, name, src, "+%" PRIu64 " in %.1f s (now %" PRIu64 ")", d,
-				     rdc_diag_window_s(p), now);
+		rdc_ev_window(f, name, src, d, rdc_diag_window_s(p), now);
 	else
-		rdc_finding_evidence(f, name, src, "%" PRIu64 " (since the counter's reset)", now);
+		rdc_ev_counter(f, name, src, now);
 }
 
 struct link_counter {
@@ -148,16 +172,17 @@ static void check_port_active(const struct rdc_diag_host *h, const struct rdc_di
 				 p->port.state_name, p->port.phys_state_name);
 		snprintf(src, sizeof(src), IB_CLASS "/%s/ports/%u/state", p->port.device,
 			 p->port.port);
-		rdc_finding_evidence(f, "state", src, "%d: %s", p->port.state, p->port.state_name);
+		link_state_evidence(f, "state", src, p->port.state_name, p->port.state,
+				    "PortState");
 		if (p->port.phys_state >= 0) {
 			snprintf(src, sizeof(src), IB_CLASS "/%s/ports/%u/phys_state",
 				 p->port.device, p->port.port);
-			rdc_finding_evidence(f, "phys_state", src, "%d: %s", p->port.phys_state,
-					     p->port.phys_state_name);
+			link_state_evidence(f, "phys_state", src, p->port.phys_state_name,
+					    p->port.phys_state, "PortPhysicalState");
 		}
 		if (nd) {
 			snprintf(src, sizeof(src), NET_CLASS "/%s/operstate", nd);
-			rdc_finding_evidence(f, "netdev operstate", src, "%s", link_operstate(p));
+			link_operstate_evidence(f, p, src);
 		}
 
 		if (ib && p->port.phys_state == PHYS_STATE_LINK_UP &&
@@ -222,8 +247,8 @@ static void check_no_carrier(const struct rdc_diag_host *h, const struct rdc_dia
 		snprintf(oper_src, sizeof(oper_src), NET_CLASS "/%s/operstate", nd);
 		if (n->admin_up == 0) {
 			f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "%s is administratively down", nd);
-			rdc_finding_evidence(f, "IFF_UP", flags_src, "0 (down)");
-			rdc_finding_evidence(f, "operstate", oper_src, "%s", link_operstate(p));
+			rdc_ev_detail(rdc_ev_bool(f, "admin_up", flags_src, false), "IFF_UP clear");
+			link_operstate_evidence(f, p, oper_src);
 			rdc_finding_why(f, "a netdev that is down carries no frames, so its RDMA "
 					   "port is DOWN too: no connection, no traffic");
 			rdc_finding_fix(f, "'rdmactl port set %s up'", nd);
@@ -240,9 +265,9 @@ static void check_no_carrier(const struct rdc_diag_host *h, const struct rdc_dia
 				 "%s is up but has no carrier (operstate %s)", nd,
 				 link_operstate(p));
 		if (n->admin_up == 1)
-			rdc_finding_evidence(f, "IFF_UP", flags_src, "1 (up)");
-		rdc_finding_evidence(f, "carrier", n->carrier_source, "0");
-		rdc_finding_evidence(f, "operstate", oper_src, "%s", link_operstate(p));
+			rdc_ev_detail(rdc_ev_bool(f, "admin_up", flags_src, true), "IFF_UP set");
+		rdc_ev_bool(f, "carrier", n->carrier_source, false);
+		link_operstate_evidence(f, p, oper_src);
 		if (p->port.netdev.is_bond) {
 			rdc_finding_why(f, "none of the bond's members has a link: the bond and "
 					   "its RDMA port carry nothing");
@@ -312,10 +337,8 @@ static void check_flapping(const struct rdc_diag_host *h, const struct rdc_diag_
 					link_counter_evidence(f, p, flap_counters[k].set,
 							      flap_counters[k].name);
 				if (cc0 >= 0 && cc1 >= 0)
-					rdc_finding_evidence(f, "carrier_changes", cc_src,
-							     "+%" PRIu64 " in %.1f s (now %" PRId64
-							     ")",
-							     dcc, rdc_diag_window_s(p), cc1);
+					rdc_ev_window(f, "carrier_changes", cc_src, dcc,
+						      rdc_diag_window_s(p), (uint64_t)cc1);
 				rdc_finding_why(f, "every time the link drops, the frames in "
 						   "flight are lost and RoCE QPs stall until their "
 						   "retransmit timer fires; outages longer than "
@@ -353,9 +376,8 @@ static void check_flapping(const struct rdc_diag_host *h, const struct rdc_diag_
 				 "%" PRId64 " carrier changes since boot (warn at %" PRIu64 ")", cc,
 				 h->policy.carrier_changes_warn);
 		rdc_finding_since_reset(f);
-		rdc_finding_evidence(f, "carrier_changes", cc_src, "%" PRId64, cc);
-		rdc_finding_evidence(f, "carrier-changes-warn", "policy", "%" PRIu64,
-				     h->policy.carrier_changes_warn);
+		rdc_ev_counter(f, "carrier_changes", cc_src, (uint64_t)cc);
+		rdc_ev_uint(f, "carrier-changes-warn", "policy", h->policy.carrier_changes_warn);
 		for (size_t k = 0; k < RDC_ARRAY_SIZE(flap_counters); k++)
 			link_counter_evidence(f, p, flap_counters[k].set, flap_counters[k].name);
 		rdc_finding_why(f,
@@ -419,16 +441,19 @@ static void check_speed(const struct rdc_diag_host *h, const struct rdc_diag_che
 					 "%s runs at %" PRId64 " Mb/s, below its own %" PRId64
 					 " Mb/s",
 					 nd, n->speed_mbps, cap);
-		rdc_finding_evidence(f, "speed", src, "%" PRId64 " Mb/s", n->speed_mbps);
-		rdc_finding_evidence(f, "fastest supported mode", src, "%" PRId64 " Mb/s",
-				     n->max_speed_mbps);
-		if (common)
-			rdc_finding_evidence(f, "fastest common mode", src,
-					     "%" PRId64 " Mb/s (ours and the partner's)",
-					     n->common_speed_mbps);
+		rdc_ev_int(f, "speed_mbps", src, n->speed_mbps);
+		if (n->max_speed_mbps > 0)
+			rdc_ev_detail(rdc_ev_int(f, "max_speed_mbps", src, n->max_speed_mbps),
+				      "the fastest mode this end supports");
 		else
-			rdc_finding_evidence(f, "link partner's modes", src,
-					     "not reported by the driver");
+			rdc_ev_detail(rdc_ev_unknown(f, "max_speed_mbps", src, "not reported"),
+				      "the driver lists no supported mode");
+		if (common)
+			rdc_ev_detail(rdc_ev_int(f, "common_speed_mbps", src, n->common_speed_mbps),
+				      "the fastest mode both ends support");
+		else
+			rdc_ev_detail(rdc_ev_unknown(f, "common_speed_mbps", src, "not reported"),
+				      "the driver does not report the link partner's modes");
 		if (common)
 			rdc_finding_why(f,
 					"both ends could run faster: RDMA gets %.0f%% of the "
@@ -498,17 +523,17 @@ static void check_pre_fec_ber(const struct rdc_diag_host *h, const struct rdc_di
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "pre-FEC BER %.2g %s (warn above %.2g)",
 				 ber, span, h->policy.pre_fec_ber_warn);
 		rdc_diag_counted(f, p);
+		rdc_ev_real(f, "pre_fec_ber", "rx_corrected_bits_phy / rx_bits_phy", ber);
 		link_counter_evidence(f, p, RDC_DIAG_NETDEV, "rx_corrected_bits_phy");
 		if (estimated) {
 			snprintf(src, sizeof(src), "ETHTOOL_GLINKSETTINGS %s", nd ? nd : "?");
-			rdc_finding_evidence(f, "bits received (estimated)", src,
-					     "%" PRIu64 " (%" PRId64 " Mb/s x %.1f s)", bits,
-					     p->netif.speed_mbps, window);
+			rdc_ev_detail(rdc_ev_uint(f, "rx_bits_estimated", src, bits),
+				      "no rx_bits_phy: speed_mbps x the %.1f s window", window);
+			rdc_ev_int(f, "speed_mbps", src, p->netif.speed_mbps);
 		} else {
 			link_counter_evidence(f, p, RDC_DIAG_NETDEV, "rx_bits_phy");
 		}
-		rdc_finding_evidence(f, "pre-fec-ber-warn", "policy", "%g",
-				     h->policy.pre_fec_ber_warn);
+		rdc_ev_real(f, "pre-fec-ber-warn", "policy", h->policy.pre_fec_ber_warn);
 		rdc_finding_why(
 			f, "FEC still corrects these errors, so nothing is lost yet, but a link "
 			   "this noisy has little margin left: a little more dirt, heat or a bend "
@@ -630,9 +655,9 @@ static void check_fec_off(const struct rdc_diag_host *h, const struct rdc_diag_c
 		snprintf(src, sizeof(src), "ETHTOOL_GFECPARAM %s", nd);
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "FEC is off on %s at %" PRId64 " Mb/s", nd,
 				 n->speed_mbps);
-		rdc_finding_evidence(f, "active FEC", src, "off");
+		rdc_ev_text(f, "active_fec", src, "%s", n->fec_active);
 		snprintf(src, sizeof(src), "ETHTOOL_GLINKSETTINGS %s", nd);
-		rdc_finding_evidence(f, "speed", src, "%" PRId64 " Mb/s", n->speed_mbps);
+		rdc_ev_int(f, "speed_mbps", src, n->speed_mbps);
 		rdc_finding_why(f, "from 25 Gb/s per lane on, links are specified with FEC (RS for "
 				   "100G NRZ and every PAM4 speed): without it every bit error is "
 				   "a dropped frame, a lost RoCE packet and a retransmission");
@@ -679,11 +704,14 @@ static void check_mtu(const struct rdc_diag_host *h, const struct rdc_diag_check
 						 " is below the %d that gives 4096",
 						 p->port.active_mtu, p->port.netdev.mtu,
 						 p->port.mtu_for_4096);
-				rdc_finding_evidence(f, "netdev mtu", src, "%" PRId64,
-						     p->port.netdev.mtu);
-				rdc_finding_evidence(f, "active_mtu",
-						     "derived from the netdev MTU (iboe_get_mtu)",
-						     "%d", p->port.active_mtu);
+				rdc_ev_int(f, "mtu_bytes", src, p->port.netdev.mtu);
+				rdc_ev_int(f, "active_mtu_bytes",
+					   "derived from the netdev MTU (iboe_get_mtu)",
+					   p->port.active_mtu);
+				rdc_ev_detail(rdc_ev_int(f, "mtu_bytes_for_4096",
+							 "derived from iboe_get_mtu",
+							 p->port.mtu_for_4096),
+					      "the smallest netdev MTU that gives active MTU 4096");
 				rdc_finding_why(f,
 						"RoCE cuts messages into active-MTU packets: at %d "
 						"bytes it sends %d times the packets of 4096, with "
@@ -714,8 +742,7 @@ static void check_mtu(const struct rdc_diag_host *h, const struct rdc_diag_check
 					link_counter_evidence(f, p, mtu_counters[k].set,
 							      mtu_counters[k].name);
 			if (p->port.netdev.mtu > 0)
-				rdc_finding_evidence(f, "netdev mtu", src, "%" PRId64,
-						     p->port.netdev.mtu);
+				rdc_ev_int(f, "mtu_bytes", src, p->port.netdev.mtu);
 			rdc_finding_why(
 				f,
 				"a peer or the switch sends frames larger than this port accepts: "

@@ -226,12 +226,13 @@ static size_t lk_members(const struct lk_links *l, const struct lk_groups *g, si
 	return n;
 }
 
-/* Evidence: each member's addresses that share a subnet with another member's. */
+/*
+ * Evidence: each member's addresses that share a subnet with another
+ * member's, "address" (with its prefix: one value) and the netdev in the detail.
+ */
 static void lk_addr_evidence(struct rdc_finding *f, const struct lk_links *l, const size_t *idx,
 			     size_t n, bool v4)
 {
-	char name[48];
-
 	for (size_t k = 0; k < n; k++) {
 		const struct rdc_netif *a = &l->p[idx[k]]->netif;
 
@@ -251,9 +252,9 @@ static void lk_addr_evidence(struct rdc_finding *f, const struct lk_links *l, co
 			}
 			if (!shared)
 				continue;
-			snprintf(name, sizeof(name), "%s address", a->name[0] ? a->name : "?");
-			rdc_finding_evidence(f, name, SRC_ADDRS, "%s/%u", a->addrs[x].ip,
-					     a->addrs[x].prefix_len);
+			rdc_ev_detail(rdc_ev_text(f, "address", SRC_ADDRS, "%s/%u", a->addrs[x].ip,
+						  a->addrs[x].prefix_len),
+				      "%s", a->name[0] ? a->name : "?");
 		}
 	}
 }
@@ -347,7 +348,7 @@ static void check_arp_flux(const struct rdc_diag_host *h, const struct rdc_diag_
 	lk_group(&l, true, &g);
 	for (size_t root = 0; root < l.n; root++) {
 		size_t idx[LK_MAX], n;
-		char subnet[64], names[128], bad[96] = "", src[160], name[48];
+		char subnet[64], names[128], bad[96] = "", src[160];
 		bool known = false, any = false;
 		struct rdc_finding *f;
 
@@ -395,11 +396,12 @@ static void check_arp_flux(const struct rdc_diag_host *h, const struct rdc_diag_
 					continue;
 				const char *ipnd = rdc_diag_ip_netdev(p);
 
-				snprintf(name, sizeof(name), "%s %s", ipnd, arp_sysctls[s].name);
+				/* What the kernel applies; both files and the goal in words. */
 				snprintf(src, sizeof(src), "/proc/sys/net/ipv4/conf/{all,%s}/%s",
 					 ipnd, arp_sysctls[s].name);
-				rdc_finding_evidence(f, name, src, "%d (all %d, %s %d; want %s)", v,
-						     all, ipnd, dev, arp_sysctls[s].want);
+				rdc_ev_detail(rdc_ev_int(f, arp_sysctls[s].name, src, v),
+					      "%s: the larger of all %d and %s %d; want %s", ipnd,
+					      all, ipnd, dev, arp_sysctls[s].want);
 			}
 		}
 		rdc_finding_why(f,
@@ -493,6 +495,23 @@ static int lk_bytes(const struct rdc_diag_port *p, const struct lk_bytes_src *s,
 	return rc;
 }
 
+/*
+ * A link's bytes both ways (@v, from lk_bytes) as evidence "bytes": over the
+ * window (the total now when both counters have one), or since boot.
+ */
+static struct rdc_evidence *lk_bytes_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
+					      const struct lk_bytes_src *s, uint64_t v,
+					      const char *src)
+{
+	uint64_t tx, rx;
+
+	if (p->nsamples < 2)
+		return rdc_ev_counter(f, "bytes", src, v);
+	if (rdc_diag_counter(p, s->set, s->tx, &tx) || rdc_diag_counter(p, s->set, s->rx, &rx))
+		return rdc_ev_delta(f, "bytes", src, v, rdc_diag_window_s(p));
+	return rdc_ev_window(f, "bytes", src, v, rdc_diag_window_s(p), tx + rx);
+}
+
 /* "1.5 GiB": bytes for a title. */
 static void lk_size(uint64_t v, char *buf, size_t size)
 {
@@ -515,8 +534,7 @@ static void check_traffic_imbalance(const struct rdc_diag_host *h, const struct 
 {
 	const struct lk_bytes_src *s = NULL;
 	uint64_t bytes[LK_MAX], total = 0;
-	char when[48], tot[32], b[32], src[160], src2[160], name[48], hca[96] = "",
-								      members[96] = "";
+	char when[48], tot[32], b[32], src[160], src2[160], hca[96] = "", members[96] = "";
 	struct lk_links l;
 	struct rdc_finding *f;
 	size_t top = 0;
@@ -575,17 +593,16 @@ static void check_traffic_imbalance(const struct rdc_diag_host *h, const struct 
 		if (strcmp(src, src2))
 			rdc_diag_append(src, sizeof(src), " + %s",
 					strrchr(src2, '/') ? strrchr(src2, '/') + 1 : src2);
-		snprintf(name, sizeof(name), "%s bytes", p->port.netdev.name);
 		lk_size(bytes[i], b, sizeof(b));
-		rdc_finding_evidence(f, name, src, "%llu (%s, %.1f%%)",
-				     (unsigned long long)bytes[i], b,
-				     100.0 * (double)bytes[i] / (double)total);
+		rdc_ev_detail(lk_bytes_evidence(f, p, s, bytes[i], src), "%s, %s, %.1f%%",
+			      p->port.netdev.name, b, 100.0 * (double)bytes[i] / (double)total);
 		rdc_diag_append(hca, sizeof(hca), "%s%s", i ? "," : "", p->port.device);
 		rdc_diag_append(members, sizeof(members), "%s%s", i ? "," : "",
 				p->port.netdev.name);
 	}
-	rdc_finding_evidence(f, "link-share-pct-warn", "policy", "%g",
-			     h->policy.link_share_pct_warn);
+	rdc_ev_detail(rdc_ev_real(f, "share_pct", "its bytes / all the links' bytes", share), "%s",
+		      l.p[top]->port.netdev.name);
+	rdc_ev_real(f, "link-share-pct-warn", "policy", h->policy.link_share_pct_warn);
 	rdc_finding_why(f, "the other links idle: the host gets one link's bandwidth, and losing "
 			   "this link stops nearly all traffic; without RoCE LAG a QP stays on "
 			   "its device's port, so which devices and source addresses the "
@@ -604,7 +621,7 @@ static void check_mtu_differs(const struct rdc_diag_host *h, const struct rdc_di
 			      struct rdc_diag_result *r)
 {
 	struct lk_links l;
-	char title[128] = "", fix[256] = "", src[160], name[48];
+	char title[128] = "", fix[256] = "", src[160];
 	int64_t max = -1;
 	bool differ = false;
 	size_t n = 0;
@@ -648,16 +665,26 @@ static void check_mtu_differs(const struct rdc_diag_host *h, const struct rdc_di
 					fix[0] ? ", " : "", p->port.netdev.name, (long long)max);
 	}
 	f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "RoCE links' MTUs differ: %s", title);
+	/*
+	 * Each link's MTU, then each RDMA port's active MTU (the netdev in the
+	 * detail): with many links what is left out is the least needed.
+	 */
 	for (size_t i = 0; i < l.n; i++) {
 		const struct rdc_diag_port *p = l.p[i];
 
-		snprintf(name, sizeof(name), "%s mtu", p->port.netdev.name);
 		snprintf(src, sizeof(src), "/sys/class/net/%s/mtu", p->port.netdev.name);
-		if (p->port.active_mtu > 0)
-			rdc_finding_evidence(f, name, src, "%lld (RoCE active_mtu %d)",
-					     (long long)p->port.netdev.mtu, p->port.active_mtu);
-		else
-			rdc_finding_evidence(f, name, src, "%lld", (long long)p->port.netdev.mtu);
+		rdc_ev_detail(rdc_ev_int(f, "mtu_bytes", src, p->port.netdev.mtu), "%s",
+			      p->port.netdev.name);
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		const struct rdc_diag_port *p = l.p[i];
+
+		if (p->port.active_mtu <= 0)
+			continue;
+		rdc_ev_detail(rdc_ev_int(f, "active_mtu_bytes",
+					 "derived from the netdev MTU (iboe_get_mtu)",
+					 p->port.active_mtu),
+			      "%s/%u on %s", p->port.device, p->port.port, p->port.netdev.name);
 	}
 	rdc_finding_why(f, "links that serve the same peers should carry the same frames: on the "
 			   "smaller MTU RoCE's path MTU (active_mtu) is smaller, so the same data "

@@ -79,6 +79,21 @@ void rdc_diag_policy_format(const struct rdc_diag_policy *p, const struct rdc_di
 	}
 }
 
+double rdc_diag_policy_value(const struct rdc_diag_policy *p, const struct rdc_diag_policy_key *k)
+{
+	const char *base = (const char *)p + k->offset;
+
+	switch (k->kind) {
+	case POLICY_UINT:
+		return *(const unsigned int *)(const void *)base;
+	case POLICY_U64:
+		return (double)*(const uint64_t *)(const void *)base;
+	case POLICY_DOUBLE:
+		return *(const double *)(const void *)base;
+	}
+	return 0;
+}
+
 static int key_set(struct rdc_diag_policy *p, const struct rdc_diag_policy_key *k, const char *text,
 		   const char *path, size_t line, struct rdc_err *err)
 {

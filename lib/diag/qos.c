@@ -106,19 +106,16 @@ static unsigned int qos_popcount(unsigned int mask)
 	return n;
 }
 
-/* "0:0 1:0 2:0 3:3 ..." for eight numbers, as `pfc show` prints them. */
-static void qos_u8_map(const uint8_t *v, char *buf, size_t size)
+/* pfc_en as evidence: the bitmap, its priorities in words ("priorities 3,6", "no priority"). */
+static void qos_ev_pfc_en(struct rdc_finding *f, const char *src, unsigned int en)
 {
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < PRIOS; i++)
-		rdc_diag_append(buf, size, "%s%u:%u", i ? " " : "", i, v[i]);
-}
+	char on[32];
 
-static void qos_tsa_map(const uint8_t *tsa, char *buf, size_t size)
-{
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < PRIOS; i++)
-		rdc_diag_append(buf, size, "%s%u:%s", i ? " " : "", i, rdc_dcb_tsa_name(tsa[i]));
+	qos_prio_list(en, on, sizeof(on));
+	if (en)
+		rdc_ev_detail(rdc_ev_uint(f, "pfc_en", src, en), "priorities %s", on);
+	else
+		rdc_ev_detail(rdc_ev_uint(f, "pfc_en", src, en), "no priority");
 }
 
 /* pfc apply of roce-lossless with the policy's priorities and DSCPs, on @dev. */
@@ -168,17 +165,23 @@ static bool qos_count(const struct rdc_diag_port *p, enum rdc_diag_set set, cons
 	return true;
 }
 
-static void qos_count_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
-			       enum rdc_diag_set set, const char *name, uint64_t v, bool cumulative)
+/*
+ * A counter qos_count() read, as evidence: its total since boot or reset
+ * (@cumulative), else its change @v in the window and its total now.
+ */
+static struct rdc_evidence *qos_count_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
+					       enum rdc_diag_set set, const char *name, uint64_t v,
+					       bool cumulative)
 {
 	char src[160];
+	uint64_t total;
 
 	rdc_diag_counter_source(p, set, name, src, sizeof(src));
 	if (cumulative)
-		rdc_finding_evidence(f, name, src, "%llu" SINCE_BOOT, (unsigned long long)v);
-	else
-		rdc_finding_evidence(f, name, src, "+%llu in %.1f s", (unsigned long long)v,
-				     rdc_diag_window_s(p));
+		return rdc_ev_counter(f, name, src, v);
+	if (rdc_diag_counter(p, set, name, &total))
+		return rdc_ev_delta(f, name, src, v, rdc_diag_window_s(p));
+	return rdc_ev_window(f, name, src, v, rdc_diag_window_s(p), total);
 }
 
 /*
@@ -199,14 +202,21 @@ static int qos_pause_pct(const struct rdc_diag_port *p, const char *name, uint64
 	return 0;
 }
 
+/*
+ * A pause-duration counter over the window (@us, microseconds: the kernel's
+ * name has no unit), then the share of the window it makes, @pct_name
+ * ("tx_pause_pct", what tx-pause-pct-warn is compared with).
+ */
 static void qos_pause_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
-			       const char *name, uint64_t us, double pct)
+			       const char *name, uint64_t us, const char *pct_name, double pct,
+			       unsigned int prio)
 {
 	char src[160];
 
+	rdc_ev_detail(qos_count_evidence(f, p, RDC_DIAG_NETDEV, name, us, false), "microseconds");
 	rdc_diag_counter_source(p, RDC_DIAG_NETDEV, name, src, sizeof(src));
-	rdc_finding_evidence(f, name, src, "+%llu us in %.1f s (%.1f%%)", (unsigned long long)us,
-			     rdc_diag_window_s(p), pct);
+	rdc_ev_detail(rdc_ev_real(f, pct_name, src, pct), "of the %.1f s window, priority %u",
+		      rdc_diag_window_s(p), prio);
 }
 
 /* "dscp" or "pcp", and where that was read: MLNX_OFED's file, else the APP table. */
@@ -246,9 +256,8 @@ static void check_pfc_off(const struct rdc_diag_host *h, const struct rdc_diag_c
 		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL,
 				 "PFC is off on the RoCE priority %u (PFC on: %s)", prio, on);
 		qos_dcb_source(p, "DCB_ATTR_IEEE_PFC", src, sizeof(src));
-		rdc_finding_evidence(f, "pfc_en", src, "0x%02x (priorities %s)", p->dcb.pfc.pfc_en,
-				     on);
-		rdc_finding_evidence(f, "roce-prio", SRC_POLICY, "%u", prio);
+		qos_ev_pfc_en(f, src, p->dcb.pfc.pfc_en);
+		rdc_ev_uint(f, "roce-prio", SRC_POLICY, prio);
 		rdc_finding_why(f,
 				"RoCE data on priority %u is dropped instead of paused when a "
 				"queue fills; RoCE recovers a drop only by retransmitting after a "
@@ -299,11 +308,11 @@ static void check_pfc_too_many(const struct rdc_diag_host *h, const struct rdc_d
 					 "PFC is on more priorities than RoCE's %u (PFC on: %s)%s",
 					 pol->roce_prio, on, over_cap ? ", more than pfc_cap" : "");
 		qos_dcb_source(p, "DCB_ATTR_IEEE_PFC", src, sizeof(src));
-		rdc_finding_evidence(f, "pfc_en", src, "0x%02x (priorities %s)", en, on);
-		rdc_finding_evidence(f, "pfc_cap", src, "%u", cap);
-		rdc_finding_evidence(f, "roce-prio", SRC_POLICY, "%u", pol->roce_prio);
+		qos_ev_pfc_en(f, src, en);
+		rdc_ev_uint(f, "pfc_cap", src, cap);
+		rdc_ev_uint(f, "roce-prio", SRC_POLICY, pol->roce_prio);
 		if (on_cnp) {
-			rdc_finding_evidence(f, "cnp-prio", SRC_POLICY, "%u", pol->cnp_prio);
+			rdc_ev_uint(f, "cnp-prio", SRC_POLICY, pol->cnp_prio);
 			rdc_finding_why(
 				f,
 				"CNPs must never wait: with PFC on their priority %u they "
@@ -342,10 +351,9 @@ static void check_trust(const struct rdc_diag_host *h, const struct rdc_diag_che
 		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL,
 				 "the port trusts %s, not DSCP: RoCE v2 is classified by VLAN PCP",
 				 trust);
-		rdc_finding_evidence(f, "trust", src, "%s", trust);
+		rdc_ev_text(f, "trust", src, "%s", trust);
 		qos_dcb_source(p, "DCB_ATTR_IEEE_APP_TABLE", app_src, sizeof(app_src));
-		rdc_finding_evidence(f, "dscp app entries", app_src, "%zu",
-				     rdc_dcb_dscp_count(&p->dcb));
+		rdc_ev_uint(f, "dscp_app_entries", app_src, rdc_dcb_dscp_count(&p->dcb));
 		rdc_finding_why(
 			f,
 			"The fabric marks RoCE with DSCP %u; a port trusting PCP "
@@ -370,6 +378,19 @@ static void dscp_map_title(char *title, size_t size, const char *what, unsigned 
 	else
 		rdc_diag_append(title, size, "%s%s DSCP %u -> priority %d, not %u",
 				title[0] ? "; " : "", what, dscp, got, want);
+}
+
+/*
+ * The priority the APP table gives @dscp (@prio), or null where it has no
+ * entry for it (the driver's default applies); the detail names the DSCP.
+ */
+static void dscp_map_evidence(struct rdc_finding *f, const char *src, const char *name,
+			      unsigned int dscp, int prio)
+{
+	if (prio < 0)
+		rdc_ev_detail(rdc_ev_unknown(f, name, src, "no entry"), "DSCP %u", dscp);
+	else
+		rdc_ev_detail(rdc_ev_uint(f, name, src, (unsigned int)prio), "DSCP %u", dscp);
 }
 
 static void check_dscp_map(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
@@ -439,21 +460,13 @@ static void check_dscp_map(const struct rdc_diag_host *h, const struct rdc_diag_
 				"A DSCP without an entry gets the driver's default priority.");
 		f = rdc_diag_add(r, c, p, sev, "%s", title);
 		qos_dcb_source(p, "DCB_ATTR_IEEE_APP_TABLE", src, sizeof(src));
-		rdc_finding_evidence(f, "trust", tsrc, "%s", trust);
-		if (dp < 0)
-			rdc_finding_evidence(f, "roce dscp prio", src, "DSCP %u: no entry",
-					     pol->roce_dscp);
-		else
-			rdc_finding_evidence(f, "roce dscp prio", src, "%u:%d", pol->roce_dscp, dp);
-		if (cp < 0)
-			rdc_finding_evidence(f, "cnp dscp prio", src, "DSCP %u: no entry",
-					     pol->cnp_dscp);
-		else
-			rdc_finding_evidence(f, "cnp dscp prio", src, "%u:%d", pol->cnp_dscp, cp);
-		rdc_finding_evidence(f, "roce-dscp, roce-prio", SRC_POLICY, "%u:%u", pol->roce_dscp,
-				     pol->roce_prio);
-		rdc_finding_evidence(f, "cnp-dscp, cnp-prio", SRC_POLICY, "%u:%u", pol->cnp_dscp,
-				     pol->cnp_prio);
+		rdc_ev_text(f, "trust", tsrc, "%s", trust);
+		dscp_map_evidence(f, src, "roce_dscp_prio", pol->roce_dscp, dp);
+		dscp_map_evidence(f, src, "cnp_dscp_prio", pol->cnp_dscp, cp);
+		rdc_ev_uint(f, "roce-dscp", SRC_POLICY, pol->roce_dscp);
+		rdc_ev_uint(f, "roce-prio", SRC_POLICY, pol->roce_prio);
+		rdc_ev_uint(f, "cnp-dscp", SRC_POLICY, pol->cnp_dscp);
+		rdc_ev_uint(f, "cnp-prio", SRC_POLICY, pol->cnp_prio);
 		rdc_finding_why(f, "%s", why);
 		qos_fix_profile(f, h, p);
 	}
@@ -469,8 +482,8 @@ static void check_ets(const struct rdc_diag_host *h, const struct rdc_diag_check
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const struct ieee_ets *ets = &p->dcb.ets;
-		char src[160], title[160] = "", map[96], shared[32];
-		unsigned int tc, ctc, others = 0;
+		char src[160], title[160] = "", shared[32], all[32];
+		unsigned int tc, ctc, others = 0, in_tc = 0;
 		struct rdc_finding *f;
 
 		if (!qos_judged(h, c, p, r))
@@ -519,15 +532,24 @@ static void check_ets(const struct rdc_diag_host *h, const struct rdc_diag_check
 			continue;
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "%s", title);
 		qos_dcb_source(p, "DCB_ATTR_IEEE_ETS", src, sizeof(src));
-		qos_u8_map(ets->prio_tc, map, sizeof(map));
-		rdc_finding_evidence(f, "prio_tc", src, "%s", map);
-		qos_tsa_map(ets->tc_tsa, map, sizeof(map));
-		rdc_finding_evidence(f, "tc_tsa", src, "%s", map);
-		qos_u8_map(ets->tc_tx_bw, map, sizeof(map));
-		rdc_finding_evidence(f, "tc_bw", src, "%s", map);
-		rdc_finding_evidence(f, "ets-min-bw-pct", SRC_POLICY, "%g", pol->ets_min_bw_pct);
-		rdc_finding_evidence(f, "roce-prio, cnp-prio", SRC_POLICY, "%u, %u", pol->roce_prio,
-				     pol->cnp_prio);
+		/* The RoCE TC (prio_tc of roce-prio), its TSA, share and priorities; the CNP's TC. */
+		rdc_ev_detail(rdc_ev_uint(f, "roce_tc", src, tc), "prio_tc of priority %u",
+			      pol->roce_prio);
+		rdc_ev_text(f, "roce_tc_tsa", src, "%s", rdc_dcb_tsa_name(ets->tc_tsa[tc]));
+		rdc_ev_uint(f, "roce_tc_bw_pct", src, ets->tc_tx_bw[tc]);
+		/* All of them, also where roce-prio 0 shares TC 0 on purpose (others is 0 then). */
+		for (unsigned int prio = 0; prio < PRIOS; prio++)
+			if (ets->prio_tc[prio] == tc)
+				in_tc |= 1u << prio;
+		qos_prio_list(in_tc, all, sizeof(all));
+		rdc_ev_detail(rdc_ev_uint(f, "roce_tc_prios_count", src, qos_popcount(in_tc)),
+			      "priorities %s", all);
+		rdc_ev_detail(rdc_ev_uint(f, "cnp_tc", src, ctc), "prio_tc of priority %u",
+			      pol->cnp_prio);
+		rdc_ev_text(f, "cnp_tc_tsa", src, "%s", rdc_dcb_tsa_name(ets->tc_tsa[ctc]));
+		rdc_ev_real(f, "ets-min-bw-pct", SRC_POLICY, pol->ets_min_bw_pct);
+		rdc_ev_uint(f, "roce-prio", SRC_POLICY, pol->roce_prio);
+		rdc_ev_uint(f, "cnp-prio", SRC_POLICY, pol->cnp_prio);
 		rdc_finding_why(f,
 				"The RoCE TC needs a guaranteed share of the link, alone: a small "
 				"share, or bulk priorities in its TC, starve RoCE under load and "
@@ -585,14 +607,13 @@ static void check_global_pause(const struct rdc_diag_host *h, const struct rdc_d
 					 (unsigned long long)rxf, (unsigned long long)txf, on_list);
 		if (p->netif.have_pause) {
 			snprintf(src, sizeof(src), "ETHTOOL_GPAUSEPARAM %s", qos_netdev(p));
-			rdc_finding_evidence(f, "pause", src, "autoneg %s rx %s tx %s",
-					     p->netif.pause_autoneg ? "on" : "off",
-					     p->netif.pause_rx ? "on" : "off",
-					     p->netif.pause_tx ? "on" : "off");
+			/* struct ethtool_pauseparam's autoneg, rx_pause, tx_pause */
+			rdc_ev_bool(f, "pause_autoneg", src, p->netif.pause_autoneg);
+			rdc_ev_bool(f, "rx_pause", src, p->netif.pause_rx);
+			rdc_ev_bool(f, "tx_pause", src, p->netif.pause_tx);
 		}
 		qos_dcb_source(p, "DCB_ATTR_IEEE_PFC", src, sizeof(src));
-		rdc_finding_evidence(f, "pfc_en", src, "0x%02x (priorities %s)", p->dcb.pfc.pfc_en,
-				     on_list);
+		qos_ev_pfc_en(f, src, p->dcb.pfc.pfc_en);
 		if (have_rxf)
 			qos_count_evidence(f, p, RDC_DIAG_NETDEV, "rx_pause_ctrl_phy", rxf, false);
 		if (have_txf)
@@ -679,15 +700,15 @@ static void check_pause_storm(const struct rdc_diag_host *h, const struct rdc_di
 		f = rdc_diag_add(r, c, p, sev, "%s", title);
 		rdc_diag_counted(f, p);
 		if (!drc)
-			qos_pause_evidence(f, p, dur, us, pct);
+			qos_pause_evidence(f, p, dur, us, "tx_pause_pct", pct, pol->roce_prio);
 		if (have_err)
 			qos_count_evidence(f, p, RDC_DIAG_NETDEV, "tx_pause_storm_error_events",
 					   serr, cerr);
 		if (have_warn)
 			qos_count_evidence(f, p, RDC_DIAG_NETDEV, "tx_pause_storm_warning_events",
 					   swarn, cwarn);
-		rdc_finding_evidence(f, "tx-pause-pct-warn, -fail", SRC_POLICY, "%g%%, %g%%",
-				     pol->tx_pause_pct_warn, pol->tx_pause_pct_fail);
+		rdc_ev_real(f, "tx-pause-pct-warn", SRC_POLICY, pol->tx_pause_pct_warn);
+		rdc_ev_real(f, "tx-pause-pct-fail", SRC_POLICY, pol->tx_pause_pct_fail);
 		rdc_finding_why(f,
 				"This NIC cannot take in what arrives and pauses its peer: the "
 				"back-pressure spreads through the fabric and blocks other flows. "
@@ -739,9 +760,8 @@ static void check_rx_pause(const struct rdc_diag_host *h, const struct rdc_diag_
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 				 "paused by the peer %.1f%% of the %.1f s window on priority %u",
 				 pct, rdc_diag_window_s(p), pol->roce_prio);
-		qos_pause_evidence(f, p, dur, us, pct);
-		rdc_finding_evidence(f, "rx-pause-pct-warn", SRC_POLICY, "%g%%",
-				     pol->rx_pause_pct_warn);
+		qos_pause_evidence(f, p, dur, us, "rx_pause_pct", pct, pol->roce_prio);
+		rdc_ev_real(f, "rx-pause-pct-warn", SRC_POLICY, pol->rx_pause_pct_warn);
 		rdc_finding_why(f, "The switch held back this port's RoCE traffic that long: the "
 				   "network in front of it is congested (incast, an oversubscribed "
 				   "uplink). PFC keeps it lossless but throughput drops and pauses "
@@ -828,17 +848,22 @@ static void check_lossless_drops(const struct rdc_diag_host *h, const struct rdc
 		if (have_phy)
 			qos_count_evidence(f, p, RDC_DIAG_NETDEV, "rx_discards_phy", phy, cum);
 		qos_dcb_source(p, "DCB_ATTR_IEEE_PFC", src, sizeof(src));
-		rdc_finding_evidence(f, "pfc delay", src, "%u", p->dcb.pfc.delay);
+		/* pfc show's pfc.delay_bits (mlx5 takes it as the cable length in metres) */
+		rdc_ev_uint(f, "pfc_delay_bits", src, p->dcb.pfc.delay);
 		if (p->dcb.have_buffer) {
 			const struct dcbnl_buffer *b = &p->dcb.buffer;
 			unsigned int buf = b->prio2buffer[pol->roce_prio];
 
+			/* pfc show's buffer section: prio_buffer, buffer_size_bytes, total_size_bytes */
 			qos_dcb_source(p, "DCB_ATTR_DCB_BUFFER", src, sizeof(src));
-			if (buf < PRIOS)
-				rdc_finding_evidence(f, "receive buffer", src,
-						     "priority %u in buffer %u: %u of %u bytes",
-						     pol->roce_prio, buf, b->buffer_size[buf],
-						     b->total_size);
+			if (buf < PRIOS) {
+				rdc_ev_detail(rdc_ev_uint(f, "prio_buffer", src, buf),
+					      "the buffer of priority %u", pol->roce_prio);
+				rdc_ev_detail(rdc_ev_uint(f, "buffer_size_bytes", src,
+							  b->buffer_size[buf]),
+					      "buffer %u", buf);
+				rdc_ev_uint(f, "total_size_bytes", src, b->total_size);
+			}
 		}
 		rdc_finding_why(f,
 				"With PFC on, the NIC must pause its peer before its receive "
@@ -863,10 +888,11 @@ static void ecn_evidence(struct rdc_finding *f, const struct rdc_diag_port *p, b
 
 	if (rdc_ofed_ecn_path(path, sizeof(path), qos_netdev(p), rp, prio) < 0)
 		rdc_strlcpy(path, "ecn sysfs", sizeof(path));
-	rdc_finding_evidence(f, rp ? "ecn rp enable" : "ecn np enable", path, "%s",
-			     v < 0 ? "unreadable"
-			     : v   ? "1"
-				   : "0");
+	/* MLNX_OFED's ecn/roce_np/enable/P and ecn/roce_rp/enable/P, 0 or 1 */
+	if (v < 0)
+		rdc_ev_unknown(f, rp ? "roce_rp_enable" : "roce_np_enable", path, "unreadable");
+	else
+		rdc_ev_bool(f, rp ? "roce_rp_enable" : "roce_np_enable", path, v != 0);
 }
 
 static void check_ecn_off(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
@@ -982,7 +1008,7 @@ static void check_cnp_loop(const struct rdc_diag_host *h, const struct rdc_diag_
 		if (hi)
 			qos_count_evidence(f, p, RDC_DIAG_HW, "rp_cnp_ignored", ignored, ci);
 		if (unmarked)
-			qos_pause_evidence(f, p, dur, us, pct);
+			qos_pause_evidence(f, p, dur, us, "rx_pause_pct", pct, pol->roce_prio);
 		/* One sentence per fault found, so the text never blames ECN for what it did not see. */
 		rdc_finding_why(
 			f,
@@ -1028,6 +1054,20 @@ static void cnp_value(char *buf, size_t size, int64_t v)
 		snprintf(buf, size, "%lld", (long long)v);
 }
 
+/* One of MLNX_OFED's CNP files (@attr "cnp_dscp", "cnp_802p_prio") as evidence: @v, or unreadable. */
+static void cnp_evidence(struct rdc_finding *f, const struct rdc_diag_port *p, const char *attr,
+			 int64_t v)
+{
+	char path[160];
+
+	if (rdc_ofed_cnp_path(path, sizeof(path), qos_netdev(p), attr) < 0)
+		rdc_strlcpy(path, "ecn sysfs", sizeof(path));
+	if (v < 0)
+		rdc_ev_unknown(f, attr, path, "unreadable");
+	else
+		rdc_ev_uint(f, attr, path, (uint64_t)v);
+}
+
 static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
 				   struct rdc_diag_result *r)
 {
@@ -1035,7 +1075,7 @@ static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct r
 
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		char others[128] = "", dscp[24], prio[24], path[160];
+		char others[160] = "", dscp[24], prio[24];
 		struct rdc_finding *f;
 
 		if (!qos_judged(h, c, p, r))
@@ -1060,8 +1100,8 @@ static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct r
 				continue;
 			cnp_value(dscp, sizeof(dscp), o->ofed.cnp_dscp);
 			cnp_value(prio, sizeof(prio), o->ofed.cnp_prio);
-			rdc_diag_append(others, sizeof(others), "%s%s %s/%s", others[0] ? ", " : "",
-					o->label, dscp, prio);
+			rdc_diag_append(others, sizeof(others), "%s%s DSCP %s priority %s",
+					others[0] ? ", " : "", o->label, dscp, prio);
 		}
 		cnp_value(dscp, sizeof(dscp), p->ofed.cnp_dscp);
 		cnp_value(prio, sizeof(prio), p->ofed.cnp_prio);
@@ -1069,17 +1109,14 @@ static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct r
 				 "CNPs go out with DSCP %s and priority %s, not %u and %u%s", dscp,
 				 prio, pol->cnp_dscp, pol->cnp_prio,
 				 others[0] ? "; other ports differ" : "");
-		if (rdc_ofed_cnp_path(path, sizeof(path), qos_netdev(p), "cnp_dscp") < 0)
-			rdc_strlcpy(path, "ecn sysfs", sizeof(path));
-		rdc_finding_evidence(f, "cnp_dscp", path, "%s", dscp);
-		if (rdc_ofed_cnp_path(path, sizeof(path), qos_netdev(p), "cnp_802p_prio") < 0)
-			rdc_strlcpy(path, "ecn sysfs", sizeof(path));
-		rdc_finding_evidence(f, "cnp_802p_prio", path, "%s", prio);
-		rdc_finding_evidence(f, "cnp-dscp, cnp-prio", SRC_POLICY, "%u, %u", pol->cnp_dscp,
-				     pol->cnp_prio);
+		cnp_evidence(f, p, "cnp_dscp", p->ofed.cnp_dscp);
+		cnp_evidence(f, p, "cnp_802p_prio", p->ofed.cnp_prio);
+		rdc_ev_uint(f, "cnp-dscp", SRC_POLICY, pol->cnp_dscp);
+		rdc_ev_uint(f, "cnp-prio", SRC_POLICY, pol->cnp_prio);
+		/* A list in words: each port's label, its CNP DSCP and priority ("?" unreadable). */
 		if (others[0])
-			rdc_finding_evidence(f, "other ports (dscp/prio)",
-					     "/sys/class/net/*/ecn/roce_np", "%s", others);
+			rdc_ev_text(f, "cnp_other_ports", "/sys/class/net/*/ecn/roce_np", "%s",
+				    others);
 		rdc_finding_why(f,
 				"CNPs must reach the senders fast, in the strict class the "
 				"switches keep for them (DSCP %u, priority %u); elsewhere they sit "
@@ -1092,6 +1129,7 @@ static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct r
 
 /* ---- qos.dcbx-fight (#30) ----------------------------------------------- */
 
+/* The DCB_CAP_DCBX_* bits of @x in words: "lld-managed ieee". */
 static void dcbx_names(uint8_t x, char *buf, size_t size)
 {
 	static const struct {
@@ -1103,11 +1141,12 @@ static void dcbx_names(uint8_t x, char *buf, size_t size)
 		{DCB_CAP_DCBX_STATIC, "static"},
 	};
 
-	snprintf(buf, size, "0x%02x (", x);
+	buf[0] = '\0';
 	for (size_t i = 0, n = 0; i < RDC_ARRAY_SIZE(bits); i++)
 		if (x & bits[i].bit)
 			rdc_diag_append(buf, size, "%s%s", n++ ? " " : "", bits[i].name);
-	rdc_diag_append(buf, size, ")");
+	if (!buf[0])
+		rdc_strlcpy(buf, "no mode", size);
 }
 
 static void check_dcbx_fight(const struct rdc_diag_host *h, const struct rdc_diag_check *c,
@@ -1146,10 +1185,11 @@ static void check_dcbx_fight(const struct rdc_diag_host *h, const struct rdc_dia
 					 "replace the host's");
 		qos_dcb_source(p, "DCB_ATTR_DCBX", src, sizeof(src));
 		dcbx_names(x, names, sizeof(names));
-		rdc_finding_evidence(f, "dcbx", src, "%s", names);
+		rdc_ev_detail(rdc_ev_uint(f, "dcbx", src, x), "%s", names);
 		if (p->dcb.have_ets) {
+			/* struct ieee_ets's willing (pfc show's ets.willing) */
 			qos_dcb_source(p, "DCB_ATTR_IEEE_ETS", src, sizeof(src));
-			rdc_finding_evidence(f, "ets willing", src, "%u", p->dcb.ets.willing);
+			rdc_ev_bool(f, "willing", src, p->dcb.ets.willing);
 		}
 		if (lld) {
 			rdc_finding_why(
@@ -1260,7 +1300,12 @@ static void check_members_differ(const struct rdc_diag_host *h, const struct rdc
 					 !strcmp(df->what, "mtu_bytes") ? "mtu" : "speed");
 			else
 				snprintf(src, sizeof(src), DCB_READS_ALL " of each member");
-			rdc_finding_evidence(f, df->label, src, "%s", value);
+			/*
+			 * Named as pfc show's bonds[].differences[].what names the same
+			 * comparison ("pfc.enabled_prios", "mtu_bytes"); the value is a
+			 * list in words, each member and what it has.
+			 */
+			rdc_ev_text(f, df->what, src, "%s", value);
 		}
 		rdc_finding_why(f, "the bond hashes (or fails over) RoCE traffic to any member: a "
 				   "member without the same PFC, trust and DSCP map drops or "

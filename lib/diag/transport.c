@@ -79,7 +79,11 @@ static void tr_hits_list(const struct rdc_diag_port *p, const struct tr_hit *hit
 		rdc_diag_append(list, size, ", and %zu more", n - i);
 }
 
-/* One piece of evidence per counter that moved, with its rate in the window. */
+/*
+ * One piece of evidence per counter that moved: over the window (its total
+ * now, the delta, window_s) with two samples, its total since boot or the
+ * counter's reset with one.
+ */
 static void tr_hits_evidence(const struct rdc_diag_port *p, struct rdc_finding *f,
 			     const struct tr_hit *hits, size_t n)
 {
@@ -87,15 +91,16 @@ static void tr_hits_evidence(const struct rdc_diag_port *p, struct rdc_finding *
 	char src[160];
 
 	for (size_t i = 0; i < n; i++) {
-		unsigned long long v = (unsigned long long)hits[i].v;
+		const char *name = hits[i].c->name;
+		uint64_t total;
 
-		rdc_diag_counter_source(p, hits[i].c->set, hits[i].c->name, src, sizeof(src));
-		if (p->nsamples > 1)
-			rdc_finding_evidence(f, hits[i].c->name, src, "+%llu in %.1f s (%.1f/s)", v,
-					     w, w > 0 ? (double)v / w : 0.0);
+		rdc_diag_counter_source(p, hits[i].c->set, name, src, sizeof(src));
+		if (p->nsamples < 2)
+			rdc_ev_counter(f, name, src, hits[i].v);
+		else if (rdc_diag_counter(p, hits[i].c->set, name, &total))
+			rdc_ev_delta(f, name, src, hits[i].v, w);
 		else
-			rdc_finding_evidence(f, hits[i].c->name, src,
-					     "%llu since boot/counter reset", v);
+			rdc_ev_window(f, name, src, hits[i].v, w, total);
 	}
 }
 
@@ -279,13 +284,14 @@ static void tr_only_link_local(const struct rdc_diag_check *c, const struct rdc_
 		return;
 	f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "no IP address on %s: only link-local GIDs", nd);
 	if (p->netif.naddrs)
-		rdc_finding_evidence(f, "addresses", SRC_ADDRS, "%zu, all link-local",
-				     p->netif.naddrs);
+		rdc_ev_detail(rdc_ev_uint(f, "addresses_count", SRC_ADDRS, p->netif.naddrs),
+			      "all link-local, on %s", nd);
 	else
-		rdc_finding_evidence(f, "addresses", SRC_ADDRS, "none");
+		rdc_ev_detail(rdc_ev_uint(f, "addresses_count", SRC_ADDRS, 0), "on %s", nd);
 	snprintf(src, sizeof(src), "/sys/class/infiniband/%s/ports/%u/state", p->port.device,
 		 p->port.port);
-	rdc_finding_evidence(f, "state", src, "%s", p->port.state_name);
+	rdc_ev_detail(rdc_ev_text(f, "state", src, "%s", p->port.state_name), "PortState %d",
+		      p->port.state);
 	rdc_finding_why(f, "RoCE v2 is addressed by IP: with link-local GIDs only, rdma_cm cannot "
 			   "reach this port by address and no router forwards its packets");
 	rdc_finding_fix(f,
@@ -322,7 +328,7 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 			  size_t nbad, struct rdc_diag_result *r)
 {
 	const char *nd = rdc_diag_ip_netdev(p);
-	char missing[96] = "", v1only[96] = "", src[160], name[48];
+	char missing[96] = "", v1only[96] = "", src[160];
 	size_t nmissing = 0, nv1 = 0;
 	struct rdc_finding *f;
 
@@ -343,19 +349,21 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 	else
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "only RoCE v1 GIDs for %s on %s", v1only,
 				 nd);
-	snprintf(name, sizeof(name), "%s address", nd);
+	/* An address with its prefix is one value; the detail says what its GIDs lack. */
 	for (size_t i = 0; i < nbad; i++) {
-		rdc_finding_evidence(f, name, SRC_ADDRS, "%s/%u", bad[i]->ip, bad[i]->prefix_len);
+		rdc_ev_detail(rdc_ev_text(f, "address", SRC_ADDRS, "%s/%u", bad[i]->ip,
+					  bad[i]->prefix_len),
+			      "%s, %s", nd, v1[i] ? "RoCE v1 GID only" : "no RoCE v2 GID");
 		if (!v1[i])
 			continue;
 		snprintf(src, sizeof(src), "/sys/class/infiniband/%s/ports/%u/gid_attrs/types/%u",
 			 p->port.device, p->port.port, v1[i]->index);
-		rdc_finding_evidence(f, "GID type", src, "%s at index %u (%s)",
-				     rdc_gid_type_name(v1[i]->type), v1[i]->index, v1[i]->ip);
+		rdc_ev_detail(rdc_ev_text(f, "gid_type", src, "%s", rdc_gid_type_name(v1[i]->type)),
+			      "GID %u, %s", v1[i]->index, v1[i]->ip);
 	}
 	snprintf(src, sizeof(src), "/sys/class/infiniband/%s/ports/%u/gids", p->port.device,
 		 p->port.port);
-	rdc_finding_evidence(f, "GID entries", src, "%zu in use", p->ngids);
+	rdc_ev_uint(f, "gids_in_use", src, p->ngids);
 	if (nmissing) {
 		rdc_finding_why(
 			f, "RoCE v2 is addressed by IP: rdma_cm and applications look up the "
@@ -522,17 +530,17 @@ static void check_rdma_cm(const struct rdc_diag_host *h, const struct rdc_diag_c
 		if (p->cm.have_mode) {
 			rdc_rdma_cm_path(src, sizeof(src), p->port.device, p->port.port,
 					 "default_roce_mode");
-			rdc_finding_evidence(f, "default_roce_mode", src, "%s", p->cm.mode);
+			rdc_ev_text(f, "default_roce_mode", src, "%s", p->cm.mode);
 		}
 		if (p->cm.have_tos) {
 			rdc_rdma_cm_path(src, sizeof(src), p->port.device, p->port.port,
 					 "default_roce_tos");
-			rdc_finding_evidence(f, "default_roce_tos", src,
-					     "%lld (DSCP %lld, ECN %lld)", (long long)p->cm.tos,
-					     (long long)(p->cm.tos >> 2),
-					     (long long)(p->cm.tos & 3));
+			rdc_ev_detail(rdc_ev_int(f, "default_roce_tos", src, p->cm.tos),
+				      "DSCP %lld, ECN %lld", (long long)(p->cm.tos >> 2),
+				      (long long)(p->cm.tos & 3));
 		}
-		rdc_finding_evidence(f, "cm-tos", "policy", "%u", want_tos);
+		rdc_ev_detail(rdc_ev_uint(f, "cm-tos", "policy", want_tos), "DSCP %u, ECN %u",
+			      want_tos >> 2, want_tos & 3);
 		rdc_finding_why(
 			f, "applications that do not set their own mode and ToS (most: "
 			   "rdma_cm users, NCCL without NCCL_IB_TC) get these: the ToS's DSCP "

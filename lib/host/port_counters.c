@@ -2,6 +2,7 @@
 /* port_counters.c - IB port counters and RDMA hw_counters from sysfs */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,14 @@ void rdc_counter_unread_free(struct rdc_counter_unread *u)
 	memset(u, 0, sizeof(*u));
 }
 
+/*
+ * One counter file.  @bytes: port_xmit_data and port_rcv_data (4-byte words)
+ * become port_xmit_bytes and port_rcv_bytes, times 4; else the kernel's name
+ * and value.
+ */
 static int read_one(const char *dev, unsigned int port, const char *dir, const char *group,
-		    const char *name, struct rdc_counter_set *set, struct rdc_counter_unread *u)
+		    const char *name, bool bytes, struct rdc_counter_set *set,
+		    struct rdc_counter_unread *u)
 {
 	struct rdc_issues *is = u ? &u->issues : NULL;
 	const char *key = name;
@@ -34,9 +41,9 @@ static int read_one(const char *dev, unsigned int port, const char *dir, const c
 
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s/%s", dev, port, dir,
 		 name);
-	if (!strcmp(name, "port_xmit_data"))
+	if (bytes && !strcmp(name, "port_xmit_data"))
 		key = "port_xmit_bytes";
-	else if (!strcmp(name, "port_rcv_data"))
+	else if (bytes && !strcmp(name, "port_rcv_data"))
 		key = "port_rcv_bytes";
 	rc = rdc_sysval_str(is, buf, sizeof(buf), "%s", path);
 	if (rc == 0)
@@ -66,8 +73,8 @@ static int read_one(const char *dev, unsigned int port, const char *dir, const c
 
 /* Read a counter directory: the names in @first (in that order), then the rest. */
 static int read_dir(const char *dev, unsigned int port, const char *dir, const char *group,
-		    const char *const *first, size_t nfirst, struct rdc_counter_set *set,
-		    struct rdc_counter_unread *u, struct rdc_err *err)
+		    const char *const *first, size_t nfirst, bool bytes,
+		    struct rdc_counter_set *set, struct rdc_counter_unread *u, struct rdc_err *err)
 {
 	struct rdc_names names;
 	int rc;
@@ -80,14 +87,14 @@ static int read_dir(const char *dev, unsigned int port, const char *dir, const c
 	for (size_t f = 0; f < nfirst && !rc; f++)
 		for (size_t i = 0; i < names.count && !rc; i++)
 			if (!strcmp(first[f], names.names[i]))
-				rc = read_one(dev, port, dir, group, names.names[i], set, u);
+				rc = read_one(dev, port, dir, group, names.names[i], bytes, set, u);
 	for (size_t i = 0; i < names.count && !rc; i++) {
 		bool preferred = !strcmp(names.names[i], "lifespan"); /* a setting, not a counter */
 
 		for (size_t f = 0; f < nfirst; f++)
 			preferred |= !strcmp(first[f], names.names[i]);
 		if (!preferred)
-			rc = read_one(dev, port, dir, group, names.names[i], set, u);
+			rc = read_one(dev, port, dir, group, names.names[i], bytes, set, u);
 	}
 	rdc_names_free(&names);
 	return rc ? rdc_err_set(err, -rc, "cannot read %s of '%s/%u'", dir, dev, port) : 0;
@@ -125,13 +132,33 @@ static const char *const hw_roce_first[] = {
 	"link_downed",
 };
 
-int rdc_port_counters_read(const char *dev, unsigned int port, struct rdc_counter_set *set,
-			   struct rdc_counter_unread *unread, struct rdc_err *err)
+static int counters_read(const char *dev, unsigned int port, bool bytes,
+			 struct rdc_counter_set *set, struct rdc_counter_unread *unread,
+			 struct rdc_err *err)
 {
-	int rc = read_dir(dev, port, "counters", "ib", NULL, 0, set, unread, err);
+	int rc = read_dir(dev, port, "counters", "ib", NULL, 0, bytes, set, unread, err);
 
 	if (!rc)
 		rc = read_dir(dev, port, "hw_counters", "hw", hw_roce_first,
-			      RDC_ARRAY_SIZE(hw_roce_first), set, unread, err);
+			      RDC_ARRAY_SIZE(hw_roce_first), bytes, set, unread, err);
 	return rc;
+}
+
+int rdc_port_counters_read(const char *dev, unsigned int port, struct rdc_counter_set *set,
+			   struct rdc_counter_unread *unread, struct rdc_err *err)
+{
+	return counters_read(dev, port, true, set, unread, err);
+}
+
+int rdc_port_counters_read_kernel(const char *dev, unsigned int port, struct rdc_counter_set *set,
+				  struct rdc_counter_unread *unread, struct rdc_err *err)
+{
+	return counters_read(dev, port, false, set, unread, err);
+}
+
+unsigned int rdc_port_counter_unit_bytes(const char *group, const char *name)
+{
+	if (strcmp(group, "ib"))
+		return 0;
+	return !strcmp(name, "port_xmit_data") || !strcmp(name, "port_rcv_data") ? 4 : 0;
 }

@@ -25,14 +25,29 @@ void rdc_counter_unread_free(struct rdc_counter_unread *u);
  * Both sets of a port, telling what could not be read in @unread (may be
  * NULL only where the caller has nowhere to say it):
  *
- *   group "ib"  IB PortCounters from ports/N/counters.  port_xmit_data and
- *               port_rcv_data count 4-byte words; they are reported as
- *               port_xmit_bytes/port_rcv_bytes in bytes.  Entries that read
+ *   group "ib"  IB PortCounters from ports/N/counters.  Entries that read
  *               "N/A (no PMA)" are left out.
  *   group "hw"  ports/N/hw_counters, the RoCE-relevant ones (loss, retries,
  *               congestion) first.
  *
  * A port without either directory (rxe, irdma) gives no counters of it.
+ *
+ * rdc_port_counters_read_kernel() keeps the kernel's names and values
+ * (port_xmit_data and port_rcv_data count 4-byte words: see
+ * rdc_port_counter_unit_bytes()); what `port stats` prints.
+ * rdc_port_counters_read() reports those two as port_xmit_bytes and
+ * port_rcv_bytes, in bytes (a count of words whose bytes overflow 64 bits is
+ * unread, with a record); what diag's checks read.
  */
 int rdc_port_counters_read(const char *dev, unsigned int port, struct rdc_counter_set *set,
 			   struct rdc_counter_unread *unread, struct rdc_err *err);
+int rdc_port_counters_read_kernel(const char *dev, unsigned int port, struct rdc_counter_set *set,
+				  struct rdc_counter_unread *unread, struct rdc_err *err);
+
+/*
+ * How many bytes one unit of a counter of rdc_port_counters_read_kernel() is
+ * when it counts data in units other than bytes or packets: 4 for the IB
+ * port_xmit_data and port_rcv_data (4-byte words, "octets divided by 4" in
+ * the IBTA PortCounters); 0 for every other counter.
+ */
+unsigned int rdc_port_counter_unit_bytes(const char *group, const char *name);

@@ -13,7 +13,7 @@
  * active format decides what is written.  The same call sequence yields text,
  * JSON or YAML, so the three can never disagree about what a command reports.
  *
- *   rdc_out_begin(o, "port-show");          top-level object, "schema": 2,
+ *   rdc_out_begin(o, "port-show");          top-level object, "schema": 3,
  *                                           "kind": "port-show" (names its JSON Schema)
  *   rdc_out_arr_open(o, "ports");
  *     rdc_out_obj_open(o, NULL);
@@ -36,7 +36,7 @@ enum rdc_out_sink {
 
 enum rdc_color { RDC_COLOR_NONE, RDC_COLOR_GREEN, RDC_COLOR_YELLOW, RDC_COLOR_RED, RDC_COLOR_BOLD };
 
-#define RDC_OUT_SCHEMA_TEXT "2" /* "schema" of every document: the vocabulary's version */
+#define RDC_OUT_SCHEMA_TEXT "3" /* "schema" of every document: the vocabulary's version */
 
 struct rdc_out;
 

@@ -58,7 +58,7 @@ check_module() {
 		    open(path, 'w').write(out)
 		# pfc: the hand-written sample this test replaced, a pfc-change document cut short.
 		edit('pfc', r'(rdmactl:\n.*?)  sample: \{.*?\n(\'\'\')',
-		     r'\1  sample: {"schema": 2, "kind": "pfc-change", "changed": true, "dry_run": false,\n'
+		     r'\1  sample: {"schema": 3, "kind": "pfc-change", "changed": true, "dry_run": false,\n'
 		     r'           "netdevs": [{"netdev": "ens1f0np0", "upper": null, "relation": "same", "changed": true,\n'
 		     r'                        "before": {"trust": {"value": "pcp"}}, "after": {"trust": {"value": "dscp"}}}]}\n\2',
 		     regex=True)

@@ -424,12 +424,77 @@ usage_error() {
 		n=$((n + 1))
 		json_valid <<<"$line" || fail "not one JSON document: $line"
 		jq -e --argjson n "$n" --arg e "client: $NO_PORTS" '
-			.schema == 2 and .run == $n and .status == "failed" and .error == $e
+			.schema == 3 and .run == $n and .status == "failed" and .error == $e
 			and (.client | test("^127\\.0\\.0\\.1:[0-9]+$"))
 			and (.time | test("^" + $ts + "$"))' --arg ts "$TS" <<<"$line" >/dev/null ||
 			fail "unexpected document $n: $line"
 	done <"$SRV.out"
 	[ "$n" -eq 3 ]
+}
+
+# The parameters of a run, as bench client and server documents carry them.
+BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","duration_s","iters","warmup_s",
+	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
+	"qp_retry_window_s"]'
+
+@test "bench server -j: a run that set up no links has every key, the parameters null, links []" {
+	command -v jq >/dev/null || skip "jq not installed"
+	start_server -j bench server
+	good_client
+	wait_lines "$SRV.out" 1
+	server_alive
+	run jq -c --argjson p "$BENCH_PARAMS" '[(keys | sort) == (["schema", "kind", "time", "run", "client",
+		"status", "error", "links", "client_gbps"] + $p | sort), (. as $d | [$p[] | $d[.]] | unique),
+		.links, .run]' "$SRV.out"
+	assert_success
+	assert_output '[true,[null],[],1]'
+	# And the schema (every key required) takes it.
+	run "$TOP/tests/schema-check" "$SRV.out"
+	assert_success
+	assert_output "schema: 1 bench-server documents valid"
+}
+
+# The schemas of bench are strict: every object that names its properties (the shared
+# definitions they refer to too) requires them all and allows no other.  A condition
+# (if, not) is no description of an object.
+@test "bench: the bench schemas require every key and allow no other" {
+	python3 - "$TOP/schemas" bench-client bench-server <<-'PY'
+	import json, sys
+	top, kinds = sys.argv[1], sys.argv[2:]
+	common = json.load(open(top + "/common.schema.json"))["$defs"]
+	mine = {"bench-endpoint", "bench-params", "bench-link-head", "bench-counter"}
+	bad, seen = [], set()
+	def walk(node, path):
+	    if isinstance(node, list):
+	        for i, v in enumerate(node):
+	            walk(v, "%s[%d]" % (path, i))
+	        return
+	    if not isinstance(node, dict):
+	        return
+	    ref = node.get("$ref", "")
+	    if ref.startswith("common.schema.json#/$defs/"):
+	        name = ref.split("/")[2]
+	        if name in mine and name not in seen:
+	            seen.add(name)
+	            walk(common[name], "$defs/" + name)
+	    if "properties" in node:
+	        props = set(node["properties"])
+	        if props - set(node.get("required", [])):
+	            bad.append("%s: not required: %s" % (path, sorted(props - set(node.get("required", [])))))
+	        if node.get("additionalProperties") is not False:
+	            bad.append("%s: additionalProperties is not false" % path)
+	        for name, sub in node["properties"].items():
+	            if sub is True:
+	                bad.append("%s.%s: any value (true): say what it is" % (path, name))
+	    for k, v in node.items():
+	        if k not in ("if", "not"):
+	            walk(v, path + "." + k)
+	for kind in kinds:
+	    walk(json.load(open("%s/%s.schema.json" % (top, kind))), kind)
+	assert seen == mine, seen
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
 }
 
 @test "bench server --yaml: a stream of YAML documents, one per run" {

@@ -252,4 +252,10 @@ timed() {
 	wait_lines "$SRV.out" 1
 	run jq -c --arg ts "$TS" '[.run, .status, (.error | test("^busy with run 1, started [0-9]+ s ago; try again later$")), (.time | test("^" + $ts + "$"))]' "$SRV.out"
 	assert_output '[null,"failed",true,true]'
+	# Every key is there (schema 3): no run, no parameters (null) and no links.
+	run jq -c '[.test, .msg_size_bytes, .qps_per_link, .duration_s, .iters, .qp_timeout,
+		.qp_retry_window_s, .links, .client_gbps, has("test"), has("iters")]' "$SRV.out"
+	assert_output '[null,null,null,null,null,null,null,[],null,true,true]'
+	run "$TOP/tests/schema-check" "$SRV.out"
+	assert_success
 }

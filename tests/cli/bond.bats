@@ -102,17 +102,21 @@ check_exit() {
 	run --separate-stderr rd "$LAG" -j bond show
 	assert_success
 	echo "$output" | json_valid
-	expect '.schema == 2 and (.bonds | length) == 1'
+	expect '.schema == 3 and (.bonds | length) == 1'
 	expect '.bonds[0] | .bond == "bond0" and .mode == "802.3ad" and .admin_up and .carrier
 		and .mtu_bytes == 9000 and .miimon_ms == 100 and .updelay_ms == 0 and .downdelay_ms == 0
 		and .xmit_hash_policy == "layer3+4" and .lacp_rate == "fast" and .ad_select == "stable"
 		and .min_links == 0 and .primary == null and .active_member == null'
 	expect '.bonds[0].ad_info == {"aggregator_id": 1, "num_ports": 2, "actor_key": 29,
 		"partner_key": 1001, "partner_mac": "44:38:39:ff:00:01"}'
-	expect '[.bonds[0].members[] | [.netdev, .state, .mii_status, .speed_mbps, .duplex, .mtu_bytes,
+	expect '[.bonds[0].members[] | [.netdev, .state, .mii_status, .rate_gbps, .duplex, .mtu_bytes,
 		.link_failure_count, .aggregator_id]]
-		== [["ens1f0np0", "active", "up", 100000, "full", 9000, 0, 1],
-		    ["ens1f1np1", "active", "up", 100000, "full", 9000, 1, 1]]'
+		== [["ens1f0np0", "active", "up", 100, "full", 9000, 0, 1],
+		    ["ens1f1np1", "active", "up", 100, "full", 9000, 1, 1]]'
+	# A netdev's state in port show's names: the bond's and each member's own.
+	expect '.bonds[0] | .admin_up == true and .carrier == true and .operstate == "up"'
+	expect '.bonds[0].members | all(.admin_up == true and .carrier == true and .operstate == "up"
+		and (.rate_gbps | type) == "number")'
 	expect '.bonds[0].members | all(.actor_port_state.value == 63 and .partner_port_state.value == 63)'
 	expect '.bonds[0].members[0].actor_port_state.flags
 		== ["activity", "short_timeout", "aggregating", "in_sync", "collecting", "distributing"]'
@@ -181,6 +185,47 @@ check_exit() {
 		and .ad_info.partner_mac == "44:38:39:ff:00:01" and .rdma.roce_lag'
 	expect '[.bonds[0].members[] | [.netdev, .state, .mii_status, .actor_port_state.value]]
 		== [["ens1f0np0", "active", "up", 63], ["ens1f1np1", "active", "up", 63]]'
+	# No netlink: each member's carrier, admin state and operstate are sysfs's.
+	expect '.bonds[0].members | all(.admin_up == true and .carrier == true and .operstate == "up")'
+	expect '.bonds[0].operstate == "up"'
+}
+
+# Every key of a bond document is always there (schema 3): null when unknown or not
+# applicable, never absent; in show and in the before/after of a change alike.
+BOND_KEYS='["active_member","ad_info","ad_select","admin_up","arp_interval_ms","bond","carrier",
+	"downdelay_ms","lacp_rate","members","min_links","miimon_ms","mode","mtu_bytes","operstate",
+	"primary","rdma","updelay_ms","xmit_hash_policy"]'
+MEMBER_KEYS='["actor_port_state","admin_up","aggregator_id","carrier","duplex","link_failure_count",
+	"mii_status","mtu_bytes","netdev","operstate","partner_port_state","perm_hwaddr","rate_gbps",
+	"state"]'
+
+@test "bond show: every bond and member has every key on every fixture, typed" {
+	local h n=0
+	for h in $(all_hosts); do
+		run --separate-stderr rd "$h" -j bond show
+		assert_success
+		n=$((n + $(jq '[.bonds[].members[]] | length' <<<"$output")))
+		jq -e --argjson bk "$BOND_KEYS" --argjson mk "$MEMBER_KEYS" 'all(.bonds[];
+			(keys == ($bk | sort)) and all(.members[]; keys == ($mk | sort)
+				and (.rate_gbps | type == "number" or type == "null")
+				and (.admin_up | type == "boolean" or type == "null")
+				and (.carrier | type == "boolean" or type == "null")
+				and (.operstate | type == "string" or type == "null")))' <<<"$output" >/dev/null ||
+			fail "$h: a key missing, extra or mistyped: $output"
+	done
+	# 802.3ad members, members of other modes and a down one are among them.
+	[ "$n" -ge 6 ] || fail "only $n members on all fixtures"
+}
+
+@test "bond --dry-run: before and after are bonds as show has them, every key there" {
+	need_host "$LAG"
+	run --separate-stderr rd "$LAG" -j --dry-run bond set bond0 miimon 100
+	assert_success
+	jq -e --argjson bk "$BOND_KEYS" --argjson mk "$MEMBER_KEYS" '.bonds[0] | [.before, .after]
+		| all(keys == ($bk | sort) and all(.members[]; keys == ($mk | sort)))' <<<"$output" >/dev/null ||
+		fail "before or after lacks a key: $output"
+	expect '.bonds[0].before | .operstate == "up" and all(.members[]; .admin_up and .carrier
+		and .operstate == "up" and .rate_gbps == 100)'
 }
 
 @test "bond show: ab-2nic is active-backup over two NICs, failed over, no RoCE LAG" {
@@ -190,8 +235,13 @@ check_exit() {
 	expect '.bonds[0] | .mode == "active-backup" and .primary == "ens1f0np0" and .active_member == "ens2f0np0"'
 	expect '[.bonds[0].members[] | [.netdev, .state, .mii_status]]
 		== [["ens1f0np0", "backup", "down"], ["ens2f0np0", "active", "up"]]'
-	expect '.bonds[0].members[0].speed_mbps == null and .bonds[0].ad_info == null'
+	expect '.bonds[0].members[0].rate_gbps == null and .bonds[0].ad_info == null'
 	expect '.bonds[0].members | all(.aggregator_id == null and .actor_port_state == null)'
+	# The dead member: up by its admin state, its own carrier and operstate down, and the
+	# bond's link monitor (mii_status) agrees; the backup member is up on every count.
+	expect '[.bonds[0].members[] | [.netdev, .admin_up, .carrier, .operstate, .mii_status, .rate_gbps]]
+		== [["ens1f0np0", true, false, "down", "down", null], ["ens2f0np0", true, true, "up", "up", 100]]'
+	expect '.bonds[0] | .admin_up == true and .carrier == true and .operstate == "up"'
 	# Both NICs' ports carry the bond's GIDs, but they are two devices: no LAG.
 	expect '.bonds[0].rdma | .roce_lag == false and .device == null and (.reason | test("RoCE LAG"))'
 }
@@ -204,7 +254,7 @@ check_exit() {
 	local want
 	want=$(check_exit)
 	[ "$status" -eq "$want" ] || fail "exit $status, the findings say $want: $output"
-	expect '.schema == 2 and [.bonds[].bond] == ["bond0"]'
+	expect '.schema == 3 and [.bonds[].bond] == ["bond0"]'
 	expect '.bonds[0] | .mode == "802.3ad" and .failover_s == 0.1 and .qp_timeout == 14
 		and .retry_cnt == 7 and .qp_survival_s == 0.536870912 and .min_qp_timeout == 12'
 	local ids
@@ -291,7 +341,7 @@ check_exit() {
 	need_host "$LAG"
 	run --separate-stderr rd "$LAG" -j --dry-run bond set bond0 miimon 200
 	assert_failure 4 # would change
-	expect '.schema == 2 and .changed == true and .dry_run == true'
+	expect '.schema == 3 and .changed == true and .dry_run == true'
 	expect '.bonds[0] | .bond == "bond0" and .changed == true and .dry_run == true and .skipped == []'
 	expect '.bonds[0].steps == [{"op": "set", "netdev": "bond0", "text": "set bond0 miimon 200"}]'
 	expect '.bonds[0].before.miimon_ms == 100 and .bonds[0].before.mode == "802.3ad" and .bonds[0].after == null'
@@ -549,21 +599,25 @@ assert_documented() {
 
 # failover needs a live bond and a peer: its keys are read from cmd/bond_failover.c.
 FAILOVER_KEYS="schema bond mode miimon_ms method member failover interrupted active_before active_after
-	active_final fault_s fault_note detect_ms react_ms react_reason detected_at_s reacted_at_s restore_s
-	member_back_s failback_s duration_s probe probe.ran probe.reason probe.method probe.rate_hz
-	probe.sent probe.received probe.lost probe.send_errors probe.gap_start_s probe.gap_end_s probe.outage_ms
-	probe.gap_lost probe.gap_open_start probe.gap_open_end probe.recovered_after_fault_ms
-	probe.resolution_ms probe.rtt_max_ms probe.failback_gap_ms rdma rdma.ran rdma.reason
-	rdma.device rdma.qp_survived rdma.resumed_s rdma.failed_s rdma.wc_status rdma.reconnected_s
-	rdma.error rdma.stall_ms rdma.connections rdma.bytes events events.t_s events.netdev
-	events.what events.value dropped_events event_overruns"
+	active_final fault_s fault_note detect_s react_s react_reason failover_s detected_at_s reacted_at_s
+	restore_s member_back_s failback_s duration_s probe probe.ran probe.reason probe.method
+	probe.rate_hz probe.sent probe.received probe.lost probe.send_errors probe.gap_start_s
+	probe.gap_end_s probe.outage_s probe.gap_lost probe.gap_open_start probe.gap_open_end
+	probe.recovered_after_fault_s probe.resolution_s probe.rtt_max_s probe.failback_gap_s
+	probe.sent_after_outage probe.lost_after_outage probe.loss_after_outage_pct rdma
+	rdma.ran rdma.reason rdma.device rdma.port rdma.qp_survived rdma.resumed_s rdma.failed_s
+	rdma.wc_status rdma.reconnected_s rdma.error rdma.longest_stall_s rdma.connections rdma.bytes
+	events events.t_s events.netdev events.device events.port events.what events.value
+	dropped_events event_overruns"
 
 @test "bond: every JSON key of failover is in rdmactl-bond(8), and no other is emitted" {
 	local src=$TOP/cmd/bond_failover.c key k known
 	known=" $(tr -s ' \t\n' '   ' <<<"$FAILOVER_KEYS") "
-	# The keys failover_report() emits: the key argument of each output call.
-	sed -n '/^static void failover_report(/,/^}/p' "$src" |
-		grep -oE '(rdc_out_[a-z0-9_]+\(o,[^"]*|emit_(m?s|member)\(o, )"[a-z_0-9]+"' |
+	# The keys failover_report() emits: the key argument of each output call (and those
+	# of the helpers it calls with the object open: out_after_outage(), emit_rdma_port()).
+	sed -n -e '/^static void failover_report(/,/^}/p' -e '/^static void emit_rdma_port(/,/^}/p' \
+		-e '/^static void out_after_outage(/,/^}/p' "$src" |
+		grep -oE '(rdc_out_[a-z0-9_]+\(o,[^"]*|emit_(s|dur_m?s|member)\(o, )"[a-z_0-9]+"' |
 		grep -oE '"[a-z_0-9]+"$' | tr -d '"' | sort -u >"$BATS_TEST_TMPDIR/emitted"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/emitted")" -ge 40 ] || fail "failover_report() not found in $src"
 	while read -r k; do
@@ -575,6 +629,23 @@ FAILOVER_KEYS="schema bond mode miimon_ms method member failover interrupted act
 			fail "cmd/bond_failover.c no longer emits '${key##*.}'"
 		assert_documented "$key"
 	done
+	# Durations are seconds (_s); only the kernel's own settings keep ms (miimon_ms).
+	local ms
+	ms=$(grep -E '_ms$' "$BATS_TEST_TMPDIR/emitted" | grep -vx miimon_ms || true)
+	[ -z "$ms" ] || fail "cmd/bond_failover.c emits durations in ms: $ms"
+	# The schema requires exactly these keys, at each level.
+	python3 - "$TOP/schemas/bond-failover.schema.json" $FAILOVER_KEYS <<-'PY' || fail "the schema and the keys differ"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	want = set(sys.argv[2:])
+	have = {"schema"} | set(s["required"]) - {"kind"}
+	for sub, node in (("probe", s["properties"]["probe"]), ("rdma", s["properties"]["rdma"]),
+	                  ("events", s["properties"]["events"]["items"])):
+	    have |= {sub + "." + k for k in node["required"]}
+	    assert set(node["required"]) == set(node["properties"]), sub
+	assert set(s["required"]) == set(s["properties"])
+	sys.exit(0 if have == want else print(sorted(have ^ want)) or 1)
+	PY
 	# And the timeline's event names, as lib/bond/failover.c spells them.
 	local names
 	names=$(sed -n '/fo_what_names\[RDC_FO_WHAT_COUNT\] = {/,/^};/p' "$TOP/lib/bond/failover.c" |
@@ -583,6 +654,46 @@ FAILOVER_KEYS="schema bond mode miimon_ms method member failover interrupted act
 	for k in $names; do
 		grep -qF "*\"$k\"*" "$PAGE" || fail "rdmactl-bond.8.scd does not name the event '$k'"
 	done
+}
+
+# The schemas of the bond documents are strict: every object that names its properties
+# requires them all and allows no other (the common definitions they use too, the finding's
+# excepted: diag's).  A condition (if, not) is no description of an object.
+@test "bond: the bond schemas require every key and allow no other" {
+	python3 - "$TOP/schemas" bond-show bond-change bond-check bond-failover <<-'PY'
+	import json, sys
+	top, kinds = sys.argv[1], sys.argv[2:]
+	common = json.load(open(top + "/common.schema.json"))["$defs"]
+	mine = {"bond", "bond-member", "lacp-state"}
+	bad, seen = [], set()
+	def walk(node, path):
+	    if isinstance(node, list):
+	        for i, v in enumerate(node):
+	            walk(v, "%s[%d]" % (path, i))
+	        return
+	    if not isinstance(node, dict):
+	        return
+	    ref = node.get("$ref", "")
+	    if ref.startswith("common.schema.json#/$defs/"):
+	        name = ref.split("/")[2]
+	        if name in mine and name not in seen:
+	            seen.add(name)
+	            walk(common[name], "$defs/" + name)
+	    if "properties" in node:
+	        props = set(node["properties"])
+	        if props - set(node.get("required", [])):
+	            bad.append("%s: not required: %s" % (path, sorted(props - set(node.get("required", [])))))
+	        if node.get("additionalProperties") is not False:
+	            bad.append("%s: additionalProperties is not false" % path)
+	    for k, v in node.items():
+	        if k not in ("if", "not"):
+	            walk(v, path + "." + k)
+	for kind in kinds:
+	    walk(json.load(open("%s/%s.schema.json" % (top, kind))), kind)
+	assert seen == mine, seen
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
 }
 
 @test "bond: every finding id of lib/bond/check.c is in rdmactl-bond(8)" {

@@ -83,7 +83,7 @@ p.wait()
 print("exit", p.returncode)
 ' env TMPDIR="$SCR" "$RDMACTL" --root "$BIG" --yaml port stats
 	assert_success
-	assert_output "schema: 2
+	assert_output "schema: 3
 exit -13"
 	scratch_empty
 }

@@ -90,7 +90,7 @@ check_ids() {
 		echo "$out" | jq -e '.findings | all(.id and .severity and .title and (.evidence | type == "array"))' >/dev/null ||
 			fail "$host: a finding lacks its keys"
 		echo "$out" | jq -e '.skipped | all(.id and .reason)' >/dev/null || fail "$host: skipped without reason"
-		echo "$out" | jq -e '.summary.checks >= 32' >/dev/null || fail "$host: summary"
+		echo "$out" | jq -e '.summary.checks_run >= 32' >/dev/null || fail "$host: summary"
 	done
 }
 
@@ -105,6 +105,13 @@ check_ids() {
 	echo "$output" | jq -e '.interval_s == 5'
 	echo "$output" | jq -e '.findings[] | select(.id == "link.flapping") | .evidence |
 		(map(.name) | index("link_downed") != null and index("carrier_changes") != null)'
+	# each counter typed: its total now, how much it moved, over the 5 s window
+	echo "$output" | jq -e '.findings[] | select(.id == "link.flapping") | .evidence[] |
+		select(.name == "carrier_changes") | (.value | type == "number") and .delta >= 1 and
+		.window_s == 5 and .since_reset == false'
+	echo "$output" | jq -e '.findings[] | select(.id == "links.traffic-imbalance") | .evidence |
+		any(.name == "share_pct" and (.value | type == "number") and .value > 90 and
+			.detail == "ens1f1np1")'
 	echo "$output" | jq -e '.findings[] | select(.id == "links.traffic-imbalance") | .title |
 		test("ens1f1np1 carried 98%")'
 	echo "$output" | jq -e '.findings | all(.fix != null and .fix != "" and .why != "")'
@@ -133,7 +140,7 @@ check_ids() {
 	run rd cx6dx -j diag interval 0 check qos
 	[ "$status" -ne 2 ]
 	all=$("$RDMACTL" -j diag list | jq '[.checks[] | select(.family == "qos")] | length')
-	[ "$(echo "$output" | jq .summary.checks)" -eq "$all" ]
+	[ "$(echo "$output" | jq .summary.checks_run)" -eq "$all" ]
 	echo "$output" | jq -e '[.findings[].id, .skipped[].id] | all(startswith("qos."))'
 	run rd cx6dx -j diag interval 0 skip qos link
 	echo "$output" | jq -e '[.findings[].id, .skipped[].id] | all(startswith("qos.") or startswith("link.") | not)'
@@ -214,7 +221,9 @@ check_ids() {
 		out=$(rd "$h" -j diag interval 0 2>/dev/null) || true
 		[ "$(jq -r .kind <<<"$out")" = diag-run ] || fail "$h: $out"
 		# Whole: none needed the " ..." a string too long for its field ends with.
-		jq -e '[.findings[] | .title, .why, .fix, .evidence[].value] + [.skipped[].reason]
+		# (evidence values are typed: only the words can be cut; details are words too)
+		jq -e '[.findings[] | .title, .why, .fix, (.evidence[] | .value | strings),
+			(.evidence[].detail | strings)] + [.skipped[].reason]
 			| all(endswith(" ...") | not)' <<<"$out" >/dev/null || fail "$h: cut: $out"
 	done
 	# The longest reason: the kernel's word, our hint, whole (it was cut at 160 bytes).

@@ -37,6 +37,15 @@ has_finding() {
 		'any(.findings[]; .id == $id and (.netdev // .bond // "-") == $on)' <<<"$output" >/dev/null
 }
 
+# Evidence NAME of finding ID on NETDEV in $output, the whole piece as JSON; fails (saying so)
+# unless there is exactly one.
+qos_ev() {
+	jq -c --arg id "$1" --arg nd "$2" --arg name "$3" 2>&1 \
+		'[.findings[] | select(.id == $id and .netdev == $nd) | .evidence[] | select(.name == $name)]
+		| if length == 1 then .[0] else error("\($id) \($nd): \(length) pieces named \($name)") end' \
+		<<<"$output"
+}
+
 @test "diag scenarios: every check of 'diag list' fires (fail, warn or info) on some fixture host" {
 	local ids host hit=" " id missing=""
 	ids=$("$RDMACTL" -j diag list | jq -r '.checks[].id')
@@ -85,6 +94,77 @@ has_finding() {
 	echo "$output" | jq -e '.findings | all(.fix != null and .fix != "" and .why != "")'
 }
 
+@test "diag scenarios: qos evidence is one typed value each (schema 3)" {
+	local e
+	diag_json lossless-broken
+	# pfc_en was "0x58 (priorities 3,4,6)": the bitmap, its priorities the detail
+	e=$(qos_ev qos.pfc-too-many ens1f0np0 pfc_en) || fail "$e"
+	jq -e '.value == 88 and .detail == "priorities 3,4,6" and .delta == null' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.pfc-too-many ens1f0np0 pfc_cap) || fail "$e"
+	jq -e '.value == 8' <<<"$e" || fail "$e"
+	# "roce dscp prio" "DSCP 26: no entry": null, the DSCP in the detail; the policy's
+	# "roce-dscp, roce-prio" "26:3" is two pieces
+	e=$(qos_ev qos.dscp-map ens1f0np0 roce_dscp_prio) || fail "$e"
+	jq -e '.value == null and .detail == "DSCP 26"' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.dscp-map ens1f0np0 cnp_dscp_prio) || fail "$e"
+	jq -e '.value == 6 and .detail == "DSCP 48"' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.dscp-map ens1f0np0 roce-dscp) || fail "$e"
+	jq -e '.value == 26 and .source == "diag policy"' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.dscp-map ens1f0np0 roce-prio) || fail "$e"
+	jq -e '.value == 3' <<<"$e" || fail "$e"
+	# the storm: the pause-duration counter over the 5 s window, and the share it makes
+	e=$(qos_ev qos.pause-storm ens1f0np0 tx_prio3_pause_duration) || fail "$e"
+	jq -e '.value == 7652423 and .delta == 2905161 and .window_s == 5 and .since_reset == false' \
+		<<<"$e" || fail "$e"
+	e=$(qos_ev qos.pause-storm ens1f0np0 tx_pause_pct) || fail "$e"
+	jq -e '(.value | type) == "number" and .value > 58 and .value < 59' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.pause-storm ens1f0np0 tx_pause_storm_warning_events) || fail "$e"
+	jq -e '.value == 39 and .delta == 2 and .window_s == 5' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.pause-storm ens1f0np0 tx-pause-pct-fail) || fail "$e"
+	jq -e '.value == 50' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.rx-pause ens1f0np0 rx_pause_pct) || fail "$e"
+	jq -e '(.value | type) == "number" and .value > 22 and .value < 23' <<<"$e" || fail "$e"
+	# "pause" "autoneg off rx off tx off": booleans; the 802.3x frames a counter over the window
+	e=$(qos_ev qos.global-pause ens1f1np1 rx_pause) || fail "$e"
+	jq -e '.value == false' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.global-pause ens1f1np1 rx_pause_ctrl_phy) || fail "$e"
+	jq -e '.value == 21953 and .delta == 1536 and .window_s == 5' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.lossless-drops ens1f0np0 pfc_delay_bits) || fail "$e"
+	jq -e '.value == 7' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.lossless-drops ens1f0np0 buffer_size_bytes) || fail "$e"
+	jq -e '.value == 262016' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.ecn-off ens1f0np0 roce_np_enable) || fail "$e"
+	jq -e '.value == false' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.cnp-inconsistent ens1f1np1 cnp_dscp) || fail "$e"
+	jq -e '.value == 26' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.cnp-inconsistent ens1f1np1 cnp_802p_prio) || fail "$e"
+	jq -e '.value == 3' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.cnp-loop ens1f0np0 np_cnp_sent) || fail "$e"
+	jq -e '.value == 2599577 and .delta == 0 and .window_s == 5' <<<"$e" || fail "$e"
+
+	diag_json degraded
+	e=$(qos_ev qos.pfc-off ens1f0np0 pfc_en) || fail "$e"
+	jq -e '.value == 0 and .detail == "no priority"' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.trust ens1f0np0 dscp_app_entries) || fail "$e"
+	jq -e '.value == 0' <<<"$e" || fail "$e"
+	# ETS's eight-entry maps ("0:0 1:0 ... 3:3 ...") became the RoCE and CNP TCs' values
+	e=$(qos_ev qos.ets ens1f0np0 roce_tc) || fail "$e"
+	jq -e '.value == 3' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.ets ens1f0np0 roce_tc_tsa) || fail "$e"
+	jq -e '.value == "vendor"' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.ets ens1f0np0 ets-min-bw-pct) || fail "$e"
+	jq -e '.value == 50' <<<"$e" || fail "$e"
+	# one sample: counters since their reset, no window
+	e=$(qos_ev qos.cnp-loop ens1f0np0 rp_cnp_ignored) || fail "$e"
+	jq -e '.value == 2 and .since_reset == true and .delta == null' <<<"$e" || fail "$e"
+
+	diag_json link-faults
+	e=$(qos_ev qos.dcbx-fight ens2f0np0 dcbx) || fail "$e"
+	jq -e '.value == 12 and .detail == "cee ieee"' <<<"$e" || fail "$e"
+	e=$(qos_ev qos.dcbx-fight ens2f0np0 willing) || fail "$e"
+	jq -e '.value == false' <<<"$e" || fail "$e"
+}
+
 @test "diag scenarios: link-faults: speed, FEC, module, firmware, VF, RNR and rdma_cm, exit 1" {
 	diag_json link-faults
 	[ "$status" -eq 1 ]
@@ -102,7 +182,7 @@ has_finding() {
 	echo "$output" | jq -e '[.findings[] | select(.id == "transport.rdma-cm") | .title] | unique ==
 		["rdma_cm default mode IB/RoCE v1 (want RoCE v2), default ToS 0 (policy 106: DSCP 26)"]'
 	# the VF is judged by what a VF has: no DCB, no FEC, no PCIe link of its own
-	echo "$output" | jq -e '[.skipped[] | select((.object // "") | endswith("ens2f0v0")) | .id] |
+	echo "$output" | jq -e '[.skipped[] | select(.netdev == "ens2f0v0") | .id] |
 		index("qos.pfc-off") != null and index("link.fec-off") != null and
 		index("host.pcie-degraded") != null'
 }
@@ -146,11 +226,14 @@ has_finding() {
 	  '[["mlx5_bond_0","ens1f0np0"],["mlx5_bond_0","ens1f1np1"]]' ]
 	# Checks of the RDMA port itself run once, not per member.
 	[ "$(jq '[.skipped[] | select(.id == "transport.loss")] | length' <<<"$output")" -le 1 ]
-	# lag-mistakes' bond1 members differ (ens2f1np1 has PFC on 4 too): one finding, evidence per member.
+	# lag-mistakes' bond1 members differ (ens2f1np1 has PFC on 4 too): one finding, evidence per
+	# setting that differs, named as pfc show's bonds[].differences[].what names it (it was pfc
+	# set's keyword "prio-pfc"), its value the list of members and what each has.
 	diag_json lag-mistakes
 	jq -e '.findings[] | select(.id == "qos.members-differ") |
 		.bond == "bond1" and .severity == "fail" and
-		(.evidence[] | select(.name == "prio-pfc") | .value) == "ens2f0np0 3, ens2f1np1 3,4"' \
+		([.evidence[].name] == ["pfc.enabled_prios"]) and
+		(.evidence[] | select(.name == "pfc.enabled_prios") | .value) == "ens2f0np0 3, ens2f1np1 3,4"' \
 		<<<"$output" || fail "$output"
 	# A member without carrier is named by its own netdev, not the bond's.
 	diag_json ab-2nic

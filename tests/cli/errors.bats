@@ -120,7 +120,7 @@ load ../helpers
 @test "an empty root has no RDMA devices: an empty list, said on stderr, exit 1" {
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -j port
 	assert_failure 1
-	[ "$output" = '{"schema":2,"kind":"port-show","ports":[]}' ]
+	[ "$output" = '{"schema":3,"kind":"port-show","ports":[]}' ]
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 }
 
@@ -261,7 +261,7 @@ load ../helpers
 @test "-j/--yaml: a failure is an error document on stdout (id, errno, message, object) beside the English" {
 	run --separate-stderr rd cx6dx -j port show mlx5_9
 	assert_failure 1
-	[ "$(jq -c '[.schema, .kind, .error.id, .error.errno, .error.object]' <<<"$output")" = '[2,"error","not-found",19,"mlx5_9"]' ] ||
+	[ "$(jq -c '[.schema, .kind, .error.id, .error.errno, .error.object]' <<<"$output")" = '[3,"error","not-found",19,"mlx5_9"]' ] ||
 		fail "$output"
 	jq -e '.error.message == "no RDMA device or network interface '\''mlx5_9'\'' (did you mean '\''mlx5_0'\''?)"' <<<"$output" >/dev/null ||
 		fail "$output"

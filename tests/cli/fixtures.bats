@@ -194,8 +194,8 @@ val() {
 		  '[[1,0,2,3,4,5,6,7],["vendor","vendor","vendor","vendor","vendor","vendor","vendor","vendor"],[100,100,100,100,100,100,100,100]]' ]
 		[ "$(echo "$d" | jq -c '[.dcbx.host, .roce[0].source]')" = '[true,"unknown"]' ]
 		[ "$(echo "$d" | jq -c '.verdict.matches')" = false ]
-		[ "$(echo "$d" | jq -c '[.verdict.differences[] | select(.what == "prio-pfc 3" or .what == "trust")]')" = \
-		  '[{"what":"prio-pfc 3","have":false,"want":true},{"what":"trust","have":"pcp","want":"dscp"}]' ]
+		[ "$(echo "$d" | jq -c '[.verdict.differences[] | select(.what == "pfc.prios.enabled" and .index == 3 or .what == "trust.value")]')" = \
+		  '[{"what":"pfc.prios.enabled","index":3,"device":null,"port":null,"have":false,"want":true},{"what":"trust.value","index":null,"device":null,"port":null,"have":"pcp","want":"dscp"}]' ]
 	done
 	# 802.3x PAUSE frames: counted on priority 0 by dcbnl, "global" by ethtool
 	pfc=$(echo "$output" | jq -c '.netdevs[1].pfc.prios[0] | [.tx_pfc_frames, .rx_pfc_frames]')

@@ -47,7 +47,7 @@ key_paths() {
 		"$RDMACTL" "$HOSTS"
 	assert_success
 	[ "$(jq -sc 'map([.schema, .kind])' <<<"$output")" = \
-		'[[2,"port-show"],[2,"pfc-show"],[2,"port-show"],[2,"pfc-show"]]' ] || fail "$output"
+		'[[3,"port-show"],[3,"pfc-show"],[3,"port-show"],[3,"pfc-show"]]' ] || fail "$output"
 }
 
 @test "json: no bare unitless quantity keys (delay, mtu, tc_bw, per_second)" {
@@ -72,11 +72,8 @@ key_paths() {
 @test "json: show and set use the same names and shapes (pfc show vs pfc apply, port show vs port set)" {
 	local show plan
 	show=$(rd cx6dx -j pfc show dev ens1f0np0 |
-		jq -c '.netdevs[0] | {pfc: {enabled_prios: .pfc.enabled_prios, delay_bits: .pfc.delay_bits},
-			ets: {prio_tc: .ets.prio_tc, tc_tsa: .ets.tc_tsa, tc_bw_pct: .ets.tc_bw_pct},
-			trust: {value: .trust.value}, dscp_prio: {map: (.dscp_prio.map | sort_by(.dscp))}}')
-	plan=$(rd cx6dx -j --dry-run pfc set dev ens1f0np0 delay 7 |
-		jq -c '.netdevs[0].before | {pfc, ets, trust, dscp_prio}')
+		jq -c '.netdevs[0] | {pfc: (.pfc | del(.prios, .pause_duration_source)), trust, dscp_prio, ets, maxrate, buffer, ecn, cnp, roce}')
+	plan=$(rd cx6dx -j --dry-run pfc set dev ens1f0np0 delay 7 | jq -c '.netdevs[0].before')
 	assert_equal "$plan" "$show"
 	show=$(rd cx6dx -j port show ens1f0np0 | jq -c '.ports[0] | {mtu_bytes, operstate}')
 	plan=$(rd cx6dx -j --dry-run port set ens1f0np0 mtu 9000 | jq -c '.before | {mtu_bytes, operstate}')

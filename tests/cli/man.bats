@@ -417,7 +417,7 @@ PFC_SECTIONS="dcbx pfc trust dscp_prio ets maxrate buffer ecn cnp roce"
 		value np rp dscp prio device port default_roce_mode default_roce_tos; do
 		grep -qF "\"$key\"" "$TOP/cmd/pfc.c" || fail "cmd/pfc.c no longer emits '$key'"
 	done
-	for key in files path value; do
+	for key in ecn cnp roce reason value; do
 		grep -qF "\"$key\"" "$TOP/cmd/pfc_set.c" || fail "cmd/pfc_set.c no longer emits '$key'"
 	done
 	# The verdict of a netdev without DCB (the double serves only its own NICs).
@@ -431,7 +431,7 @@ PFC_SECTIONS="dcbx pfc trust dscp_prio ets maxrate buffer ecn cnp roce"
 		ecn.prios.prio ecn.prios.np ecn.prios.rp cnp.source cnp.dscp cnp.prio roce \
 		roce.device roce.port roce.source roce.default_roce_mode roce.default_roce_tos \
 		pfc.prios.tx_pause_duration_us pfc.prios.rx_pause_duration_us \
-		pfc.pause_duration_source before.files after.files path value
+		pfc.pause_duration_source before.ecn after.ecn before.cnp after.cnp before.roce after.roce total_size_bytes value
 }
 
 # A key path of pfc's JSON is documented as *path* after the "netdevs." of

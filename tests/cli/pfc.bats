@@ -47,6 +47,211 @@ sets() {
 	assert_output --partial "ecn       unknown (no MLNX_OFED ecn sysfs on this driver)"
 }
 
+# Rewrite the recorded dcbnl replies in $1 so that DCB_ATTR_IEEE_MAXRATE (7)
+# comes as DCB_ATTR_IEEE_QCN (8), which mlx5 does not implement and rdmactl
+# does not read: a driver whose reply lacks MAXRATE.
+maxrate_as_qcn() {
+	python3 - "$1" <<'PY'
+import struct, sys
+lines = open(sys.argv[1]).read().split("\n")
+found = 0
+for n, line in enumerate(lines):
+    if not line.startswith("< "):
+        continue
+    b = bytearray.fromhex(line[2:])
+    if len(b) < 20 or struct.unpack_from("<H", b, 4)[0] != 78:  # RTM_GETDCB
+        continue
+    off = 20
+    while off + 4 <= len(b):
+        alen, atype = struct.unpack_from("<HH", b, off)
+        if alen < 4:
+            break
+        if atype & 0x3fff == 13:  # DCB_ATTR_IEEE
+            sub = off + 4
+            while sub + 4 <= off + alen:
+                slen, stype = struct.unpack_from("<HH", b, sub)
+                if slen < 4:
+                    break
+                if stype == 7:
+                    struct.pack_into("<H", b, sub + 2, 8)
+                    found += 1
+                sub += (slen + 3) & ~3
+        off += (alen + 3) & ~3
+    lines[n] = "< " + b.hex()
+open(sys.argv[1], "w").write("\n".join(lines))
+sys.exit(0 if found else "no DCB_ATTR_IEEE_MAXRATE found")
+PY
+}
+
+# The keys of each pfc show section (schema 3): every one always there,
+# whether the section was read or not.
+SECTION_KEYS='{
+  "dcbx": ["source","reason","host","lld_managed","cee","ieee","static"],
+  "pfc": ["source","reason","pfc_cap","delay_bits","enabled_prios","prios","pause_duration_source"],
+  "trust": ["source","reason","value"],
+  "dscp_prio": ["source","reason","map"],
+  "ets": ["source","reason","ets_cap","willing","prio_tc","tc_tsa","tc_bw_pct"],
+  "maxrate": ["source","reason","tc_maxrate_kbps"],
+  "buffer": ["source","reason","prio_buffer","buffer_size_bytes","total_size_bytes"],
+  "ecn": ["source","reason","prios"],
+  "cnp": ["source","reason","dscp","prio"]}'
+
+@test "pfc show -j: every section an object with all its keys, null values when unknown (schema 3)" {
+	# cx6dx-lag has no MLNX_OFED: ecn and cnp unknown, their values there and null.
+	run --separate-stderr rd cx6dx-lag -j pfc show
+	assert_success
+	jq -e '.netdevs[0] | (.ecn | has("prios") and .prios == null and .source == "unknown" and
+		(.reason | type) == "string") and (.cnp | has("dscp") and has("prio") and .dscp == null and
+		.prio == null) and ([.dcbx, .pfc, .trust, .dscp_prio, .ets, .maxrate, .buffer] |
+		all(has("reason") and .reason == null)) and (.roce | all(has("reason") and .reason == null)) and
+		(.verdict | has("reason") and .reason == null)' <<<"$output" || fail "$output"
+	# rxe-bond has no dcbnl at all: every DCB section unknown, arrays null (never []).
+	run --separate-stderr rd rxe-bond -j pfc show
+	assert_success
+	jq -e '.netdevs[0] | (.pfc | .source == "unknown" and .prios == null and .enabled_prios == null and
+		.pfc_cap == null and .pause_duration_source == null) and .dscp_prio.map == null and
+		.trust.value == null and .ets.prio_tc == null and .buffer.total_size_bytes == null and
+		(.roce[0] | .source == "unknown" and .reason == "rdma_cm configfs not set up for this device" and
+		.default_roce_tos == null)' <<<"$output" || fail "$output"
+	# On every host, every section has exactly its keys: unknown ones too.
+	local h n=0
+	for h in "$HOSTS"/*/; do
+		"$RDMACTL" --root "$h" -j pfc show >"$BATS_TEST_TMPDIR/show.json" 2>/dev/null || continue
+		n=$((n + 1))
+		jq -e --argjson want "$SECTION_KEYS" '[.netdevs[] as $n | $want | to_entries[] | .value as $k |
+			($n[.key] | type == "object" and keys_unsorted == $k)] | all and length > 0' \
+			<"$BATS_TEST_TMPDIR/show.json" >/dev/null ||
+			fail "$h: a section lacks keys: $(jq -c --argjson want "$SECTION_KEYS" '[.netdevs[] as $n | $want | to_entries[] | select(($n[.key] | keys_unsorted) != .value) | {section: .key, keys: ($n[.key] | keys_unsorted)}]' <"$BATS_TEST_TMPDIR/show.json")"
+		jq -e '[.netdevs[] | (.roce[] | keys_unsorted == ["device","port","source","reason","default_roce_mode","default_roce_tos"]),
+			(.verdict | has("reason"))] | all' <"$BATS_TEST_TMPDIR/show.json" >/dev/null || fail "$h: roce or verdict keys"
+		"$TOP/tests/schema-check" -q "$BATS_TEST_TMPDIR/show.json" || fail "$h: not valid"
+	done
+	[ "$n" -ge 10 ] || fail "only $n hosts printed pfc show"
+}
+
+@test "pfc show: the man page's jq recipes run on every host, unknown sections included" {
+	local page=$TOP/man/rdmactl-pfc.8.scd h i n=0
+	local -a opts filters
+	# The recipes that read pfc show, as the page gives them (its \\ is one backslash).
+	mapfile -t opts < <(sed -nE "s/^# rdmactl -j pfc show \| jq (-[rc]) '.*'\$/\1/p" "$page")
+	mapfile -t filters < <(sed -nE "s/^# rdmactl -j pfc show \| jq -[rc] '(.*)'\$/\1/p" "$page" | sed 's/\\\\/\\/g')
+	[ "${#filters[@]}" -ge 3 ] && [ "${#opts[@]}" -eq "${#filters[@]}" ] ||
+		fail "the page has ${#filters[@]} pfc show recipes"
+	for h in "$HOSTS"/*/; do
+		"$RDMACTL" --root "$h" -j pfc show >"$BATS_TEST_TMPDIR/show.json" 2>/dev/null || continue
+		for i in "${!filters[@]}"; do
+			run jq "${opts[$i]}" "${filters[$i]}" "$BATS_TEST_TMPDIR/show.json"
+			[ "$status" -eq 0 ] || fail "$h: jq ${opts[$i]} '${filters[$i]}': $output"
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -ge 30 ] || fail "only $n recipe runs"
+	# rxe-bond's PFC is unknown: null, neither an error nor "nothing paused".
+	for i in "${!filters[@]}"; do
+		[[ ${filters[$i]} == *paused:* ]] || continue
+		run jq "${opts[$i]}" "${filters[$i]}" < <("$RDMACTL" --root "$HOSTS/rxe-bond" -j pfc show)
+		assert_line '{"netdev":"eth0","paused":null}'
+		n=0
+	done
+	[ "$n" -eq 0 ] || fail "no 'paused' recipe on the page"
+}
+
+@test "pfc set/apply -j: before and after are pfc show's sections, same names and shapes" {
+	# The double's NIC: before is what show printed, after what show prints once written.
+	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
+	assert_success
+	local show1=$output
+	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless
+	assert_success
+	local change=$output
+	run --separate-stderr "$RDMACTL" -j pfc show dev eth9
+	local show2=$output
+	jq -en --argjson s1 "$show1" --argjson c "$change" --argjson s2 "$show2" '
+		$s1.netdevs[0] as $a | $s2.netdevs[0] as $b | $c.netdevs[0] as $n |
+		($n.before | keys_unsorted) == ["pfc","trust","dscp_prio","ets","maxrate","buffer","ecn","cnp","roce"] and
+		($n.after | keys_unsorted) == ($n.before | keys_unsorted) and
+		([("trust","dscp_prio","ets","maxrate","buffer","ecn","cnp","roce") | $n.before[.] == $a[.]] | all) and
+		$n.before.pfc == ($a.pfc | del(.prios, .pause_duration_source)) and
+		([("trust","dscp_prio","maxrate","buffer","ecn","cnp","roce") | $n.after[.] == $b[.]] | all) and
+		$n.after.pfc == ($b.pfc | del(.prios, .pause_duration_source)) and
+		($n.after.ets | del(.tc_bw_pct)) == ($b.ets | del(.tc_bw_pct)) and
+		$n.after.ets.tc_bw_pct[0,3] == $b.ets.tc_bw_pct[0,3] and
+		($n.before | has("files") | not)' || fail "$change"
+	# A section the driver does not report is the same object as in show, never null.
+	run --separate-stderr rd cx6dx-lag -j --dry-run pfc apply dev ens1f0np0 profile roce-lossless prio 4
+	assert_failure 4 # would change
+	jq -e --argjson s "$(rd cx6dx-lag -j pfc show dev ens1f0np0)" '$s.netdevs[0] as $a | .netdevs[0] |
+		.before.ecn == $a.ecn and .after.ecn == $a.ecn and .before.cnp == $a.cnp and
+		(.before.ecn | .source == "unknown" and has("prios") and .prios == null) and
+		.before.roce == $a.roce and .before.trust == $a.trust and .after.pfc.enabled_prios == [4]' \
+		<<<"$output" || fail "$output"
+	"$TOP/tests/schema-check" -q - <<<"$output"
+	# A dcbnl reply without MAXRATE (a copy of cx6dx whose recorded replies carry
+	# it as QCN, which mlx5 lacks): unknown in show, the same object in before/after.
+	local h=$BATS_TEST_TMPDIR/host
+	cp -a "$HOSTS/cx6dx" "$h"
+	maxrate_as_qcn "$h/kernel.rec"
+	run --separate-stderr "$RDMACTL" --root "$h" -j pfc show dev ens1f0np0
+	assert_success
+	local show=$output
+	jq -e '.netdevs[0].maxrate == {"source": "unknown", "reason": "not in the driver'"'"'s dcbnl reply",
+		"tc_maxrate_kbps": null}' <<<"$show" || fail "$show"
+	run --separate-stderr "$RDMACTL" --root "$h" -j --dry-run pfc set dev ens1f0np0 prio-pfc 4:on
+	assert_failure 4 # would change
+	jq -e --argjson s "$show" '.netdevs[0] | .before.maxrate == $s.netdevs[0].maxrate and
+		.after.maxrate == $s.netdevs[0].maxrate and .after.pfc.enabled_prios == [3, 4]' <<<"$output" || fail "$output"
+	"$TOP/tests/schema-check" -q - <<<"$output"
+}
+
+@test "pfc set -j without dcbnl (rxe on a bond): before/after DCB sections unknown objects, as show" {
+	# A copy of rxe-bond with the RDMA-CM configfs of rxeb set up (the capture has none).
+	local h=$BATS_TEST_TMPDIR/host c
+	cp -a "$HOSTS/rxe-bond" "$h"
+	c=$h/sys/kernel/config/rdma_cm/rxeb/ports/1
+	mkdir -p "$c"
+	echo 0 >"$c/default_roce_tos"
+	echo "RoCE v2" >"$c/default_roce_mode"
+	run --separate-stderr "$RDMACTL" --root "$h" -j pfc show dev bond0
+	assert_success
+	local show=$output
+	run --separate-stderr "$RDMACTL" --root "$h" -j --dry-run pfc set dev bond0 roce-tos 106
+	assert_failure 4 # would change
+	jq -e --argjson s "$show" '[.netdevs[] | . as $n | ($s.netdevs[] | select(.netdev == $n.netdev)) as $a |
+		([("trust","dscp_prio","ets","maxrate","buffer","ecn","cnp") as $k |
+			$n.before[$k] == $a[$k] and $n.after[$k] == $a[$k]] | all) and
+		$n.before.pfc == ($a.pfc | del(.prios, .pause_duration_source)) and
+		($n.before.pfc | .source == "unknown" and .enabled_prios == null) and $n.before.roce == $a.roce] |
+		all and length == 2' \
+		<<<"$output" || fail "$output"
+	[ "$(jq -c '[.netdevs[] | [.netdev, .changed, (.after.roce | map([.device, .port, .default_roce_tos]))]]' <<<"$output")" = \
+	  '[["eth0",true,[["rxeb",1,106]]],["eth1",false,[]]]' ] || fail "$output"
+	"$TOP/tests/schema-check" -q - <<<"$output"
+}
+
+@test "pfc set/apply -j: ECN, CNP and RDMA-CM values typed, as pfc show names them" {
+	# lossless-broken has MLNX_OFED's files: ECN off on 3, CNPs on DSCP 26 priority 3.
+	run --separate-stderr rd lossless-broken -j --dry-run pfc apply dev ens1f1np1 profile roce-lossless
+	assert_failure 4 # would change
+	jq -e '.netdevs[0] | (.before.ecn.prios[3] == {"prio": 3, "np": false, "rp": true}) and
+		(.after.ecn.prios[3] == {"prio": 3, "np": true, "rp": true}) and
+		(.before.cnp | .source == "ofed-sysfs" and .reason == null and .dscp == 26 and .prio == 3) and
+		(.after.cnp | .dscp == 48 and .prio == 6) and
+		([.before, .after | .ecn.prios[] | .np, .rp | type] | unique) == ["boolean"] and
+		([.before, .after | .cnp.dscp, .cnp.prio | type] | unique) == ["number"]' \
+		<<<"$output" || fail "$output"
+	jq -e --argjson s "$(rd lossless-broken -j pfc show dev ens1f1np1)" \
+		'.netdevs[0].before | .ecn == $s.netdevs[0].ecn and .cnp == $s.netdevs[0].cnp' <<<"$output" || fail "$output"
+	"$TOP/tests/schema-check" -q - <<<"$output"
+	# RDMA-CM: the ToS a number, the mode a word, per RDMA port as pfc show's roce.
+	run --separate-stderr rd clean-2port -j --dry-run pfc set dev ens1f0np0 roce-tos 104 roce-mode v1
+	assert_failure 4 # would change
+	jq -e --argjson s "$(rd clean-2port -j pfc show dev ens1f0np0)" '.netdevs[0] |
+		.before.roce == $s.netdevs[0].roce and
+		.after.roce == [$s.netdevs[0].roce[0] | .default_roce_tos = 104 | .default_roce_mode = "IB/RoCE v1"]' \
+		<<<"$output" || fail "$output"
+	"$TOP/tests/schema-check" -q - <<<"$output"
+}
+
 @test "pfc apply roce-lossless: PFC on 3 only, DSCP trust, 26->3 and 48->6; dcb agrees" {
 	run --separate-stderr "$RDMACTL" -j pfc apply dev eth9 profile roce-lossless
 	assert_success
@@ -425,7 +630,7 @@ teardown() {
 	mkdir "$BATS_TEST_TMPDIR/empty"
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j pfc show
 	assert_failure 1
-	assert_equal "$output" '{"schema":2,"kind":"pfc-show","netdevs":[],"bonds":[]}'
+	assert_equal "$output" '{"schema":3,"kind":"pfc-show","netdevs":[],"bonds":[]}'
 	assert_equal "$stderr" "rdmactl: pfc: no netdev carries an RDMA port: nothing to show"
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j pfc show
 	assert_success

@@ -42,14 +42,46 @@ load ../helpers
 	# bond1's second member has PFC on priority 4 too: the members differ.
 	[ "$(jq -c '[.bonds[] | [.bond, .relation, .bond_mode, .members_agree, .id]]' <<<"$output")" = \
 	  '[["bond1","member","balance-alb",false,"pfc.members-differ"],["bond0","roce_lag","802.3ad",true,null]]' ]
+	# Each member's value typed and shaped as pfc show's key "what" names, never "3,4".
 	[ "$(jq -c '.bonds[0].differences' <<<"$output")" = \
-	  '[{"what":"pfc.enabled_prios","values":[{"netdev":"ens2f0np0","value":"3"},{"netdev":"ens2f1np1","value":"3,4"}]}]' ]
+	  '[{"what":"pfc.enabled_prios","values":[{"netdev":"ens2f0np0","value":[3]},{"netdev":"ens2f1np1","value":[3,4]}]}]' ]
+	jq -e '. as $d | .bonds[0].differences[0] | .what as $w | all(.values[];
+		.netdev as $m | .value == ($d.netdevs[] | select(.netdev == $m) | getpath($w | split("."))))' \
+		<<<"$output" || fail "$output"
 	run rd lag-mistakes pfc show dev bond1
 	assert_line --index 0 "bond1: bond (balance-alb) over ens2f0np0 ens2f1np1; members differ (pfc.members-differ):"
 	assert_line --index 1 "  prio-pfc   ens2f0np0 3  ens2f1np1 3,4"
 	run --separate-stderr rd ab-2nic -j pfc show dev bond0
 	[ "$(jq -c '[.netdevs[] | [.netdev, .relation]]' <<<"$output")" = \
 	  '[["ens1f0np0","member"],["ens2f0np0","member"]]' ]
+}
+
+@test "pfc show: bonds[].differences values typed as the key they name (numbers, words, arrays)" {
+	# A copy of lag-mistakes whose bond1 members also differ in MTU, speed and
+	# (MLNX_OFED's file) trust; the copy keeps the checkout as it is.
+	local h=$BATS_TEST_TMPDIR/host m
+	cp -a "$HOSTS/lag-mistakes" "$h"
+	m=$(readlink -f "$h/sys/class/net/ens2f1np1")
+	echo 1500 >"$m/mtu"
+	echo 25000 >"$m/speed"
+	mkdir -p "$m/qos"
+	echo pcp >"$m/qos/trust"
+	run --separate-stderr "$RDMACTL" --root "$h" -j pfc show dev bond1
+	assert_success
+	[ "$(jq -c '.bonds[0].differences | map(.what)' <<<"$output")" = \
+	  '["pfc.enabled_prios","trust.value","mtu_bytes","speed_mbps"]' ] || fail "$output"
+	[ "$(jq -c '[.bonds[0].differences[] | [.what, (.values | map(.value))]]' <<<"$output")" = \
+	  '[["pfc.enabled_prios",[[3],[3,4]]],["trust.value",["dscp","pcp"]],["mtu_bytes",[9000,1500]],["speed_mbps",[100000,25000]]]' ] ||
+		fail "$output"
+	# What pfc show has under that key, for the netdev's own keys.
+	jq -e '. as $d | [.bonds[0].differences[] | select(.what | contains(".")) | .what as $w |
+		.values[] | .netdev as $m | .value == ($d.netdevs[] | select(.netdev == $m) | getpath($w | split(".")))] |
+		all and length == 4' <<<"$output" || fail "$output"
+	"$TOP/tests/schema-check" -q - <<<"$output"
+	# The text keeps pfc set's words.
+	run --separate-stderr "$RDMACTL" --root "$h" pfc show dev bond1
+	assert_line "  mtu        ens2f0np0 9000  ens2f1np1 1500"
+	assert_line "  trust      ens2f0np0 dscp  ens2f1np1 pcp"
 }
 
 @test "pfc apply and set --dry-run on a bond: one plan per member, nothing unsupported" {
@@ -64,8 +96,8 @@ load ../helpers
 	assert_line "ens1f1np1 (bond0, roce_lag): would change (dry run: nothing sent)"
 	# The RDMA-CM settings of the one LAG port are planned once, with the first member.
 	run --separate-stderr rd cx6dx-lag --dry-run -j pfc set dev bond0 roce-tos 104
-	[ "$(jq -c '[.netdevs[] | [.netdev, (.after.files | length)]]' <<<"$output")" = \
-	  '[["ens1f0np0",1],["ens1f1np1",0]]' ]
+	[ "$(jq -c '[.netdevs[] | [.netdev, (.before.roce | map(.default_roce_tos)), (.after.roce | map(.default_roce_tos))]]' <<<"$output")" = \
+	  '[["ens1f0np0",[106],[104]],["ens1f1np1",[],[]]]' ]
 }
 
 @test "pfc apply -f takes a bond; a bond and its member in one file is one device twice" {

@@ -185,7 +185,7 @@ assert_plan_text() {
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j pfc show mlx5_0 profile roce-lossless prio 3 cnp-dscp 48 cnp-prio 6
 	assert_success
 	jq -e '.netdevs[0].verdict == {"profile": "roce-lossless", "prio": 3, "dscp": 26, "cnp_dscp": 48,
-		"cnp_prio": 6, "matches": true, "differences": [], "fix_command": null,
+		"cnp_prio": 6, "matches": true, "reason": null, "differences": [], "fix_command": null,
 		"fix_argv": null}' <<<"$output" || fail "$output"
 	run "$RDMACTL" --root "$HOSTS/cx6dx" pfc show profile lossy
 	assert_failure 2
@@ -197,18 +197,36 @@ assert_plan_text() {
 	assert_failure 2
 }
 
-@test "pfc show -j: the verdict object, with differences as what/have/want" {
+@test "pfc show -j: the verdict object, with differences as what/index/have/want" {
 	run --separate-stderr "$RDMACTL" --root "$HOSTS/lossless-broken" -j pfc show dev ens1f1np1
 	assert_success
+	# One value per key: the key path of pfc show (what), the entry (index), the RDMA port.
 	jq -e '.netdevs[0].verdict | .profile == "roce-lossless" and .prio == 3 and .dscp == 26 and
-		.matches == false and (.differences | length) == 6 and
-		.differences[0] == {"what": "prio-pfc 4", "have": true, "want": false} and
-		(.differences[] | select(.what == "dscp-prio 26")) == {"what": "dscp-prio 26", "have": null, "want": 3} and
-		(.differences[] | select(.what == "cnp-dscp")) == {"what": "cnp-dscp", "have": 26, "want": 48}' \
+		.matches == false and .reason == null and (.differences | length) == 6 and
+		.differences[0] == {"what": "pfc.prios.enabled", "index": 4, "device": null, "port": null, "have": true, "want": false} and
+		(.differences[] | select(.what == "dscp_prio.map.prio")) == {"what": "dscp_prio.map.prio", "index": 26, "device": null, "port": null, "have": null, "want": 3} and
+		(.differences[] | select(.what == "ecn.prios.np")) == {"what": "ecn.prios.np", "index": 3, "device": null, "port": null, "have": false, "want": true} and
+		(.differences[] | select(.what == "cnp.dscp")) == {"what": "cnp.dscp", "index": null, "device": null, "port": null, "have": 26, "want": 48}' \
 		<<<"$output" || fail "$output"
+	# Each difference's have is the value pfc show has at what[index], typed alike.
+	jq -e '.netdevs[0] as $n | [.netdevs[0].verdict.differences[] |
+		if .what == "pfc.prios.enabled" then $n.pfc.prios[.index].enabled == .have
+		elif .what == "ecn.prios.np" then $n.ecn.prios[.index].np == .have
+		elif .what == "dscp_prio.map.prio" then .index as $d | [$n.dscp_prio.map[] | select(.dscp == $d)] == [] and .have == null
+		elif .what == "cnp.dscp" then $n.cnp.dscp == .have
+		elif .what == "cnp.prio" then $n.cnp.prio == .have
+		else false end] | all' <<<"$output" || fail "$output"
 	# The YAML is the same document.
 	[ "$(jq -S .netdevs[0].verdict <<<"$output")" = \
 	  "$("$RDMACTL" --root "$HOSTS/lossless-broken" --yaml pfc show dev ens1f1np1 | yaml_to_json | jq -S .netdevs[0].verdict)" ]
+	# The RDMA port of an RDMA-CM setting is two keys of its own, never "mlx5_2/1"; no index.
+	run --separate-stderr "$RDMACTL" --root "$HOSTS/link-faults" -j pfc show dev ens2f0np0
+	assert_success
+	jq -e '.netdevs[0] as $n | [.netdevs[0].verdict.differences[] | select(.what | startswith("roce."))] |
+		length == 2 and all(.index == null and .device == "mlx5_2" and .port == 1) and
+		(.[] | select(.what == "roce.default_roce_tos") | .have == $n.roce[0].default_roce_tos and .want == 106) and
+		(.[] | select(.what == "roce.default_roce_mode") | .have == $n.roce[0].default_roce_mode and .want == "RoCE v2")' \
+		<<<"$output" || fail "$output"
 	# No DCB (the live loopback has no dcbnl): unknown, with the reason, and still exit 0.
 	run --separate-stderr "$RDMACTL" -j pfc show dev lo
 	assert_success

@@ -59,6 +59,6 @@ load ../helpers
 	mkdir "$BATS_TEST_TMPDIR/empty"
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port gids
 	assert_failure 1
-	[ "$output" = '{"schema":2,"kind":"port-gids","gids":[]}' ]
+	[ "$output" = '{"schema":3,"kind":"port-gids","gids":[]}' ]
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 }

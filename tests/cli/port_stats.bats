@@ -8,16 +8,31 @@ load ../helpers
 	echo "$output" | json_valid
 	[ "$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap) | keys_unsorted')" = \
 	  '["ib","hw","netdev","driver","eth_phy","eth_mac","eth_ctrl","rmon","pause"]' ]
-	[ "$(echo "$output" | jq -c '.stats[0] | [.device, .port, .netdev, .netdev_stats_error]')" = \
-	  '["mlx5_0",1,"ens1f0np0",null]' ]
+	# reason: the glossary's name for why a part is missing; there, and null when it was read.
+	[ "$(echo "$output" | jq -c '.stats[0] | [.device, .port, .netdev, has("reason"), .reason]')" = \
+	  '["mlx5_0",1,"ens1f0np0",true,null]' ]
+	jq -e '.stats[0] | has("netdev_stats_error") | not' <<<"$output" || fail "$output"
 	[ "$(echo "$output" | jq -S .)" = "$(rd cx6dx --yaml port stats mlx5_0 | yaml_to_json | jq -S .)" ]
 }
 
-@test "port stats: data counters are bytes (4 x the sysfs words)" {
-	words=$(cat "$HOSTS/cx6dx/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data")
+@test "port stats: counters are the kernel's names and values (port_*_data stay 4-byte words)" {
+	local dir=$HOSTS/cx6dx/sys/class/infiniband/mlx5_0/ports/1/counters
 	run --separate-stderr rd cx6dx -j port stats mlx5_0/1
-	[ "$(echo "$output" | jq "$JQ_CMAP"'(.stats[0] | cmap).ib.port_xmit_bytes')" = "$((words * 4))" ]
-	[ "$(echo "$output" | jq "$JQ_CMAP"'(.stats[0] | cmap).ib | has("port_xmit_data")')" = false ]
+	assert_success
+	[ "$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap).ib | [.port_xmit_data, .port_rcv_data]')" = \
+	  "[$(cat "$dir/port_xmit_data"),$(cat "$dir/port_rcv_data")]" ]
+	[ "$(echo "$output" | jq -c "$JQ_CMAP"'(.stats[0] | cmap).ib | [has("port_xmit_bytes"), has("port_rcv_bytes")]')" = '[false,false]' ]
+	# Every ib and hw counter is a file of that name holding that value.
+	jq -e '[.stats[0].counters[] | select(.group == "ib" or .group == "hw")] | length > 20' <<<"$output"
+	echo "$output" | jq -r '.stats[0].counters[] | select(.group == "ib" or .group == "hw")
+		| "\(if .group == "ib" then "counters" else "hw_counters" end)/\(.name) \(.value)"' |
+	while read -r f v; do
+		[ "$(cat "$HOSTS/cx6dx/sys/class/infiniband/mlx5_0/ports/1/$f")" = "$v" ] || fail "$f: $v"
+	done
+	# Text says the unit of the words.
+	run --separate-stderr rd cx6dx port stats mlx5_0/1
+	assert_line --regexp "^  ib +port_xmit_data \(4-byte words\) +$(cat "$dir/port_xmit_data")\$"
+	refute_output --partial port_xmit_bytes
 }
 
 @test "port stats: RoCE loss and congestion counters come first" {
@@ -44,7 +59,7 @@ load ../helpers
 @test "port stats: without a recording the netdev statistics are reported missing, not zero" {
 	run --separate-stderr rd rxe -j port stats rxe0
 	assert_success
-	[ "$(echo "$output" | jq -r '.stats[0].netdev_stats_error')" = "no kernel recording in the root directory: No data available" ]
+	[ "$(echo "$output" | jq -r '.stats[0].reason')" = "no kernel recording in the root directory: No data available" ]
 	[ "$(echo "$output" | jq "$JQ_CMAP"'(.stats[0] | cmap) | has("driver")')" = false ]
 	[ "$(echo "$output" | jq "$JQ_CMAP"'(.stats[0] | cmap).hw | has("rcvd_pkts")')" = true ]
 }
@@ -55,6 +70,15 @@ load ../helpers
 	assert_success
 	[ "${#lines[@]}" -eq 1 ]
 	jq -e '.sample == 1 and .interval_s == 5 and .stats[0].rates.source == "ib"' <<<"$output" >/dev/null || fail "$output"
+	# Rates carry their unit: bits from the IB words (x 4 bytes x 8), packets per second.
+	[ "$(jq -c '.stats[0].rates | keys_unsorted' <<<"$output")" = \
+		'["source","rx_gbps","rx_packets_per_s","tx_gbps","tx_packets_per_s"]' ]
+	jq -e '.stats[0] as $s | ($s.counters | map({(.name): .}) | add) as $c
+		| ($s.rates.rx_gbps - $c.port_rcv_data.per_s * 4 * 8 / 1e9 | fabs) < 1e-6
+		and ($s.rates.tx_gbps - $c.port_xmit_data.per_s * 4 * 8 / 1e9 | fabs) < 1e-6
+		and $s.rates.rx_packets_per_s == $c.port_rcv_packets.per_s
+		and $s.rates.tx_packets_per_s == $c.port_xmit_packets.per_s
+		and $s.rates.rx_gbps > 0' <<<"$output" >/dev/null || fail "$output"
 	[ "$(jq -c "$JQ_CMAP"'(.stats[0] | cmap_rates).driver.rx_crc_errors_phy' <<<"$output")" = \
 		'{"value":30299,"delta":1843,"per_s":368.6}' ]
 	# About the window (a rounded request) is the window; the report says which.
@@ -102,7 +126,7 @@ load ../helpers
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port stats
 	assert_failure 1
-	[ "$output" = '{"schema":2,"kind":"port-stats","sample":null,"interval_s":null,"filter":"all","stats":[]}' ]
+	[ "$output" = '{"schema":3,"kind":"port-stats","sample":null,"interval_s":null,"filter":"all","stats":[]}' ]
 	# Nothing to sample: it does not wait out the interval forever.
 	run --separate-stderr timeout 5 "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" port stats interval 1
 	assert_failure 1
@@ -119,7 +143,7 @@ load ../helpers
 	assert_output --regexp 'hw +local_ack_timeout_err +[0-9]+'
 	# 0 on this port: only "errors all" lists it.
 	refute_output --partial FrameCheckSequenceErrors
-	refute_output --partial port_rcv_bytes
+	refute_output --partial port_rcv_data
 	refute_output --partial np_cnp_sent
 	run --separate-stderr rd cx6dx -j port stats mlx5_0 errors
 	assert_success

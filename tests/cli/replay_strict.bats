@@ -34,7 +34,7 @@ strict() {
 	[[ "$stderr" == *"rdmactl: strict replay: recorded answer not used: line "*"> ioctl ethtool ens1f0np0 1d00"* ]] ||
 		fail "$stderr"
 	# The output itself was written whole before.
-	jq -e '.schema == 2' <<<"$output" >/dev/null
+	jq -e '.schema == 3' <<<"$output" >/dev/null
 	# "all": every answer in the file counts.
 	RDMACTL_REPLAY_STRICT=1 run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" port
 	assert_equal "$status" 1

@@ -39,17 +39,22 @@ unreadable() {
 	[ "$(echo "$output" | jq '.skipped | length')" = 0 ] || fail "$output"
 }
 
-@test "leftovers: an unreadable operstate is ? in diag's evidence, never empty" {
+@test "leftovers: an unreadable operstate is null in diag's evidence (? in the title), never empty" {
 	printf '0\n' >"$H/$ND/carrier"
 	unreadable "$ND/operstate"
 	run --separate-stderr rh -j diag check link.no-carrier
 	echo "$output" | json_valid
 	[ "$(echo "$output" | jq -r '.findings[0].title')" = "ens1f0np0 is up but has no carrier (operstate ?)" ] ||
 		fail "$output"
-	[ "$(echo "$output" | jq -r '.findings[0].evidence[] | select(.name == "operstate") | .value')" = "?" ] ||
-		fail "$output"
+	# Schema 3: a value that could not be read is null, never a placeholder string.
+	echo "$output" | jq -e '[.findings[0].evidence[] | select(.name == "operstate")] |
+		length == 1 and (.[0] | .value == null and .source == "/sys/class/net/ens1f0np0/operstate")' \
+		>/dev/null || fail "$output"
 	assert_equal "$status" 1
 	[[ $stderr == *"/sys/class/net/ens1f0np0/operstate"* ]] || fail "$stderr"
+	# Text says why instead of an empty value.
+	run --separate-stderr rh diag check link.no-carrier
+	assert_output --partial "operstate = not read"
 	# port shows it as null with a warning naming the file (exit 1).
 	run --separate-stderr rh -j port mlx5_0
 	assert_equal "$status" 1
@@ -80,7 +85,7 @@ unreadable() {
 	# The strict lines follow the output, which was written whole.
 	RDMACTL_REPLAY_STRICT=1 run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" -j port
 	assert_equal "$status" 1
-	jq -e '.schema == 2' <<<"$output" >/dev/null
+	jq -e '.schema == 3' <<<"$output" >/dev/null
 	[[ $stderr == "rdmactl: strict replay: "* ]] || fail "$stderr"
 	# A usage error stays a usage error.
 	RDMACTL_REPLAY_STRICT=1 run --separate-stderr "$RDMACTL" --root "$HOSTS/cx6dx" port stats interval 0
@@ -166,6 +171,6 @@ PY
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/h" -j pfc show dev ens1f0np0
 	assert_failure 1
 	[ "$(jq -c '.netdevs[0].buffer' <<<"$output")" = \
-	  '{"source":"unknown","reason":"the dcbnl reply'"'"'s values are out of range: left out"}' ]
+	  '{"source":"unknown","reason":"the dcbnl reply'"'"'s values are out of range: left out","prio_buffer":null,"buffer_size_bytes":null,"total_size_bytes":null}' ]
 	[[ $stderr == *"ens1f0np0: the dcbnl reply's buffer section held values no driver can"* ]] || fail "$stderr"
 }

@@ -41,6 +41,10 @@ expect() { jq -e "$1" <<<"$output" >/dev/null || fail "not ($1): $output"; }
 	expect '.bonds | length == 1'
 	expect '.bonds[0] | .mode == "active-backup" and .miimon_ms == 100 and .primary == "eth0" and .admin_up'
 	expect '[.bonds[0].members[].netdev] == ["eth0", "eth1"]'
+	# Each netdev's own state, in port show's names; mii_status is the bond's verdict.
+	expect '.bonds[0].operstate == "up" and all(.bonds[0].members[]; .admin_up == true
+		and .carrier == true and .operstate == "up" and .mii_status == "up"
+		and (.rate_gbps | type == "number" or type == "null"))'
 	expect '.bonds[0].rdma.roce_lag == false and (.bonds[0].rdma.reason | test("bound to members"))'
 }
 
@@ -103,6 +107,21 @@ expect() { jq -e "$1" <<<"$output" >/dev/null || fail "not ($1): $output"; }
 	expect '.bonds[0].bond == "bond0" and .bonds[0].failover_s == 0.2 and .bonds[0].qp_survival_s > 0.5'
 	expect '[.bonds[0].findings[] | select(.severity == "fail")] | length == 0'
 	expect '.bonds[0].findings | all(.evidence | all(.source | length > 0))'
+	# Evidence is typed (schema 3): one value each under a name without spaces, whose it
+	# is in the detail; the estimate and the window are the numbers the document has.
+	expect '[.bonds[0].findings[].evidence[]] | all(.name | test("^[^ ]+$"))'
+	expect '.bonds[0] as $b | [$b.findings[] | select(.id == "bond.qp-outlives-failover")
+		| .evidence[] | select(.name == "failover_s" or .name == "qp_survival_s" or .name == "miimon_ms")
+		| .value] == [100, $b.failover_s, $b.qp_survival_s]'
+	# virtio members: what could not be read is null, the member and why in the detail.
+	expect '[.bonds[0].findings[] | select(.id | endswith("-skipped")) | .evidence[]
+		| select(.name == "pci" or .name == "pfc_en" or .name == "trust")]
+		| all(.value == null and (.detail | test("^eth[01]: ")))'
+	run --separate-stderr on a ./rdmactl -j bond check bond0 qp-timeout 10
+	assert_failure 1
+	expect '.bonds[0].findings[] | select(.id == "bond.failover-outlasts-qp") | .evidence as $e
+		| ($e[] | select(.name == "qp_timeout") | .value == 10 and (.detail | test("^ACK timeout ")))
+		and ($e[] | select(.name == "qp_survival_s") | .value == 0.033554432)'
 	run --separate-stderr on a ./rdmactl bond check bond0 qp-timeout 10
 	assert_failure 1
 	assert_output --partial "bond.failover-outlasts-qp"

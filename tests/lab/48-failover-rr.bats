@@ -38,7 +38,7 @@ setup() {
 @test "failover against a balance-rr peer: clean switch here, loss after it counted, exit 1" {
 	in_vm a 'wait_for 20 eval "ping -q -c 1 -W 1 198.18.9.2 >/dev/null"'
 	run --separate-stderr on a "$R -j bond failover bond0 member eth0 peer 198.18.9.2 no-rdma"
-	echo "# $(jq -c '{detect_ms, react_ms, outage: .probe.outage_ms, sent_after: .probe.sent_after_outage, lost_after: .probe.lost_after_outage, pct: .probe.loss_after_outage_pct}' <<<"$output")" >&3
+	echo "# $(jq -c '{detect_s, react_s, failover_s, outage_s: .probe.outage_s, sent_after: .probe.sent_after_outage, lost_after: .probe.lost_after_outage, pct: .probe.loss_after_outage_pct}' <<<"$output")" >&3
 	[ "$status" -eq 1 ] || fail "exit $status: $stderr"
 	[[ $stderr == *"probes lost after the outage: the bond did not fail over cleanly"* ]] || fail "$stderr"
 	jq -e '.failover and .active_after == "eth1"' <<<"$output" >/dev/null || fail "$output"

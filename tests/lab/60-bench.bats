@@ -100,7 +100,7 @@ client() {
 	run --separate-stderr client -j bench client 198.18.1.1 link rxe0 link rxe1 qps 2 size 16K duration 3
 	assert_success
 	jq -e '
-		.schema == 2 and .test == "write" and .qps_per_link == 2 and .msg_size_bytes == 16384
+		.schema == 3 and .test == "write" and .qps_per_link == 2 and .msg_size_bytes == 16384
 		and .duration_s == 3 and (.links | length) == 2
 		and ([.links[] | .status == "ok" and .bytes > 0 and .gbps > 0 and .path_mtu_bytes == 1024
 			and (.intervals_gbps | length) == 3 and .cpu_s > 0
@@ -110,6 +110,8 @@ client() {
 			and .local.gid == ("::ffff:" + .local.ip) and .remote.gid_index >= 0] | all)
 		and .links[0].local.device == "rxe0" and .links[1].local.device == "rxe1"
 		and .links[0].remote.ip == "198.18.1.1" and .links[1].remote.ip == "198.18.2.1"
+		and .links[0].remote.device == "rxe0" and .links[0].remote.port == 1
+		and ([.links[] | has("latency_us") and .latency_us == null] | all)
 		and .total.window_s == 3 and .total.bytes == ([.links[].bytes] | add)
 		and (.total.gbps - ([.links[].gbps] | add) | fabs) < 1e-9
 		and .total.imbalance >= 0 and .total.host_cpu_pct > 0 and .error == null
@@ -131,6 +133,8 @@ client() {
 		and (.links[0].latency_us | .count == 1000 and .min > 0 and .min <= .p50
 			and .p50 <= .p99 and .p99 <= .p99_9 and .p99_9 <= .max
 			and .mean >= .min and .mean <= .max and .stdev > 0)
+		and (.links[0] | has("gbps") and .gbps == null and .intervals_gbps == null)
+		and (.total | has("gbps") and .gbps == null and .imbalance == null)
 	' <<<"$output" >/dev/null || fail "unexpected report: $output"
 	run --separate-stderr client bench client 198.18.1.1 test lat link rxe0 iters 200
 	assert_success

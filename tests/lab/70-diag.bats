@@ -23,7 +23,7 @@ teardown() {
 	[ "$status" -ne 2 ] && [ "$status" -le 3 ] || fail "exit $status: $stderr"
 	jq -e '[.ports[] | "\(.device) \(.netdev)"] | sort == ["rxe0 eth0", "rxe1 eth1"]' <<<"$output" ||
 		fail "$output"
-	jq -e '.interval_s == 1 and .summary.checks >= 32' <<<"$output" || fail "$output"
+	jq -e '.interval_s == 1 and .summary.checks_run >= 32' <<<"$output" || fail "$output"
 	jq -e '[.skipped[] | select(.id == "qos.pfc-off")] | length == 2 and
 		all(.reason | test("dcbnl"))' <<<"$output" || fail "qos not skipped for dcbnl: $output"
 	# The lab's links are healthy and up: nothing about carriers or port state.
@@ -51,8 +51,11 @@ teardown() {
 		<<<"$json" || fail "$json"
 	jq -e '[.findings[] | select(.id == "link.flapping" and .netdev == "eth0")] |
 		all(.severity == "warn" and (.title | test("since boot")))' <<<"$json" || fail "$json"
+	# The flap as typed evidence: carrier_changes over the window, its total a number.
 	jq -e '[.findings[] | select(.id == "link.flapping" and .severity == "fail")][0].evidence |
-		any(.source | test("carrier_changes"))' <<<"$json" || fail "$json"
+		any(.name == "carrier_changes" and (.source | test("carrier_changes")) and
+			(.value | type == "number") and .delta >= 1 and .window_s > 0 and
+			.since_reset == false)' <<<"$json" || fail "$json"
 }
 
 @test "rdmactl diag collect: the bundle reads back under --root with the same findings" {
@@ -88,6 +91,6 @@ teardown() {
 	live=$output
 	[ "$(jq -c '[.findings[] | [.id, .netdev]] | sort' <<<"$live")" = \
 		"$(jq -c '[.findings[] | [.id, .netdev]] | sort' <<<"$offline")" ] || fail "live $live offline $offline"
-	[ "$(jq -c '[.skipped[] | [.id, .object]] | sort' <<<"$live")" = \
-		"$(jq -c '[.skipped[] | [.id, .object]] | sort' <<<"$offline")" ] || fail "skips differ: live $live offline $offline"
+	[ "$(jq -c '[.skipped[] | [.id, .device, .port, .netdev, .bond]] | sort' <<<"$live")" = \
+		"$(jq -c '[.skipped[] | [.id, .device, .port, .netdev, .bond]] | sort' <<<"$offline")" ] || fail "skips differ: live $live offline $offline"
 }

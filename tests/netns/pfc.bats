@@ -22,6 +22,10 @@ setup() {
 	# show answers: every DCB value unknown, with the reason, never a guess.
 	[ "$(echo "${lines[4]}" | jq -c '.netdevs[0] | [.pfc.source, .pfc.reason, .trust.source, .ets.source]')" = \
 	  '["unknown","the driver implements no dcbnl operations","unknown","unknown"]' ]
+	# Every key of an unknown section is there, null (schema 3).
+	echo "${lines[4]}" | jq -e '.netdevs[0] | (.pfc | has("enabled_prios") and .enabled_prios == null and .prios == null) and
+		.trust.value == null and .dscp_prio.map == null and .ets.prio_tc == null'
+	echo "${lines[4]}" | "$TOP/tests/schema-check" -q -
 }
 
 @test "netns: an unknown interface is the kernel's 'no such device'" {

@@ -57,7 +57,7 @@ on_lag_host() {
 		$1 pfc show dev bond0 | head -2
 		$1 -b pfc show'
 	assert_success
-	assert_line --index 0 '[false,"pfc.members-differ",[{"what":"pfc.enabled_prios","values":[{"netdev":"ens1f0np0","value":"3"},{"netdev":"ens1f1np1","value":"3,4"}]}]]'
+	assert_line --index 0 '[false,"pfc.members-differ",[{"what":"pfc.enabled_prios","values":[{"netdev":"ens1f0np0","value":[3]},{"netdev":"ens1f1np1","value":[3,4]}]}]]'
 	assert_line --index 1 "bond0: RoCE LAG (802.3ad) over ens1f0np0 ens1f1np1; members differ (pfc.members-differ):"
 	assert_line --index 2 "  prio-pfc   ens1f0np0 3  ens1f1np1 3,4"
 	assert_line --regexp "^ens1f1np1@bond0 +pfc 3,4 .* members-differ$"

@@ -135,7 +135,7 @@ in_netns() {
 	[ "$(echo "${lines[0]}" | jq -c '[.sample, (.interval_s > 0.3), .stats[0].rates.source]')" = '[1,true,"netdev"]' ]
 	[ "$(echo "${lines[1]}" | jq '.sample')" = 2 ]
 	# Datagrams went out during the window: packets per second and the delta are positive.
-	[ "$(printf '%s\n' "${lines[@]}" | jq -s 'map(.stats[0].rates.tx_pps) | add > 0')" = true ]
+	[ "$(printf '%s\n' "${lines[@]}" | jq -s 'map(.stats[0].rates.tx_packets_per_s) | add > 0')" = true ]
 	[ "$(printf '%s\n' "${lines[@]}" | jq -s "$JQ_CMAP"'map((.stats[0] | cmap_rates).netdev.tx_packets.delta) | add')" -gt 0 ]
 }
 

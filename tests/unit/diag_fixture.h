@@ -11,6 +11,7 @@
  */
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,9 +159,70 @@ static inline void fx_counter(struct rdc_diag_port *p, enum rdc_diag_set set, co
 }
 
 /*
+ * One piece of evidence is whole and typed as schema 3 says: a name without
+ * spaces, a source, a value in words for text; words that are not empty for
+ * TEXT (and a reason for null); a real that is a number; a counter over a
+ * window is an unsigned total or null with window_s > 0 and a delta no
+ * larger than the total; a counter read once is an unsigned total; nothing
+ * else has a delta or a window; a detail shows in the text as " (detail)".
+ * Nothing was cut (a cut shows as a full buffer).
+ */
+static inline void fx_evidence_ok(const struct rdc_finding *f, const struct rdc_evidence *e)
+{
+	const char *words_end;
+
+	if (!e->name[0] || strchr(e->name, ' ') || strlen(e->name) >= sizeof(e->name) - 1)
+		fail_msg("%s: evidence name '%s' empty, cut or with a space", f->id, e->name);
+	if (!e->source[0] || strlen(e->source) >= sizeof(e->source) - 1)
+		fail_msg("%s: %s: source '%s' empty or cut", f->id, e->name, e->source);
+	if (!e->value[0] || strlen(e->value) >= sizeof(e->value) - 1 ||
+	    e->words_len > strlen(e->value) || !e->words_len)
+		fail_msg("%s: %s: value '%s' empty or cut", f->id, e->name, e->value);
+	if (strlen(e->detail) >= sizeof(e->detail) - 1)
+		fail_msg("%s: %s: detail '%s' cut", f->id, e->name, e->detail);
+	words_end = e->value + e->words_len;
+	if (e->detail[0] &&
+	    (strncmp(words_end, " (", 2) || strncmp(words_end + 2, e->detail, strlen(e->detail))))
+		fail_msg("%s: %s: detail '%s' not in the text '%s'", f->id, e->name, e->detail,
+			 e->value);
+	if (!e->detail[0] && *words_end)
+		fail_msg("%s: %s: text '%s' runs past its words", f->id, e->name, e->value);
+	switch (e->type) {
+	case RDC_EV_TEXT:
+	case RDC_EV_BOOL:
+	case RDC_EV_INT:
+		if (e->counter || e->windowed)
+			fail_msg("%s: %s: a counter must be an unsigned total (type %d)", f->id,
+				 e->name, (int)e->type);
+		break;
+	case RDC_EV_REAL:
+		if (e->counter || e->windowed || !isfinite(e->num.d))
+			fail_msg("%s: %s: a real that is no finite number, or a counter", f->id,
+				 e->name);
+		break;
+	case RDC_EV_UINT:
+		if (e->windowed && e->delta > e->num.u)
+			fail_msg("%s: %s: moved by %llu but stands at %llu", f->id, e->name,
+				 (unsigned long long)e->delta, (unsigned long long)e->num.u);
+		break;
+	case RDC_EV_NONE:
+		/* Unknown (its reason in words), or a counter that only moved. */
+		if (e->counter != e->windowed)
+			fail_msg("%s: %s: null yet a counter read once", f->id, e->name);
+		break;
+	default:
+		fail_msg("%s: %s: type %d", f->id, e->name, (int)e->type);
+	}
+	if (e->windowed && (!e->counter || !isfinite(e->window_s) || !(e->window_s > 0)))
+		fail_msg("%s: %s: window_s %g", f->id, e->name, e->window_s);
+	if (!e->windowed && (e->delta || e->window_s != 0))
+		fail_msg("%s: %s: a delta or a window without a window", f->id, e->name);
+}
+
+/*
  * Every finding is whole: an id of @family, a title, a why; a fail or warn
- * has a fix and evidence; every piece of evidence names its source; no text
- * was cut (a cut shows as a full buffer).
+ * has a fix and evidence; every piece of evidence is whole and typed
+ * (fx_evidence_ok); no text was cut (a cut shows as a full buffer).
  */
 static inline void fx_well_formed(const struct rdc_diag_result *r, const char *family)
 {
@@ -178,17 +240,8 @@ static inline void fx_well_formed(const struct rdc_diag_result *r, const char *f
 				 f->fix);
 		if (f->severity != RDC_SEV_INFO && (!f->fix[0] || f->nevidence == 0))
 			fail_msg("%s: no fix or no evidence", f->id);
-		for (size_t e = 0; e < f->nevidence; e++) {
-			const struct rdc_evidence *ev = &f->evidence[e];
-
-			if (!ev->name[0] || !ev->source[0] || !ev->value[0])
-				fail_msg("%s: evidence %zu without a name, value or source", f->id,
-					 e);
-			if (strlen(ev->value) >= sizeof(ev->value) - 1 ||
-			    strlen(ev->source) >= sizeof(ev->source) - 1)
-				fail_msg("%s: evidence %zu cut: '%s' '%s'", f->id, e, ev->value,
-					 ev->source);
-		}
+		for (size_t e = 0; e < f->nevidence; e++)
+			fx_evidence_ok(f, &f->evidence[e]);
 	}
 }
 
@@ -282,5 +335,96 @@ static inline const struct rdc_evidence *fx_evidence(const struct rdc_finding *f
 		print_message("  evidence %s = %s (%s)\n", f->evidence[i].name,
 			      f->evidence[i].value, f->evidence[i].source);
 	fail_msg("%s: no evidence '%s'", f->id, name);
+	return &f->evidence[0]; /* not reached: fail_msg() does not return */
+}
+
+/* ---- typed evidence ------------------------------------------------------ */
+
+/* Words @words, typed TEXT (the detail apart). */
+static inline void fx_ev_text(const struct rdc_evidence *e, const char *words)
+{
+	if (e->type != RDC_EV_TEXT || e->words_len != strlen(words) ||
+	    strncmp(e->value, words, e->words_len))
+		fail_msg("%s: '%s' (type %d), want the words '%s'", e->name, e->value, (int)e->type,
+			 words);
+}
+
+/* A number or boolean read once, not a counter. */
+static inline void fx_ev_int(const struct rdc_evidence *e, int64_t v)
+{
+	if (e->type != RDC_EV_INT || e->num.i != v || e->counter)
+		fail_msg("%s: '%s' (type %d), want the integer %lld", e->name, e->value,
+			 (int)e->type, (long long)v);
+}
+
+static inline void fx_ev_uint(const struct rdc_evidence *e, uint64_t v)
+{
+	if (e->type != RDC_EV_UINT || e->num.u != v || e->counter)
+		fail_msg("%s: '%s' (type %d), want the unsigned %llu", e->name, e->value,
+			 (int)e->type, (unsigned long long)v);
+}
+
+/* A real within a millionth of @v (relative). */
+static inline void fx_ev_real(const struct rdc_evidence *e, double v)
+{
+	if (e->type != RDC_EV_REAL || fabs(e->num.d - v) > fabs(v) * 1e-6)
+		fail_msg("%s: '%s' (type %d), want the real %g", e->name, e->value, (int)e->type,
+			 v);
+}
+
+static inline void fx_ev_bool(const struct rdc_evidence *e, bool v)
+{
+	if (e->type != RDC_EV_BOOL || e->num.b != v)
+		fail_msg("%s: '%s' (type %d), want %s", e->name, e->value, (int)e->type,
+			 v ? "true" : "false");
+}
+
+/* Could not be read: null in JSON, the reason @why in text. */
+static inline void fx_ev_null(const struct rdc_evidence *e, const char *why)
+{
+	if (e->type != RDC_EV_NONE || e->windowed || e->words_len != strlen(why) ||
+	    strncmp(e->value, why, e->words_len))
+		fail_msg("%s: '%s' (type %d), want null with '%s'", e->name, e->value, (int)e->type,
+			 why);
+}
+
+/* A counter's total since its reset (one sample). */
+static inline void fx_ev_counter(const struct rdc_evidence *e, uint64_t total)
+{
+	if (e->type != RDC_EV_UINT || !e->counter || e->windowed || e->num.u != total)
+		fail_msg("%s: '%s', want the counter at %llu since its reset", e->name, e->value,
+			 (unsigned long long)total);
+}
+
+/* A counter over a window: +@delta in @window_s s, @total now. */
+static inline void fx_ev_window(const struct rdc_evidence *e, uint64_t delta, double window_s,
+				uint64_t total)
+{
+	if (e->type != RDC_EV_UINT || !e->counter || !e->windowed || e->delta != delta ||
+	    fabs(e->window_s - window_s) > 1e-9 || e->num.u != total)
+		fail_msg("%s: '%s', want +%llu in %g s (now %llu)", e->name, e->value,
+			 (unsigned long long)delta, window_s, (unsigned long long)total);
+}
+
+/* A counter over a window whose total is unknown: +@delta in @window_s s, null. */
+static inline void fx_ev_delta(const struct rdc_evidence *e, uint64_t delta, double window_s)
+{
+	if (e->type != RDC_EV_NONE || !e->counter || !e->windowed || e->delta != delta ||
+	    fabs(e->window_s - window_s) > 1e-9)
+		fail_msg("%s: '%s', want +%llu in %g s (total unknown)", e->name, e->value,
+			 (unsigned long long)delta, window_s);
+}
+
+/* The evidence named @name whose detail is @detail (several share a name: one per netdev). */
+static inline const struct rdc_evidence *fx_evidence_of(const struct rdc_finding *f,
+							const char *name, const char *detail)
+{
+	for (size_t i = 0; i < f->nevidence; i++)
+		if (!strcmp(f->evidence[i].name, name) && !strcmp(f->evidence[i].detail, detail))
+			return &f->evidence[i];
+	for (size_t i = 0; i < f->nevidence; i++)
+		print_message("  evidence %s = %s (%s)\n", f->evidence[i].name,
+			      f->evidence[i].value, f->evidence[i].source);
+	fail_msg("%s: no evidence '%s' with detail '%s'", f->id, name, detail);
 	return &f->evidence[0]; /* not reached: fail_msg() does not return */
 }

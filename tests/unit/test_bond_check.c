@@ -131,8 +131,34 @@ static void good_lag(struct rdc_bond *b, struct rdc_bond_facts *f)
 }
 
 /*
+ * One piece of evidence as schema 3 has it: a name without spaces (whose
+ * it is goes in the detail), a source, words for text; a real is a finite
+ * number; the check reads no counters; a detail shows in the text as
+ * " (detail)"; nothing was cut.
+ */
+static void assert_evidence_ok(const struct rdc_finding *f, const struct rdc_evidence *e)
+{
+	if (!e->name[0] || strchr(e->name, ' ') || strlen(e->name) >= sizeof(e->name) - 1)
+		fail_msg("%s: evidence name '%s' empty, cut or with a space", f->id, e->name);
+	if (!e->source[0] || strlen(e->source) >= sizeof(e->source) - 1)
+		fail_msg("%s: %s: source '%s' empty or cut", f->id, e->name, e->source);
+	if (!e->words_len || strlen(e->value) >= sizeof(e->value) - 1 ||
+	    strlen(e->detail) >= sizeof(e->detail) - 1)
+		fail_msg("%s: %s: value '%s' empty or cut", f->id, e->name, e->value);
+	if (e->type == RDC_EV_REAL && !isfinite(e->num.d))
+		fail_msg("%s: %s: a real that is no number", f->id, e->name);
+	if (e->counter || e->windowed)
+		fail_msg("%s: %s: bond check reads no counters", f->id, e->name);
+	if (e->detail[0]
+		    ? strncmp(e->value + e->words_len, " (", 2) ||
+			      strncmp(e->value + e->words_len + 2, e->detail, strlen(e->detail))
+		    : e->value[e->words_len] != '\0')
+		fail_msg("%s: %s: detail '%s' not in '%s'", f->id, e->name, e->detail, e->value);
+}
+
+/*
  * Every finding is whole: an id, a title; a fail or warn has a why, a fix
- * and evidence; every piece of evidence names its source; and no text of
+ * and evidence; every piece of evidence is whole and typed; and no text of
  * ours was cut (a cut shows as a full buffer).
  */
 static void assert_well_formed(const struct rdc_findings *l)
@@ -151,10 +177,8 @@ static void assert_well_formed(const struct rdc_findings *l)
 			if (!f->fix[0] || f->nevidence == 0)
 				fail_msg("%s: no fix or no evidence", f->id);
 		}
-		for (size_t e = 0; e < f->nevidence; e++) {
-			if (!f->evidence[e].name[0] || !f->evidence[e].source[0])
-				fail_msg("%s: evidence %zu without a name or source", f->id, e);
-		}
+		for (size_t e = 0; e < f->nevidence; e++)
+			assert_evidence_ok(f, &f->evidence[e]);
 	}
 }
 
@@ -188,6 +212,61 @@ static void assert_contains(const char *text, const char *part)
 		fail_msg("'%s' does not contain '%s'", text, part);
 }
 
+/* The @nth (0: first) piece of evidence named @name, which must be there. */
+static const struct rdc_evidence *ev_nth(const struct rdc_finding *f, const char *name, int nth)
+{
+	for (size_t i = 0; i < f->nevidence; i++)
+		if (!strcmp(f->evidence[i].name, name) && nth-- == 0)
+			return &f->evidence[i];
+	for (size_t i = 0; i < f->nevidence; i++)
+		print_message("  have %s = %s\n", f->evidence[i].name, f->evidence[i].value);
+	fail_msg("%s: no evidence '%s'", f->id, name);
+	return NULL;
+}
+
+static const struct rdc_evidence *ev(const struct rdc_finding *f, const char *name)
+{
+	return ev_nth(f, name, 0);
+}
+
+/* @e is words (TEXT) @words, with the detail @detail ("" none). */
+static void assert_ev_text(const struct rdc_evidence *e, const char *words, const char *detail)
+{
+	assert_int_equal(e->type, RDC_EV_TEXT);
+	assert_int_equal(e->words_len, strlen(words));
+	assert_memory_equal(e->value, words, e->words_len);
+	assert_string_equal(e->detail, detail);
+}
+
+/* @e could not be read (null in JSON): its words "unknown" or why, @detail whose and why. */
+static void assert_ev_null(const struct rdc_evidence *e, const char *detail)
+{
+	assert_int_equal(e->type, RDC_EV_NONE);
+	assert_false(e->counter);
+	assert_string_equal(e->detail, detail);
+}
+
+static void assert_ev_int(const struct rdc_evidence *e, int64_t v, const char *detail)
+{
+	assert_int_equal(e->type, RDC_EV_INT);
+	assert_int_equal(e->num.i, v);
+	assert_string_equal(e->detail, detail);
+}
+
+static void assert_ev_uint(const struct rdc_evidence *e, uint64_t v, const char *detail)
+{
+	assert_int_equal(e->type, RDC_EV_UINT);
+	assert_int_equal(e->num.u, v);
+	assert_string_equal(e->detail, detail);
+}
+
+static void assert_ev_real(const struct rdc_evidence *e, double v)
+{
+	assert_int_equal(e->type, RDC_EV_REAL);
+	if (fabs(e->num.d - v) > 1e-9 * (fabs(v) + 1))
+		fail_msg("%s: %.12g is not %.12g", e->name, e->num.d, v);
+}
+
 static struct rdc_findings list; /* 230 KB: kept off the stack */
 
 static void test_good_lag(void **state)
@@ -208,7 +287,29 @@ static void test_good_lag(void **state)
 	assert_contains(q->title, "537 ms");
 	assert_contains(q->title, "100 ms");
 	assert_contains(q->title, "5.4x");
-	expect(&list, "bond.roce-lag", RDC_SEV_INFO);
+	/* The estimate's options and the window, typed, named as the document names them. */
+	assert_ev_int(ev(q, "miimon_ms"), 100, "");
+	assert_ev_int(ev(q, "downdelay_ms"), 0, "");
+	assert_ev_real(ev(q, "failover_s"), 0.1);
+	assert_ev_uint(ev(q, "qp_timeout"), 14, "ACK timeout 67.1 ms");
+	assert_string_equal(ev(q, "qp_timeout")->value, "14 (ACK timeout 67.1 ms)");
+	assert_ev_uint(ev(q, "retry_cnt"), 7, "");
+	assert_ev_real(ev(q, "qp_survival_s"), 4.096e-6 * 16384 * 8);
+	assert_string_equal(ev(q, "qp_survival_s")->source,
+			    "4.096 us * 2^timeout * (retry_cnt + 1) (IBTA)");
+	/* The device and its port: two values, two pieces. */
+	q = expect(&list, "bond.roce-lag", RDC_SEV_INFO);
+	assert_int_equal(q->nevidence, 2);
+	assert_ev_text(ev(q, "rdma_device"), "mlx5_bond_0", "");
+	assert_ev_uint(ev(q, "rdma_port"), 1, "");
+	/* Soft-RoCE on the bond itself: the detail says so. */
+	b.rdma_soft = true;
+	eval(&b, &f, &defaults, &list);
+	q = expect(&list, "bond.soft-roce", RDC_SEV_INFO);
+	assert_ev_text(ev(q, "rdma_device"), "mlx5_bond_0", "software, on bond0");
+	assert_string_equal(ev(q, "rdma_device")->value, "mlx5_bond_0 (software, on bond0)");
+	assert_ev_uint(ev(q, "rdma_port"), 1, "");
+	b.rdma_soft = false;
 	/* Active-backup and balance-xor are LAG modes too. */
 	b.mode = RDC_BOND_ACTIVE_BACKUP;
 	b.xmit_hash_policy = RDC_BOND_HASH_L2; /* not used by active-backup */
@@ -233,6 +334,8 @@ static void test_balance_rr(void **state)
 	x = expect(&list, "bond.mode-no-roce-lag", RDC_SEV_FAIL);
 	assert_contains(x->title, "balance-rr");
 	assert_string_equal(x->evidence[0].source, "rtnetlink IFLA_BOND_MODE");
+	/* The mode's name is the value, the kernel's number only its detail. */
+	assert_ev_text(ev(x, "mode"), "balance-rr", "mode 0");
 	assert_contains(x->fix, "rdmactl bond set bond0 mode 802.3ad");
 	/* The command as words, runnable as they are. */
 	assert_int_equal(x->fix_argv.argc, 6);
@@ -240,6 +343,7 @@ static void test_balance_rr(void **state)
 	/* A QP cannot move without LAG: its timeout is no cure, so it is not judged. */
 	x = expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
 	assert_string_equal(x->evidence[0].value, "balance-rr");
+	assert_ev_text(ev(x, "mode"), "balance-rr", "");
 	assert_null(rdc_findings_find(&list, "bond.qp-outlives-failover"));
 	assert_null(rdc_findings_find(&list, "bond.hash-not-l34"));
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_FAIL);
@@ -260,9 +364,12 @@ static void test_two_nics(void **state)
 	assert_contains(x->title, "0000:3b:00, 0000:af:00");
 	assert_contains(x->title, "no RoCE LAG possible");
 	assert_int_equal(x->nevidence, 2);
-	assert_string_equal(x->evidence[1].value, "0000:af:00.0");
+	/* One name for each member's PCI function, the member in the detail. */
+	assert_ev_text(ev_nth(x, "pci", 0), "0000:3b:00.0", "ens1f0np0");
+	assert_ev_text(ev_nth(x, "pci", 1), "0000:af:00.0", "ens1f1np1");
 	assert_string_equal(x->evidence[1].source, "/sys/class/net/ens1f1np1/device");
-	expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
+	x = expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
+	assert_ev_text(ev(x, "nics"), "0000:3b:00, 0000:af:00", "");
 	/* Functions of one device are one NIC, however many. */
 	snprintf(f.members[1].pci, sizeof(f.members[1].pci), "0000:3b:00.7");
 	eval(&b, &f, &defaults, &list);
@@ -288,6 +395,10 @@ static void test_mismatches(void **state)
 	assert_int_equal(x->fix_argv.argc, 6);
 	assert_string_equal(x->fix_argv.argv[3], "bond0");
 	assert_int_equal(x->nevidence, 3); /* the bond's and both members' */
+	assert_ev_int(ev_nth(x, "mtu_bytes", 0), 9000, "bond0");
+	assert_ev_int(ev_nth(x, "mtu_bytes", 1), 9000, "ens1f0np0");
+	assert_ev_int(ev_nth(x, "mtu_bytes", 2), 1500, "ens1f1np1");
+	assert_string_equal(x->evidence[2].value, "1500 (ens1f1np1)");
 
 	good_lag(&b, &f);
 	f.members[1].pfc_en = 0;
@@ -299,6 +410,15 @@ static void test_mismatches(void **state)
 	assert_contains(x->fix, "'rdmactl pfc apply dev bond0 profile roce-lossless'");
 	assert_string_equal(x->fix_argv.argv[4], "bond0");
 	assert_string_equal(x->evidence[0].source, "dcbnl DCB_CMD_IEEE_GET");
+	/* pfc_en is the bitmap, a number; its priorities are words. */
+	assert_ev_uint(ev_nth(x, "pfc_en", 0), 0x08, "ens1f0np0: priorities 3");
+	assert_ev_uint(ev_nth(x, "pfc_en", 1), 0, "ens1f1np1: no priority");
+	assert_string_equal(x->evidence[0].value, "8 (ens1f0np0: priorities 3)");
+	good_lag(&b, &f);
+	f.members[1].pfc_en = 0x18;
+	eval(&b, &f, &defaults, &list);
+	x = expect(&list, "bond.pfc-mismatch", RDC_SEV_FAIL);
+	assert_ev_uint(ev_nth(x, "pfc_en", 1), 0x18, "ens1f1np1: priorities 3,4");
 
 	good_lag(&b, &f);
 	snprintf(f.members[0].trust, sizeof(f.members[0].trust), "pcp");
@@ -308,7 +428,13 @@ static void test_mismatches(void **state)
 	eval(&b, &f, &defaults, &list);
 	x = expect(&list, "bond.trust-mismatch", RDC_SEV_FAIL);
 	assert_contains(x->title, "ens1f0np0 pcp, ens1f1np1 dscp");
-	assert_string_equal(x->evidence[0].value, "pcp (0 DSCP APP entries)");
+	/* The trust and, where it was derived from the APP table, its DSCP entries. */
+	assert_int_equal(x->nevidence, 3);
+	assert_ev_text(ev_nth(x, "trust", 0), "pcp", "ens1f0np0");
+	assert_ev_uint(ev(x, "dscp_app_entries"), 0, "ens1f0np0");
+	assert_string_equal(ev(x, "dscp_app_entries")->source,
+			    "dcbnl DCB_CMD_IEEE_GET (APP table, DSCP entries)");
+	assert_ev_text(ev_nth(x, "trust", 1), "dscp", "ens1f1np1");
 	assert_contains(x->fix, "profile roce-lossless");
 
 	good_lag(&b, &f);
@@ -317,6 +443,8 @@ static void test_mismatches(void **state)
 	x = expect(&list, "bond.speed-mismatch", RDC_SEV_WARN);
 	assert_contains(x->title, "ens1f1np1 25000 Mb/s");
 	assert_string_equal(x->evidence[1].source, "/proc/net/bonding/bond0 (Speed)");
+	assert_ev_int(ev_nth(x, "speed_mbps", 0), 100000, "ens1f0np0");
+	assert_ev_int(ev_nth(x, "speed_mbps", 1), 25000, "ens1f1np1");
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_WARN);
 }
 
@@ -333,6 +461,8 @@ static void test_hash(void **state)
 	x = expect(&list, "bond.hash-not-l34", RDC_SEV_WARN);
 	assert_contains(x->title, "layer2 ");
 	assert_string_equal(x->fix, "'rdmactl bond set bond0 xmit-hash layer3+4'");
+	assert_ev_text(ev(x, "xmit_hash_policy"), "layer2", "policy 0");
+	assert_ev_text(ev(x, "mode"), "802.3ad", "");
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_WARN);
 	b.xmit_hash_policy = RDC_BOND_HASH_L23;
 	eval(&b, &f, &defaults, &list);
@@ -356,6 +486,9 @@ static void test_miimon_off(void **state)
 	eval(&b, &f, &defaults, &list);
 	x = expect(&list, "bond.miimon-off", RDC_SEV_FAIL);
 	assert_string_equal(x->fix, "'rdmactl bond set bond0 miimon 100'");
+	assert_ev_int(ev(x, "miimon_ms"), 0, "");
+	assert_ev_int(ev(x, "arp_interval_ms"), 0, "");
+	assert_ev_text(ev(x, "mode"), "active-backup", "");
 	/* One problem, one finding: no QP verdict on top. */
 	assert_null(rdc_findings_find(&list, "bond.failover-outlasts-qp"));
 	assert_null(rdc_findings_find(&list, "bond.qp-outlives-failover"));
@@ -363,7 +496,9 @@ static void test_miimon_off(void **state)
 	b.arp_interval_ms = 100;
 	eval(&b, &f, &defaults, &list);
 	assert_null(rdc_findings_find(&list, "bond.miimon-off"));
-	expect(&list, "bond.qp-outlives-failover", RDC_SEV_INFO);
+	x = expect(&list, "bond.qp-outlives-failover", RDC_SEV_INFO);
+	assert_ev_int(ev(x, "arp_interval_ms"), 100, "");
+	assert_ev_real(ev(x, "failover_s"), 0.2);
 	/* 802.3ad without MII: LACP alone, 3 s, beyond timeout 14's 537 ms. */
 	good_lag(&b, &f);
 	b.miimon_ms = 0;
@@ -372,6 +507,8 @@ static void test_miimon_off(void **state)
 	x = expect(&list, "bond.failover-outlasts-qp", RDC_SEV_FAIL);
 	assert_contains(x->title, "3.0 s");
 	assert_contains(x->title, "timeout 17");
+	assert_ev_text(ev(x, "lacp_rate"), "fast", "");
+	assert_ev_real(ev(x, "failover_s"), 3.0);
 	assert_contains(x->fix, "timeout 17 or more");
 	assert_contains(x->fix, "'rdmactl bond set bond0 miimon 100'");
 }
@@ -389,6 +526,7 @@ static void test_lacp_slow(void **state)
 	x = expect(&list, "bond.lacp-slow", RDC_SEV_WARN);
 	assert_contains(x->fix, "'rdmactl bond set bond0 lacp-rate fast'");
 	assert_string_equal(x->evidence[0].source, "rtnetlink IFLA_BOND_AD_LACP_RATE");
+	assert_ev_text(ev(x, "lacp_rate"), "slow", "a LACPDU every 30 s, timed out after 90 s");
 	/* miimon still detects a lost carrier in 100 ms: the QPs survive that. */
 	expect(&list, "bond.qp-outlives-failover", RDC_SEV_INFO);
 	/* Not an 802.3ad bond: LACP does not apply. */
@@ -415,6 +553,8 @@ static void test_qp_timeout(void **state)
 	assert_contains(x->fix, "timeout 12 or more");
 	assert_contains(x->fix, "NCCL_IB_TIMEOUT=12");
 	assert_contains(x->why, "IBV_WC_RETRY_EXC_ERR");
+	assert_ev_uint(ev(x, "qp_timeout"), 10, "ACK timeout 4.2 ms");
+	assert_ev_real(ev(x, "qp_survival_s"), 4.096e-6 * 1024 * 8);
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_FAIL);
 	eval(&b, &f, &enough, &list);
 	x = expect(&list, "bond.qp-outlives-failover", RDC_SEV_INFO);
@@ -424,12 +564,19 @@ static void test_qp_timeout(void **state)
 	eval(&b, &f, &(struct rdc_bond_check_params){0, 7}, &list);
 	x = expect(&list, "bond.qp-outlives-failover", RDC_SEV_INFO);
 	assert_contains(x->why, "never noticed");
+	/* An infinite window is no JSON number: null, and the text says why. */
+	assert_ev_null(ev(x, "qp_survival_s"),
+		       "timeout 0 turns the ACK timer off: the QP waits forever");
+	assert_contains(ev(x, "qp_survival_s")->value, "infinite");
+	assert_ev_uint(ev(x, "qp_timeout"), 0, "ACK timeout infinite");
 	/* downdelay counts: 100 + 200 ms outlasts timeout 12's 134 ms. */
 	b.downdelay_ms = 200;
 	eval(&b, &f, &enough, &list);
 	x = expect(&list, "bond.failover-outlasts-qp", RDC_SEV_FAIL);
 	assert_contains(x->fix, "timeout 14 or more");
 	assert_contains(x->fix, "shorten downdelay (200 ms)");
+	assert_ev_int(ev(x, "downdelay_ms"), 200, "");
+	assert_ev_real(ev(x, "failover_s"), 0.3);
 }
 
 static void test_unknown_dcb(void **state)
@@ -455,12 +602,20 @@ static void test_unknown_dcb(void **state)
 	assert_int_equal(x->nevidence, 1);
 	assert_contains(x->evidence[0].value, "no DCB support");
 	assert_string_equal(x->evidence[0].source, "dcbnl DCB_CMD_IEEE_GET");
-	expect(&list, "bond.trust-skipped", RDC_SEV_INFO);
+	/* Unknown is null under the value's own name; the member and why in the detail. */
+	assert_ev_null(ev(x, "pfc_en"), "ens1f1np1: 'ens1f1np1' has no DCB support in its driver");
+	x = expect(&list, "bond.trust-skipped", RDC_SEV_INFO);
+	assert_ev_null(ev(x, "trust"), "ens1f1np1: no qos/trust file (not MLNX_OFED) and no dcbnl");
+	assert_string_equal(
+		ev(x, "trust")->source,
+		"/sys/class/net/ens1f1np1/qos/trust, dcbnl DCB_CMD_IEEE_GET (APP table)");
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_INFO);
 	/* With no facts at all every member's are unknown, and nothing fails for it. */
 	eval(&b, NULL, &defaults, &list);
 	x = expect(&list, "bond.nic-skipped", RDC_SEV_INFO);
 	assert_string_equal(x->title, "PCI function not compared on ens1f0np0, ens1f1np1");
+	assert_ev_null(ev_nth(x, "pci", 0), "ens1f0np0: no facts read");
+	assert_ev_null(ev_nth(x, "pci", 1), "ens1f1np1: no facts read");
 	expect(&list, "bond.pfc-skipped", RDC_SEV_INFO);
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_INFO);
 }
@@ -469,6 +624,7 @@ static void test_unknown_bond_values(void **state)
 {
 	struct rdc_bond_facts f;
 	struct rdc_bond b;
+	const struct rdc_finding *x;
 
 	(void)state;
 	good_lag(&b, &f);
@@ -477,21 +633,46 @@ static void test_unknown_bond_values(void **state)
 	b.members[0].mtu = -1;
 	b.members[1].mii_status = -1;
 	eval(&b, &f, &defaults, &list);
-	expect(&list, "bond.mode-skipped", RDC_SEV_INFO);
-	expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
-	expect(&list, "bond.mtu-skipped", RDC_SEV_INFO);
-	expect(&list, "bond.member-state-skipped", RDC_SEV_INFO);
+	/* What was not read is null ("not read" in text), never a number or "unknown" words. */
+	x = expect(&list, "bond.mode-skipped", RDC_SEV_INFO);
+	assert_ev_null(ev(x, "mode"), "");
+	assert_string_equal(ev(x, "mode")->value, "not read");
+	x = expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
+	assert_ev_null(ev(x, "miimon_ms"), "");
+	assert_ev_null(ev(x, "mode"), "");
+	x = expect(&list, "bond.mtu-skipped", RDC_SEV_INFO);
+	assert_ev_null(ev(x, "mtu_bytes"), "ens1f0np0: the kernel did not report it");
+	x = expect(&list, "bond.member-state-skipped", RDC_SEV_INFO);
+	assert_ev_null(ev(x, "mii_status"), "ens1f1np1: the kernel did not report it");
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_INFO);
+	/* A downdelay not read leaves the estimate open: null too. */
+	good_lag(&b, &f);
+	b.downdelay_ms = -1;
+	eval(&b, &f, &defaults, &list);
+	x = expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
+	assert_ev_int(ev(x, "miimon_ms"), 100, "");
+	assert_ev_null(ev(x, "downdelay_ms"), "");
+	assert_ev_text(ev(x, "mode"), "802.3ad", "");
 	good_lag(&b, &f);
 	b.xmit_hash_policy = -1;
 	b.lacp_rate = -1;
 	eval(&b, &f, &defaults, &list);
-	expect(&list, "bond.hash-skipped", RDC_SEV_INFO);
-	expect(&list, "bond.lacp-skipped", RDC_SEV_INFO);
-	/* Out-of-range QP parameters are not judged either. */
+	x = expect(&list, "bond.hash-skipped", RDC_SEV_INFO);
+	assert_ev_null(ev(x, "xmit_hash_policy"), "");
+	x = expect(&list, "bond.lacp-skipped", RDC_SEV_INFO);
+	assert_ev_null(ev(x, "lacp_rate"), "");
+	/* Without miimon the estimate needs the LACP rate: unknown, null. */
+	b.miimon_ms = 0;
+	eval(&b, &f, &defaults, &list);
+	x = expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
+	assert_ev_int(ev(x, "miimon_ms"), 0, "");
+	assert_ev_null(ev(x, "lacp_rate"), "");
+	/* Out-of-range QP parameters are not judged either: each a number, the range its detail. */
 	good_lag(&b, &f);
 	eval(&b, &f, &(struct rdc_bond_check_params){32, 7}, &list);
-	expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
+	x = expect(&list, "bond.failover-skipped", RDC_SEV_INFO);
+	assert_ev_uint(ev(x, "qp_timeout"), 32, "valid: 0..31");
+	assert_ev_uint(ev(x, "retry_cnt"), 7, "valid: 0..7");
 }
 
 static void test_members(void **state)
@@ -508,16 +689,29 @@ static void test_members(void **state)
 	eval(&b, &f, &defaults, &list);
 	x = expect(&list, "bond.member-down", RDC_SEV_WARN);
 	assert_string_equal(x->title, "member ens1f1np1 is not up (MII down)");
-	assert_string_equal(x->evidence[0].value, "down (carrier off)");
+	/* The bond's verdict and the member's carrier: two values, a boolean for the carrier. */
+	assert_int_equal(x->nevidence, 2);
+	assert_ev_text(ev(x, "mii_status"), "down", "ens1f1np1");
+	assert_int_equal(ev(x, "carrier")->type, RDC_EV_BOOL);
+	assert_false(ev(x, "carrier")->num.b);
+	assert_string_equal(ev(x, "carrier")->detail, "ens1f1np1");
+	assert_string_equal(ev(x, "carrier")->source, "rtnetlink IFLA_CARRIER");
 	assert_contains(x->fix, "'rdmactl port show ens1f1np1'");
 	x = expect(&list, "bond.speed-skipped", RDC_SEV_INFO);
 	assert_contains(x->evidence[0].value, "the link is down");
+	assert_ev_null(ev(x, "speed_mbps"), "ens1f1np1: the link is down");
+	/* A member read from procfs alone (no ifindex) has no IFLA_CARRIER: null. */
+	b.members[1].ifindex = 0;
+	eval(&b, &f, &defaults, &list);
+	x = expect(&list, "bond.member-down", RDC_SEV_WARN);
+	assert_ev_null(ev(x, "carrier"), "ens1f1np1");
 
 	good_lag(&b, &f);
 	b.nmembers = 1;
 	f.nmembers = 1;
 	eval(&b, &f, &defaults, &list);
-	expect(&list, "bond.one-member", RDC_SEV_WARN);
+	x = expect(&list, "bond.one-member", RDC_SEV_WARN);
+	assert_ev_uint(ev(x, "members_count"), 1, "ens1f0np0");
 
 	good_lag(&b, &f);
 	b.nmembers = 0;
@@ -525,9 +719,12 @@ static void test_members(void **state)
 	b.rdma_device[0] = '\0';
 	snprintf(b.rdma_reason, sizeof(b.rdma_reason), "no RDMA port has bond0 as its netdev");
 	eval(&b, &f, &defaults, &list);
-	expect(&list, "bond.no-members", RDC_SEV_FAIL);
+	x = expect(&list, "bond.no-members", RDC_SEV_FAIL);
+	assert_ev_uint(ev(x, "members_count"), 0, "no link names bond0 its master");
 	x = expect(&list, "bond.no-rdma-device", RDC_SEV_INFO);
 	assert_contains(x->title, "no RDMA port has bond0 as its netdev");
+	assert_ev_null(ev(x, "rdma_device"), "");
+	assert_string_equal(ev(x, "rdma_device")->value, "none");
 	assert_null(rdc_findings_find(&list, "bond.failover-skipped"));
 }
 
@@ -588,9 +785,12 @@ static void test_findings_list(void **state)
 	rdc_finding_why(f, "%s", longer);
 	assert_int_equal(strlen(f->why), sizeof(f->why) - 1);
 	for (int i = 0; i < RDC_FINDING_MAX_EVIDENCE; i++)
-		assert_int_equal(rdc_finding_evidence(f, longer, longer, "%d", i), 0);
-	assert_int_equal(rdc_finding_evidence(f, "one", "too many", "9"), -ENOSPC);
+		assert_non_null(rdc_ev_text(f, longer, longer, "%d", i));
+	assert_null(rdc_ev_uint(f, "one", "too many", 9));
+	/* A detail on what was dropped is no crash. */
+	rdc_ev_detail(rdc_ev_text(f, "one", "too many", "9"), "dropped");
 	assert_int_equal(f->nevidence, RDC_FINDING_MAX_EVIDENCE);
+	assert_int_equal(strlen(f->evidence[0].name), sizeof(f->evidence[0].name) - 1);
 	assert_int_equal(strlen(f->evidence[0].source), sizeof(f->evidence[0].source) - 1);
 
 	/* Full: the next one is dropped, counted, and still decides the worst. */
@@ -602,7 +802,8 @@ static void test_findings_list(void **state)
 	/* The setters take the NULL and do nothing. */
 	rdc_finding_why(f, "why");
 	rdc_finding_fix(f, "fix");
-	assert_int_equal(rdc_finding_evidence(f, "n", "s", "v"), -ENOSPC);
+	assert_null(rdc_ev_text(f, "n", "s", "v"));
+	rdc_ev_detail(rdc_ev_real(f, "n_s", "s", 1.5), "nothing");
 	assert_int_equal(list.dropped, 1);
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_FAIL);
 	assert_null(rdc_findings_find(&list, "x.fail"));

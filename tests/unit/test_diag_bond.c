@@ -139,12 +139,23 @@ static void test_story_no_bond(void **state)
 	assert_string_equal(
 		f->title,
 		"2 RoCE links up and no bond over them (ens1f0np0, ens1f1np1): no failover");
-	e = fx_evidence(f, "ens1f0np0 master");
+	/* Each link's master: none, null; whose and its RDMA port in the detail. */
+	assert_int_equal(f->nevidence, 3);
+	e = fx_evidence(f, "master");
 	assert_string_equal(e->source, "/sys/class/net/ens1f0np0/master");
-	assert_string_equal(e->value, "none (mlx5_0/1 ACTIVE)");
-	e = fx_evidence(f, "bonds");
+	fx_ev_null(e, "none");
+	assert_string_equal(e->detail, "ens1f0np0: mlx5_0/1 ACTIVE");
+	e = &f->evidence[1];
+	assert_string_equal(e->name, "master");
+	assert_string_equal(e->source, "/sys/class/net/ens1f1np1/master");
+	fx_ev_null(e, "none");
+	assert_string_equal(e->detail, "ens1f1np1: mlx5_1/1 ACTIVE");
+	/* How many bonds the host has: a number, what it means in words. */
+	e = fx_evidence(f, "bonds_count");
 	assert_string_equal(e->source, "rtnetlink RTM_GETLINK (bond masters)");
-	assert_string_equal(e->value, "0, none over these links");
+	fx_ev_uint(e, 0);
+	assert_string_equal(e->detail, "none over these links");
+	assert_string_equal(e->value, "0 (none over these links)");
 	fx_contains(f->fix, "'rdmactl bond create bond0 mode 802.3ad members ens1f0np0,ens1f1np1 "
 			    "xmit-hash layer3+4 miimon 100 lacp-rate fast'");
 	fx_contains(f->why, "no failover");
@@ -161,7 +172,8 @@ static void test_none_names_and_nics(void **state)
 	fx_run(&host, "bond", &res);
 	f = fx_expect(&res, "bond.none", RDC_SEV_WARN);
 	fx_contains(f->fix, "'rdmactl bond create bond1 mode 802.3ad members ens1f0np0,ens1f1np1");
-	assert_string_equal(fx_evidence(f, "bonds")->value, "1, none over these links");
+	fx_ev_uint(fx_evidence(f, "bonds_count"), 1);
+	assert_string_equal(fx_evidence(f, "bonds_count")->detail, "none over these links");
 	fx_skipped(&res, "bond.check", "", "bond0: no RDMA port on it or its members");
 	rdc_diag_host_free(&host);
 
@@ -187,6 +199,10 @@ static void test_none_one_or_down(void **state)
 	f = fx_expect(&res, "bond.none", RDC_SEV_INFO);
 	assert_string_equal(f->title, "one RoCE link (ens1f0np0): no failover path");
 	assert_string_equal(f->device, "mlx5_0");
+	/* The finding is about the port: the master alone, null. */
+	assert_int_equal(f->nevidence, 1);
+	fx_ev_null(fx_evidence(f, "master"), "none");
+	assert_string_equal(fx_evidence(f, "master")->detail, "");
 	rdc_diag_host_free(&host);
 
 	/* Two ports, one down (a spare): not "all up", no finding. */
@@ -252,6 +268,11 @@ static void test_check_no_facts(void **state)
 	f = fx_expect(&res, "bond.nic-skipped", RDC_SEV_INFO);
 	assert_string_equal(f->bond, "bond0");
 	fx_contains(f->evidence[0].value, "no facts read");
+	/* Each member's PCI function, null: the member and why in the detail. */
+	fx_ev_null(fx_evidence(f, "pci"), "unknown");
+	assert_string_equal(f->evidence[0].detail, "ens1f0np0: no facts read");
+	assert_string_equal(f->evidence[1].name, "pci");
+	assert_string_equal(f->evidence[1].detail, "ens1f1np1: no facts read");
 	fx_expect(&res, "bond.pfc-skipped", RDC_SEV_INFO);
 	assert_int_equal(rdc_findings_worst(&res.findings), RDC_SEV_INFO);
 }
@@ -268,6 +289,12 @@ static void test_check_policy_params(void **state)
 	f = fx_expect(&res, "bond.qp-outlives-failover", RDC_SEV_INFO);
 	assert_string_equal(fx_evidence(f, "qp_timeout")->value, "20 (ACK timeout 4.3 s)");
 	assert_string_equal(fx_evidence(f, "retry_cnt")->value, "3");
+	/* The policy's QP as numbers, the window as the document names it. */
+	fx_ev_uint(fx_evidence(f, "qp_timeout"), 20);
+	assert_string_equal(fx_evidence(f, "qp_timeout")->detail, "ACK timeout 4.3 s");
+	fx_ev_uint(fx_evidence(f, "retry_cnt"), 3);
+	fx_ev_real(fx_evidence(f, "qp_survival_s"), 4.096e-6 * 1048576 * 4);
+	fx_ev_real(fx_evidence(f, "failover_s"), 0.1);
 }
 
 /* ---- the course's design mistakes ---- */
@@ -292,6 +319,8 @@ static void test_mistake_bonded_like_plain_nic(void **state)
 	assert_string_equal(f->bond, "bond0");
 	fx_contains(f->title, "balance-alb");
 	assert_string_equal(f->evidence[0].source, "rtnetlink IFLA_BOND_MODE");
+	fx_ev_text(fx_evidence(f, "mode"), "balance-alb");
+	assert_string_equal(fx_evidence(f, "mode")->detail, "mode 6");
 	fx_contains(f->fix, "rdmactl bond set bond0 mode 802.3ad");
 	/* The ports are bonded: bond.none has nothing to say. */
 	assert_null(rdc_findings_find(&res.findings, "bond.none"));
@@ -312,6 +341,9 @@ static void test_mistake_no_miimon(void **state)
 	assert_string_equal(f->bond, "bond0");
 	fx_contains(f->title, "nothing detects a failed member");
 	assert_string_equal(fx_evidence(f, "miimon_ms")->source, "rtnetlink IFLA_BOND_MIIMON");
+	fx_ev_int(fx_evidence(f, "miimon_ms"), 0);
+	fx_ev_int(fx_evidence(f, "arp_interval_ms"), 0);
+	fx_ev_text(fx_evidence(f, "mode"), "active-backup");
 	fx_contains(f->fix, "'rdmactl bond set bond0 miimon 100'");
 
 	/* 802.3ad with slow LACP and no miimon: only LACP notices, after 90 s. */
@@ -322,6 +354,8 @@ static void test_mistake_no_miimon(void **state)
 	fx_expect(&res, "bond.lacp-slow", RDC_SEV_WARN);
 	f = fx_expect(&res, "bond.failover-outlasts-qp", RDC_SEV_FAIL);
 	fx_contains(f->title, "use timeout 22 or more");
+	fx_ev_text(fx_evidence(f, "lacp_rate"), "slow");
+	fx_ev_real(fx_evidence(f, "failover_s"), 90.0);
 }
 
 /* 3b. The QP's retry window is shorter than the bond's reaction. */
@@ -339,6 +373,10 @@ static void test_mistake_qp_shorter_than_failover(void **state)
 	assert_string_equal(f->bond, "bond0");
 	fx_contains(f->title, "use timeout 14 or more");
 	assert_string_equal(fx_evidence(f, "qp_timeout")->source, "check parameter");
+	fx_ev_int(fx_evidence(f, "downdelay_ms"), 400);
+	fx_ev_real(fx_evidence(f, "failover_s"), 0.5);
+	fx_ev_uint(fx_evidence(f, "qp_timeout"), 12);
+	fx_ev_real(fx_evidence(f, "qp_survival_s"), 4.096e-6 * 4096 * 8);
 	fx_contains(f->fix, "NCCL_IB_TIMEOUT=14");
 	/* The default timeout 14 (537 ms) outlives it. */
 	host.policy.qp_timeout = 14;

@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "diag/diag.h"
+#include "diag_fixture.h"
 
 /* ---- a host built by hand ------------------------------------------------ */
 
@@ -166,11 +167,8 @@ static const struct rdc_finding *expect(const char *id, enum rdc_severity sev)
 	assert_true(f->why[0]);
 	assert_true(f->fix[0]);
 	assert_true(f->nevidence > 0);
-	for (size_t i = 0; i < f->nevidence; i++) {
-		assert_true(f->evidence[i].name[0]);
-		assert_true(f->evidence[i].value[0]);
-		assert_true(f->evidence[i].source[0]);
-	}
+	for (size_t i = 0; i < f->nevidence; i++)
+		fx_evidence_ok(f, &f->evidence[i]);
 	return f;
 }
 
@@ -258,6 +256,7 @@ static void test_fw_mismatch(void **state)
 	port_healthy(&ports[2], "mlx5_2", "ens2f0np0", 2);
 	rdc_strlcpy(ports[2].port.hca_type, "MT4123", sizeof(ports[2].port.hca_type));
 	rdc_strlcpy(ports[2].port.fw_ver, "20.31.1014", sizeof(ports[2].port.fw_ver));
+	rdc_strlcpy(ports[0].port.board_id, "MT_0000000359", sizeof(ports[0].port.board_id));
 	host.nports = 3;
 	run("host.fw-mismatch");
 	assert_int_equal(res.findings.count, 1);
@@ -268,10 +267,15 @@ static void test_fw_mismatch(void **state)
 	assert_contains(f->title, "2 MT4125 adapters run 2 firmware versions");
 	assert_contains(f->title, "mlx5_0 22.39.1002");
 	assert_contains(f->title, "mlx5_1 22.36.1010");
-	assert_int_equal(f->nevidence, 2);
-	assert_string_equal(evidence(f, "mlx5_1 fw_ver")->source,
+	/* Each device's fw_ver and board_id (the device in the detail), the model once. */
+	assert_int_equal(f->nevidence, 5);
+	assert_string_equal(fx_evidence_of(f, "fw_ver", "mlx5_1")->source,
 			    "/sys/class/infiniband/mlx5_1/fw_ver");
-	assert_contains(evidence(f, "mlx5_1 fw_ver")->value, "22.36.1010");
+	fx_ev_text(fx_evidence_of(f, "fw_ver", "mlx5_1"), "22.36.1010");
+	fx_ev_text(fx_evidence_of(f, "fw_ver", "mlx5_0"), "22.39.1002");
+	fx_ev_text(evidence(f, "hca_type"), "MT4125");
+	fx_ev_text(fx_evidence_of(f, "board_id", "mlx5_0"), "MT_0000000359");
+	fx_ev_null(fx_evidence_of(f, "board_id", "mlx5_1"), "not read");
 	assert_contains(f->fix, "mlxfwmanager");
 
 	/* The second port of a device is the same firmware, not another adapter. */
@@ -281,7 +285,7 @@ static void test_fw_mismatch(void **state)
 	run("host.fw-mismatch");
 	f = expect("host.fw-mismatch", RDC_SEV_WARN);
 	assert_contains(f->title, "2 MT4125 adapters");
-	assert_int_equal(f->nevidence, 2);
+	assert_int_equal(f->nevidence, 5);
 
 	/* A PCI device whose fw_ver is unreadable, and one without hca_type: skipped. */
 	host.nports = 2;
@@ -315,9 +319,10 @@ static void test_driver_mismatch(void **state)
 	f = expect("host.driver-mismatch", RDC_SEV_WARN);
 	assert_string_equal(f->device, "");
 	assert_contains(f->title, "/lib/modules/6.1.0-18-amd64 is missing");
-	assert_string_equal(evidence(f, "kernel release")->source, "/proc/sys/kernel/osrelease");
-	assert_string_equal(evidence(f, "modules directory")->source,
-			    "/lib/modules/6.1.0-18-amd64");
+	assert_string_equal(evidence(f, "osrelease")->source, "/proc/sys/kernel/osrelease");
+	fx_ev_text(evidence(f, "osrelease"), "6.1.0-18-amd64");
+	assert_string_equal(evidence(f, "modules_present")->source, "/lib/modules/6.1.0-18-amd64");
+	fx_ev_bool(evidence(f, "modules_present"), false);
 	assert_contains(f->why, "reboot is pending");
 	assert_contains(f->fix, "reboot");
 
@@ -335,8 +340,12 @@ static void test_driver_mismatch(void **state)
 	run("host.driver-mismatch");
 	f = expect("host.driver-mismatch", RDC_SEV_WARN);
 	assert_contains(f->title, "driver mlx5_core reports 2 versions: 6.1.0, 24.01-0.3.3");
-	assert_string_equal(evidence(f, ND1 " driver")->source, "ETHTOOL_GDRVINFO " ND1);
-	assert_string_equal(evidence(f, ND1 " driver")->value, "mlx5_core 24.01-0.3.3");
+	/* The driver once, each netdev's version (the netdev in the detail). */
+	fx_ev_text(evidence(f, "driver"), "mlx5_core");
+	assert_string_equal(fx_evidence_of(f, "driver_version", ND1)->source,
+			    "ETHTOOL_GDRVINFO " ND1);
+	fx_ev_text(fx_evidence_of(f, "driver_version", ND1), "24.01-0.3.3");
+	fx_ev_text(fx_evidence_of(f, "driver_version", ND), "6.1.0");
 	teardown(NULL);
 }
 
@@ -360,7 +369,20 @@ static void test_pcie_degraded(void **state)
 	assert_contains(f->title, "8.0 GT/s x8, below its 16.0 GT/s x16");
 	assert_string_equal(evidence(f, "current_link_width")->source,
 			    "/sys/bus/pci/devices/0000:3b:00.0/current_link_width");
-	assert_string_equal(evidence(f, "current_link_width")->value, "8");
+	fx_ev_int(evidence(f, "current_link_width"), 8);
+	fx_ev_int(evidence(f, "max_link_width"), 16);
+	assert_string_equal(evidence(f, "current_link_speed_gts")->source,
+			    "/sys/bus/pci/devices/0000:3b:00.0/current_link_speed");
+	fx_ev_real(evidence(f, "current_link_speed_gts"), 8.0);
+	fx_ev_real(evidence(f, "max_link_speed_gts"), 16.0);
+	fx_ev_real(evidence(f, "port_rate_gbps"), 100.0);
+
+	/* A maximum sysfs did not give is null, never 0 GT/s. */
+	ports[0].port.pci.max_speed_gts = 0;
+	run("host.pcie-degraded");
+	f = expect("host.pcie-degraded", RDC_SEV_FAIL);
+	fx_ev_null(evidence(f, "max_link_speed_gts"), "not read");
+	fx_ev_int(evidence(f, "max_link_width"), 16);
 	/* 8 GT/s x8 with 128b/130b is about 63 Gb/s for a 100 Gb/s port. */
 	assert_contains(f->why, "about 63 Gb/s");
 	assert_contains(f->fix, "lspci -vv -s 0000:3b:00.0");
@@ -375,6 +397,7 @@ static void test_pcie_degraded(void **state)
 	assert_contains(f->title, "in the last 5.0 s: rx_pci_signal_integrity +7");
 	assert_string_equal(evidence(f, "rx_pci_signal_integrity")->source,
 			    "ethtool -S " ND " (ETHTOOL_GSTATS)");
+	fx_ev_window(evidence(f, "rx_pci_signal_integrity"), 7, 5.0, 10);
 	teardown(NULL);
 
 	/* interval 0: the count since the reset. */
@@ -385,6 +408,7 @@ static void test_pcie_degraded(void **state)
 	f = expect("host.pcie-degraded", RDC_SEV_WARN);
 	assert_contains(f->title,
 			"since the counters were reset: outbound_pci_stalled_rd_events 4");
+	fx_ev_counter(evidence(f, "outbound_pci_stalled_rd_events"), 4);
 	teardown(NULL);
 
 	/* A software device, and a function without link files or counters: skipped. */
@@ -416,7 +440,11 @@ static void test_numa_irqs(void **state)
 	assert_contains(f->title, "CPUs 0-15");
 	assert_string_equal(evidence(f, "local_cpulist")->source,
 			    "/sys/class/net/" ND "/device/local_cpulist");
-	assert_string_equal(evidence(f, "numa_node")->value, "0");
+	fx_ev_text(evidence(f, "local_cpulist"), "0-15");
+	fx_ev_int(evidence(f, "numa_node"), 0);
+	fx_ev_int(evidence(f, "remote_irqs"), 3);
+	fx_ev_int(evidence(f, "irqs"), 8);
+	assert_string_equal(evidence(f, "irqs")->source, "/sys/class/net/" ND "/device/msi_irqs");
 	assert_contains(f->fix, "set_irq_affinity_cpulist.sh 0-15 " ND);
 
 	/* Unreadable IRQs, and a bond (RoCE LAG) that has none of its own: skipped. */
@@ -450,7 +478,8 @@ static void test_vf_limits(void **state)
 	f = expect("host.vf-limits", RDC_SEV_INFO);
 	assert_string_equal(f->netdev, ND);
 	assert_contains(f->title, "SR-IOV virtual function");
-	assert_string_equal(evidence(f, "physfn")->source, "/sys/class/net/" ND "/device/physfn");
+	assert_string_equal(evidence(f, "is_vf")->source, "/sys/class/net/" ND "/device/physfn");
+	fx_ev_bool(evidence(f, "is_vf"), true);
 	/* The PF is on another host: words, not a command with a placeholder. */
 	assert_contains(f->fix,
 			"'rdmactl pfc apply' of the PF's netdev with profile roce-lossless");
@@ -459,6 +488,8 @@ static void test_vf_limits(void **state)
 	assert_int_equal(f->severity, RDC_SEV_INFO);
 	assert_string_equal(f->device, "mlx5_1");
 	assert_contains(f->title, "GID table of mlx5_1/1 is empty");
+	fx_ev_uint(evidence(f, "gids_in_use"), 0);
+	assert_string_equal(evidence(f, "gids_in_use")->detail, "every entry is zero");
 	assert_contains(f->fix, "('rdma dev set mlx5_1 netns' and its name)");
 
 	/* An unreadable GID table is not an empty one; a port without netdev is skipped. */

@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "diag/diag.h"
+#include "diag_fixture.h"
 
 /* ---- a host built by hand ------------------------------------------------ */
 
@@ -165,11 +166,8 @@ static const struct rdc_finding *expect(const char *id, enum rdc_severity sev)
 	assert_true(f->why[0]);
 	assert_true(f->fix[0]);
 	assert_true(f->nevidence > 0);
-	for (size_t i = 0; i < f->nevidence; i++) {
-		assert_true(f->evidence[i].name[0]);
-		assert_true(f->evidence[i].value[0]);
-		assert_true(f->evidence[i].source[0]);
-	}
+	for (size_t i = 0; i < f->nevidence; i++)
+		fx_evidence_ok(f, &f->evidence[i]);
 	return f;
 }
 
@@ -284,8 +282,14 @@ static void test_port_not_active(void **state)
 	assert_contains(f->title, "DISABLED");
 	assert_string_equal(evidence(f, "state")->source,
 			    "/sys/class/infiniband/mlx5_0/ports/1/state");
-	assert_string_equal(evidence(f, "state")->value, "1: DOWN");
-	assert_string_equal(evidence(f, "phys_state")->value, "3: DISABLED");
+	/* port show's word, the kernel's number in the detail. */
+	fx_ev_text(evidence(f, "state"), "DOWN");
+	assert_string_equal(evidence(f, "state")->detail, "PortState 1");
+	assert_string_equal(evidence(f, "state")->value, "DOWN (PortState 1)");
+	fx_ev_text(evidence(f, "phys_state"), "DISABLED");
+	assert_string_equal(evidence(f, "phys_state")->detail, "PortPhysicalState 3");
+	fx_ev_text(evidence(f, "operstate"), "up");
+	assert_string_equal(evidence(f, "operstate")->source, "/sys/class/net/" ND "/operstate");
 	assert_contains(f->fix, "rdmactl port set " ND " up");
 
 	f = &res.findings.items[1];
@@ -318,8 +322,17 @@ static void test_no_carrier(void **state)
 	f = expect("link.no-carrier", RDC_SEV_FAIL);
 	assert_contains(f->title, "no carrier");
 	assert_string_equal(evidence(f, "carrier")->source, "/sys/class/net/" ND "/carrier");
-	assert_string_equal(evidence(f, "carrier")->value, "0");
+	fx_ev_bool(evidence(f, "carrier"), false);
+	fx_ev_bool(evidence(f, "admin_up"), true);
+	fx_ev_text(evidence(f, "operstate"), "down");
 	assert_contains(f->fix, "ethtool " ND);
+
+	/* An operstate that could not be read: "?" in the title, null evidence. */
+	ports[0].port.netdev.operstate[0] = '\0';
+	run("link.no-carrier");
+	f = expect("link.no-carrier", RDC_SEV_FAIL);
+	assert_contains(f->title, "(operstate ?)");
+	fx_ev_null(evidence(f, "operstate"), "not read");
 
 	/* Administratively down: the carrier is unknown then, the fix is ours. */
 	ports[0].netif.admin_up = 0;
@@ -327,7 +340,9 @@ static void test_no_carrier(void **state)
 	run("link.no-carrier");
 	f = expect("link.no-carrier", RDC_SEV_FAIL);
 	assert_contains(f->title, "administratively down");
-	assert_string_equal(evidence(f, "IFF_UP")->source, "/sys/class/net/" ND "/flags");
+	assert_string_equal(evidence(f, "admin_up")->source, "/sys/class/net/" ND "/flags");
+	fx_ev_bool(evidence(f, "admin_up"), false);
+	assert_string_equal(evidence(f, "admin_up")->detail, "IFF_UP clear");
 	assert_string_equal(f->fix, "'rdmactl port set " ND " up'");
 
 	/* Nothing read: skipped, not failed; a port without netdev too. */
@@ -364,11 +379,14 @@ static void test_flapping_window(void **state)
 	assert_contains(f->title, "carrier changes +4");
 	assert_string_equal(evidence(f, "link_down_events_phy")->source,
 			    "ethtool -S " ND " (ETHTOOL_GSTATS)");
+	fx_ev_window(evidence(f, "link_down_events_phy"), 2, 5.0, 3);
 	assert_string_equal(evidence(f, "link_down_events_phy")->value, "+2 in 5.0 s (now 3)");
 	assert_string_equal(evidence(f, "link_downed")->source,
 			    "/sys/class/infiniband/mlx5_0/ports/1/counters/link_downed");
+	fx_ev_window(evidence(f, "link_downed"), 0, 5.0, 0);
 	assert_string_equal(evidence(f, "carrier_changes")->source,
 			    "/sys/class/net/" ND "/carrier_changes");
+	fx_ev_window(evidence(f, "carrier_changes"), 4, 5.0, 6);
 	assert_contains(f->fix, "rdmactl port set " ND " down");
 
 	/* Only the IB counter moved (an InfiniBand port has no PHY counter). */
@@ -393,8 +411,11 @@ static void test_flapping_cumulative(void **state)
 	f = expect("link.flapping", RDC_SEV_WARN);
 	assert_contains(f->title, "40 carrier changes since boot");
 	assert_true(f->since_reset);
-	assert_string_equal(evidence(f, "carrier_changes")->value, "40");
-	assert_string_equal(evidence(f, "carrier-changes-warn")->value, "10");
+	fx_ev_counter(evidence(f, "carrier_changes"), 40);
+	assert_string_equal(evidence(f, "carrier_changes")->value,
+			    "40 (since the counter's reset)");
+	fx_ev_uint(evidence(f, "carrier-changes-warn"), 10);
+	assert_string_equal(evidence(f, "carrier-changes-warn")->source, "policy");
 	assert_contains(f->fix, "rdmactl diag run " ND " interval 60 check link.flapping");
 
 	/* ...but not under a policy that allows 50. */
@@ -455,14 +476,19 @@ static void test_speed(void **state)
 	f = expect("link.speed-below-capability", RDC_SEV_WARN);
 	assert_contains(f->title, "25000 Mb/s");
 	assert_contains(f->title, "both ends support 100000");
-	assert_string_equal(evidence(f, "speed")->source, "ETHTOOL_GLINKSETTINGS " ND);
+	assert_string_equal(evidence(f, "speed_mbps")->source, "ETHTOOL_GLINKSETTINGS " ND);
+	fx_ev_int(evidence(f, "speed_mbps"), 25000);
+	fx_ev_int(evidence(f, "max_speed_mbps"), 100000);
+	fx_ev_int(evidence(f, "common_speed_mbps"), 100000);
 	assert_contains(f->fix, "ethtool -s " ND " speed 100000 autoneg on");
 
-	/* The partner's modes unknown: our own maximum, said as such. */
+	/* The partner's modes unknown: our own maximum, said as such; the common one null. */
 	ports[0].netif.common_speed_mbps = -1;
 	run("link.speed-below-capability");
 	f = expect("link.speed-below-capability", RDC_SEV_WARN);
 	assert_contains(f->title, "below its own 100000");
+	fx_ev_null(evidence(f, "common_speed_mbps"), "not reported");
+	assert_contains(evidence(f, "common_speed_mbps")->detail, "link partner's modes");
 
 	/* No link settings: skipped with the reading's reason. */
 	ports[0].netif.have_linkmodes = false;
@@ -498,7 +524,11 @@ static void test_pre_fec_ber(void **state)
 	assert_contains(f->title, "pre-FEC BER 2e-07 in the last 5.0 s");
 	assert_string_equal(evidence(f, "rx_corrected_bits_phy")->value,
 			    "+100000 in 5.0 s (now 100005)");
+	fx_ev_window(evidence(f, "rx_corrected_bits_phy"), 100000, 5.0, 100005);
+	fx_ev_window(evidence(f, "rx_bits_phy"), 500000000000ULL, 5.0, 500000000000ULL);
+	fx_ev_real(evidence(f, "pre_fec_ber"), 2e-7);
 	assert_string_equal(evidence(f, "pre-fec-ber-warn")->source, "policy");
+	fx_ev_real(evidence(f, "pre-fec-ber-warn"), 1e-8);
 
 	/* A looser policy: nothing. */
 	host.policy.pre_fec_ber_warn = 1e-6;
@@ -512,7 +542,9 @@ static void test_pre_fec_ber(void **state)
 	run("link.pre-fec-ber");
 	f = expect("link.pre-fec-ber", RDC_SEV_WARN);
 	assert_contains(f->title, "2e-07");
-	assert_contains(evidence(f, "bits received (estimated)")->value, "100000 Mb/s x 5.0 s");
+	fx_ev_uint(evidence(f, "rx_bits_estimated"), 500000000000ULL);
+	assert_contains(evidence(f, "rx_bits_estimated")->detail, "5.0 s window");
+	fx_ev_int(evidence(f, "speed_mbps"), 100000);
 	teardown(NULL);
 
 	/* ...which one sample cannot do: skipped, saying why. */
@@ -551,6 +583,8 @@ static void test_crc_errors(void **state)
 	/* Only the counters that moved are evidence. */
 	assert_int_equal(f->nevidence, 2);
 	assert_string_equal(evidence(f, "rx_crc_errors_phy")->value, "+12 in 5.0 s (now 17)");
+	fx_ev_window(evidence(f, "rx_crc_errors_phy"), 12, 5.0, 17);
+	fx_ev_window(evidence(f, "rx_pcs_symbol_err_phy"), 3, 5.0, 3);
 	assert_contains(f->fix, "ethtool -m " ND);
 	teardown(NULL);
 
@@ -570,6 +604,7 @@ static void test_crc_errors(void **state)
 	assert_contains(f->title, "since the counters were reset: rx_crc_errors 17");
 	assert_string_equal(evidence(f, "rx_crc_errors")->source,
 			    "/sys/class/net/" ND "/statistics/rx_crc_errors");
+	fx_ev_counter(evidence(f, "rx_crc_errors"), 17);
 	assert_contains(f->fix, "rdmactl diag run " ND " interval 60 check link.crc-errors");
 	teardown(NULL);
 
@@ -591,7 +626,9 @@ static void test_fec_off(void **state)
 	run("link.fec-off");
 	f = expect("link.fec-off", RDC_SEV_WARN);
 	assert_contains(f->title, "100000 Mb/s");
-	assert_string_equal(evidence(f, "active FEC")->source, "ETHTOOL_GFECPARAM " ND);
+	assert_string_equal(evidence(f, "active_fec")->source, "ETHTOOL_GFECPARAM " ND);
+	fx_ev_text(evidence(f, "active_fec"), "off");
+	fx_ev_int(evidence(f, "speed_mbps"), 100000);
 	assert_contains(f->fix, "ethtool --set-fec " ND " encoding rs");
 
 	/* 10G needs no FEC. */
@@ -629,8 +666,10 @@ static void test_mtu(void **state)
 	assert_contains(f->title, "active MTU is 1024");
 	assert_contains(f->title, "1500");
 	assert_contains(f->title, "4192");
-	assert_string_equal(evidence(f, "netdev mtu")->source, "/sys/class/net/" ND "/mtu");
-	assert_string_equal(evidence(f, "active_mtu")->value, "1024");
+	assert_string_equal(evidence(f, "mtu_bytes")->source, "/sys/class/net/" ND "/mtu");
+	fx_ev_int(evidence(f, "mtu_bytes"), 1500);
+	fx_ev_int(evidence(f, "active_mtu_bytes"), 1024);
+	fx_ev_int(evidence(f, "mtu_bytes_for_4096"), 4192);
 	assert_contains(f->fix, "rdmactl port set " ND " mtu 9000");
 	teardown(NULL);
 
@@ -642,6 +681,8 @@ static void test_mtu(void **state)
 	run("link.mtu");
 	f = expect("link.mtu", RDC_SEV_FAIL);
 	assert_contains(f->title, "rx_oversize_pkts_phy +40");
+	fx_ev_window(evidence(f, "rx_oversize_pkts_phy"), 40, 5.0, 40);
+	fx_ev_int(evidence(f, "mtu_bytes"), 4200);
 	/* The peer's MTU is not known here: words, no command. */
 	assert_contains(f->fix, "'rdmactl port set " ND " mtu' with the peer's MTU");
 	assert_int_equal(f->fix_argv.argc, 0);
@@ -678,6 +719,8 @@ static void test_transceiver(void **state)
 	assert_contains(f->title, "module_high_temp +1");
 	assert_false(f->since_reset);
 	assert_int_equal(f->nevidence, 2); /* both that ever counted */
+	fx_ev_window(evidence(f, "module_high_temp"), 1, 5.0, 1);
+	fx_ev_window(evidence(f, "module_bad_shorted"), 0, 5.0, 2);
 	assert_contains(f->why, "overheated");
 	assert_contains(f->fix, "ethtool -m " ND);
 	teardown(NULL);
@@ -687,6 +730,7 @@ static void test_transceiver(void **state)
 	run("link.transceiver");
 	f = expect("link.transceiver", RDC_SEV_WARN);
 	assert_contains(f->title, "since the driver loaded: module_bad_shorted 2");
+	fx_ev_window(evidence(f, "module_bad_shorted"), 0, 5.0, 2);
 	assert_true(f->since_reset);
 	assert_contains(f->why, "short");
 	teardown(NULL);

@@ -88,13 +88,18 @@ static void test_story_imbalance(void **state)
 	assert_string_equal(f->device, "mlx5_0");
 	assert_string_equal(f->netdev, "ens1f0np0");
 	assert_string_equal(f->title, "ens1f0np0 carried 98% of 10.0 GiB over 2 links in 10 s");
-	e = fx_evidence(f, "ens1f0np0 bytes");
+	/* Each link's bytes over the window (the netdev, size and share in words). */
+	e = fx_evidence_of(f, "bytes", "ens1f0np0, 9.8 GiB, 98.0%");
 	assert_string_equal(e->source,
 			    "/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data"
 			    " x 4 + port_rcv_data x 4");
-	fx_contains(e->value, "(9.8 GiB, 98.0%)");
-	fx_contains(fx_evidence(f, "ens1f1np1 bytes")->value, "2.0%");
-	assert_string_equal(fx_evidence(f, "link-share-pct-warn")->value, "90");
+	fx_ev_window(e, 9800 * GIB / 1000, FX_WINDOW_S, 3000 + 9800 * GIB / 1000);
+	fx_ev_window(fx_evidence_of(f, "bytes", "ens1f1np1, 204.8 MiB, 2.0%"), 200 * GIB / 1000,
+		     FX_WINDOW_S, 3000 + 200 * GIB / 1000);
+	/* The share judged, and the policy it is judged by: numbers. */
+	fx_ev_real(fx_evidence_of(f, "share_pct", "ens1f0np0"), 98.0);
+	fx_ev_real(fx_evidence(f, "link-share-pct-warn"), 90);
+	assert_string_equal(fx_evidence(f, "link-share-pct-warn")->source, "policy");
 	fx_contains(f->fix, "NCCL_IB_HCA=mlx5_0,mlx5_1");
 	fx_contains(f->fix, "'rdmactl bond create bond0 mode 802.3ad members ens1f0np0,ens1f1np1 "
 			    "xmit-hash layer3+4 miimon 100'");
@@ -120,10 +125,16 @@ static void test_story_mtu(void **state)
 	fx_run(&host, "links.mtu-differs", &res);
 	f = fx_expect(&res, "links.mtu-differs", RDC_SEV_WARN);
 	assert_string_equal(f->title, "RoCE links' MTUs differ: ens1f0np0 9000, ens1f1np1 1500");
-	e = fx_evidence(f, "ens1f1np1 mtu");
+	/* Each link's MTU, then each RDMA port's active MTU: numbers, the netdev in the detail. */
+	assert_int_equal(f->nevidence, 4);
+	e = fx_evidence_of(f, "mtu_bytes", "ens1f1np1");
 	assert_string_equal(e->source, "/sys/class/net/ens1f1np1/mtu");
-	assert_string_equal(e->value, "1500 (RoCE active_mtu 1024)");
-	assert_string_equal(fx_evidence(f, "ens1f0np0 mtu")->value, "9000 (RoCE active_mtu 4096)");
+	fx_ev_int(e, 1500);
+	fx_ev_int(fx_evidence_of(f, "mtu_bytes", "ens1f0np0"), 9000);
+	fx_ev_int(fx_evidence_of(f, "active_mtu_bytes", "mlx5_1/1 on ens1f1np1"), 1024);
+	fx_ev_int(fx_evidence_of(f, "active_mtu_bytes", "mlx5_0/1 on ens1f0np0"), 4096);
+	assert_string_equal(f->evidence[0].name, "mtu_bytes");
+	assert_string_equal(f->evidence[1].name, "mtu_bytes");
 	fx_contains(f->fix, "'rdmactl port set ens1f1np1 mtu 9000'");
 	assert_null(strstr(f->fix, "ens1f0np0"));
 }
@@ -166,6 +177,8 @@ static void test_imbalance_since_boot(void **state)
 	fx_run(&host, "links.traffic-imbalance", &res);
 	f = fx_expect(&res, "links.traffic-imbalance", RDC_SEV_WARN);
 	fx_contains(f->title, "ens1f0np0 carried 100% of 50.0 GiB over 2 links since boot");
+	/* One sample: each link's total since boot. */
+	fx_ev_counter(fx_evidence_of(f, "bytes", "ens1f0np0, 50.0 GiB, 100.0%"), 3000 + 50 * GIB);
 }
 
 static void test_imbalance_skips(void **state)
@@ -201,6 +214,7 @@ static void test_imbalance_fallback_phy(void **state)
 {
 	struct rdc_diag_port *p;
 	const struct rdc_finding *f;
+	const struct rdc_evidence *e;
 
 	(void)state;
 	/* No ports/N/counters (a VF): the physical port's ethtool counters stand in. */
@@ -213,8 +227,9 @@ static void test_imbalance_fallback_phy(void **state)
 	fx_counter(p, RDC_DIAG_NETDEV, "driver", "rx_bytes_phy", 0, 1);
 	fx_run(&host, "links.traffic-imbalance", &res);
 	f = fx_expect(&res, "links.traffic-imbalance", RDC_SEV_WARN);
-	assert_string_equal(fx_evidence(f, "ens1f1np1 bytes")->source,
-			    "ethtool -S ens1f1np1 (ETHTOOL_GSTATS)");
+	e = fx_evidence_of(f, "bytes", "ens1f1np1, 2 B, 0.0%");
+	assert_string_equal(e->source, "ethtool -S ens1f1np1 (ETHTOOL_GSTATS)");
+	fx_ev_window(e, 2, FX_WINDOW_S, 2);
 }
 
 static void test_imbalance_bond_member(void **state)
@@ -299,8 +314,8 @@ static void test_same_subnet(void **state)
 	assert_string_equal(f->title, "2 RoCE links share subnet 10.10.1.0/24 (ens1f0np0, "
 				      "ens1f1np1): traffic leaves by one");
 	assert_int_equal(f->nevidence, 2);
-	e = fx_evidence(f, "ens1f1np1 address");
-	assert_string_equal(e->value, "10.10.1.6/24");
+	e = fx_evidence_of(f, "address", "ens1f1np1");
+	fx_ev_text(e, "10.10.1.6/24");
 	assert_string_equal(e->source, "rtnetlink RTM_GETADDR");
 	fx_contains(f->fix, "its own subnet");
 	fx_contains(f->fix, "an 'ip rule' from that address to the table");
@@ -379,13 +394,17 @@ static void test_arp_flux(void **state)
 	f = fx_expect(&res, "links.arp-flux", RDC_SEV_WARN);
 	assert_string_equal(f->title, "ARP flux on 10.10.1.0/24 (ens1f0np0, ens1f1np1): arp_ignore "
 				      "0, arp_announce 0, rp_filter 1");
-	assert_string_equal(f->evidence[0].name, "ens1f0np0 address");
-	assert_string_equal(f->evidence[0].value, "10.10.1.5/24");
-	e = fx_evidence(f, "ens1f0np0 arp_ignore");
+	assert_string_equal(f->evidence[0].name, "address");
+	fx_ev_text(&f->evidence[0], "10.10.1.5/24");
+	assert_string_equal(f->evidence[0].detail, "ens1f0np0");
+	/* The value the kernel applies, typed; both files and the goal in the detail. */
+	e = fx_evidence_of(f, "arp_ignore",
+			   "ens1f0np0: the larger of all 0 and ens1f0np0 0; want 1");
 	assert_string_equal(e->source, "/proc/sys/net/ipv4/conf/{all,ens1f0np0}/arp_ignore");
-	assert_string_equal(e->value, "0 (all 0, ens1f0np0 0; want 1)");
-	e = fx_evidence(f, "ens1f1np1 rp_filter");
-	assert_string_equal(e->value, "1 (all 0, ens1f1np1 1; want 0 or 2)");
+	fx_ev_int(e, 0);
+	e = fx_evidence_of(f, "rp_filter",
+			   "ens1f1np1: the larger of all 0 and ens1f1np1 1; want 0 or 2");
+	fx_ev_int(e, 1);
 	fx_contains(f->fix, "'sysctl -w net.ipv4.conf.all.arp_ignore=1 "
 			    "net.ipv4.conf.all.arp_announce=2 net.ipv4.conf.all.rp_filter=2'");
 	/* The larger of all and the interface applies: per-interface values fix it too. */

@@ -184,6 +184,10 @@ static void run(struct fixture *fx)
 		assert_true(strlen(f->fix) < sizeof(f->fix) - 1);
 		assert_true(f->why[0] && f->fix[0]);
 		for (size_t k = 0; k < f->nevidence; k++) {
+			/* One value per piece, named in one word: "pfc_en", "roce-prio". */
+			if (!f->evidence[k].name[0] || strpbrk(f->evidence[k].name, " ,/()"))
+				fail_msg("%s: evidence name '%s' is not one word", f->id,
+					 f->evidence[k].name);
 			assert_true(strlen(f->evidence[k].value) <
 				    sizeof(f->evidence[k].value) - 1);
 			assert_true(strlen(f->evidence[k].source) <
@@ -266,6 +270,88 @@ static void assert_contains(const char *s, const char *part)
 {
 	if (!strstr(s, part))
 		fail_msg("'%s' does not contain '%s'", s, part);
+}
+
+/*
+ * Typed evidence (schema 3): each piece is one value, a number a number.
+ * These fail on schema 2's evidence, which was all text ("0x08 (priorities
+ * 3)", "+500 in 10.0 s", "26:4").
+ */
+
+/* A plain unsigned number (no counter). */
+static void assert_ev_uint(const struct rdc_finding *f, const char *name, uint64_t v)
+{
+	const struct rdc_evidence *e = evidence(f, name);
+
+	if (e->type != RDC_EV_UINT || e->counter)
+		fail_msg("%s: evidence '%s' is not a plain number: '%s'", f->id, name, e->value);
+	assert_int_equal(e->num.u, v);
+}
+
+static void assert_ev_real(const struct rdc_finding *f, const char *name, double v)
+{
+	const struct rdc_evidence *e = evidence(f, name);
+
+	if (e->type != RDC_EV_REAL)
+		fail_msg("%s: evidence '%s' is not a real number: '%s'", f->id, name, e->value);
+	if (!(e->num.d > v - 1e-6 && e->num.d < v + 1e-6))
+		fail_msg("%s: evidence '%s' is %g, not %g", f->id, name, e->num.d, v);
+}
+
+static void assert_ev_bool(const struct rdc_finding *f, const char *name, bool v)
+{
+	const struct rdc_evidence *e = evidence(f, name);
+
+	if (e->type != RDC_EV_BOOL)
+		fail_msg("%s: evidence '%s' is not a boolean: '%s'", f->id, name, e->value);
+	assert_int_equal(e->num.b, v);
+}
+
+/* Words, exactly @words (without the detail). */
+static void assert_ev_text(const struct rdc_finding *f, const char *name, const char *words)
+{
+	const struct rdc_evidence *e = evidence(f, name);
+
+	if (e->type != RDC_EV_TEXT)
+		fail_msg("%s: evidence '%s' is not words: '%s'", f->id, name, e->value);
+	assert_int_equal(e->words_len, strlen(words));
+	assert_memory_equal(e->value, words, strlen(words));
+}
+
+/* Null in JSON (not read, or no such entry), with the words text says. */
+static void assert_ev_unknown(const struct rdc_finding *f, const char *name, const char *words)
+{
+	const struct rdc_evidence *e = evidence(f, name);
+
+	if (e->type != RDC_EV_NONE || e->counter)
+		fail_msg("%s: evidence '%s' is not unknown: '%s'", f->id, name, e->value);
+	assert_int_equal(e->words_len, strlen(words));
+	assert_memory_equal(e->value, words, strlen(words));
+}
+
+/* A counter over the window: moved by @delta in @window_s, @total now. */
+static void assert_ev_window(const struct rdc_finding *f, const char *name, uint64_t delta,
+			     double window_s, uint64_t total)
+{
+	const struct rdc_evidence *e = evidence(f, name);
+
+	if (e->type != RDC_EV_UINT || !e->counter || !e->windowed)
+		fail_msg("%s: evidence '%s' is not a counter over a window: '%s'", f->id, name,
+			 e->value);
+	assert_int_equal(e->delta, delta);
+	assert_true(e->window_s > window_s - 1e-9 && e->window_s < window_s + 1e-9);
+	assert_int_equal(e->num.u, total);
+}
+
+/* A counter read once: its total since boot or reset. */
+static void assert_ev_counter(const struct rdc_finding *f, const char *name, uint64_t total)
+{
+	const struct rdc_evidence *e = evidence(f, name);
+
+	if (e->type != RDC_EV_UINT || !e->counter || e->windowed)
+		fail_msg("%s: evidence '%s' is not a counter since reset: '%s'", f->id, name,
+			 e->value);
+	assert_int_equal(e->num.u, total);
 }
 
 /* The skip of @id about @object, or NULL. */
@@ -446,10 +532,12 @@ static void test_pfc_off(void **state)
 	assert_string_equal(f->device, "mlx5_0");
 	assert_int_equal(f->port, 1);
 	assert_string_equal(f->netdev, NETDEV);
-	assert_string_equal(evidence(f, "pfc_en")->value, "0x00 (priorities none)");
+	assert_ev_uint(f, "pfc_en", 0);
+	assert_string_equal(evidence(f, "pfc_en")->detail, "no priority");
+	assert_string_equal(evidence(f, "pfc_en")->value, "0 (no priority)");
 	assert_string_equal(evidence(f, "pfc_en")->source,
 			    "dcbnl DCB_CMD_IEEE_GET " NETDEV " (DCB_ATTR_IEEE_PFC)");
-	assert_string_equal(evidence(f, "roce-prio")->value, "3");
+	assert_ev_uint(f, "roce-prio", 3);
 	assert_contains(f->why, "dropped instead of paused");
 	assert_string_equal(f->fix, PROFILE_FIX);
 	/* Without PFC, drops on the priority are pfc-off's business. */
@@ -487,7 +575,9 @@ static void test_pfc_too_many(void **state)
 	f = finding_on(fx, "qos.pfc-too-many", NETDEV);
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title, "PFC is on the CNP priority 6 (PFC on: 3,6)");
-	assert_string_equal(evidence(f, "cnp-prio")->value, "6");
+	assert_ev_uint(f, "cnp-prio", 6);
+	assert_ev_uint(f, "pfc_en", 0x48);
+	assert_string_equal(evidence(f, "pfc_en")->detail, "priorities 3,6");
 	assert_contains(f->why, "CNPs must never wait");
 	assert_string_equal(f->fix, PROFILE_FIX);
 	f = finding_on(fx, "qos.pfc-too-many", NETDEV2);
@@ -495,7 +585,8 @@ static void test_pfc_too_many(void **state)
 	assert_string_equal(f->title,
 			    "PFC is on more priorities than RoCE's 3 (PFC on: 3,4,5), more than "
 			    "pfc_cap");
-	assert_string_equal(evidence(f, "pfc_cap")->value, "2");
+	assert_ev_uint(f, "pfc_cap", 2);
+	assert_ev_uint(f, "roce-prio", 3);
 	assert_string_equal(f->fix, "rdmactl pfc apply dev " NETDEV2 " profile roce-lossless");
 	assert_only(fx, "qos.pfc-too-many");
 	host_free(fx);
@@ -514,9 +605,9 @@ static void test_trust_pcp_upstream(void **state)
 	assert_int_equal(f->severity, RDC_SEV_FAIL);
 	assert_string_equal(f->title,
 			    "the port trusts pcp, not DSCP: RoCE v2 is classified by VLAN PCP");
-	assert_string_equal(evidence(f, "trust")->value, "pcp");
+	assert_ev_text(f, "trust", "pcp");
 	assert_contains(evidence(f, "trust")->source, "dcbnl DCB_CMD_IEEE_GET " NETDEV);
-	assert_string_equal(evidence(f, "dscp app entries")->value, "0");
+	assert_ev_uint(f, "dscp_app_entries", 0);
 	assert_contains(f->why, "DSCP 26");
 	assert_string_equal(f->fix, PROFILE_FIX);
 	/* the map is not used then: no second finding for the same cause */
@@ -535,9 +626,9 @@ static void test_trust_pcp_ofed(void **state)
 	snprintf(fx->ports[0].ofed.trust, sizeof(fx->ports[0].ofed.trust), "pcp");
 	run_dump(fx);
 	f = finding(fx, "qos.trust");
-	assert_string_equal(evidence(f, "trust")->value, "pcp");
+	assert_ev_text(f, "trust", "pcp");
 	assert_string_equal(evidence(f, "trust")->source, "/sys/class/net/" NETDEV "/qos/trust");
-	assert_string_equal(evidence(f, "dscp app entries")->value, "2");
+	assert_ev_uint(f, "dscp_app_entries", 2);
 	assert_only(fx, "qos.trust");
 	host_free(fx);
 }
@@ -576,11 +667,20 @@ static void test_dscp_map(void **state)
 	assert_string_equal(f->netdev, NETDEV);
 	assert_int_equal(f->severity, RDC_SEV_FAIL);
 	assert_string_equal(f->title, "RoCE DSCP 26 -> priority 4, not 3");
-	assert_string_equal(evidence(f, "roce dscp prio")->value, "26:4");
-	assert_string_equal(evidence(f, "roce dscp prio")->source,
+	/* "26:4" was two values: the priority the map gives, and (detail) the DSCP */
+	assert_ev_uint(f, "roce_dscp_prio", 4);
+	assert_string_equal(evidence(f, "roce_dscp_prio")->detail, "DSCP 26");
+	assert_string_equal(evidence(f, "roce_dscp_prio")->value, "4 (DSCP 26)");
+	assert_string_equal(evidence(f, "roce_dscp_prio")->source,
 			    "dcbnl DCB_CMD_IEEE_GET " NETDEV " (DCB_ATTR_IEEE_APP_TABLE)");
-	assert_string_equal(evidence(f, "cnp dscp prio")->value, "48:6");
-	assert_string_equal(evidence(f, "roce-dscp, roce-prio")->value, "26:3");
+	assert_ev_uint(f, "cnp_dscp_prio", 6);
+	assert_string_equal(evidence(f, "cnp_dscp_prio")->detail, "DSCP 48");
+	assert_ev_text(f, "trust", "dscp");
+	/* the policy's "roce-dscp, roce-prio" "26:3": a piece each */
+	assert_ev_uint(f, "roce-dscp", 26);
+	assert_ev_uint(f, "roce-prio", 3);
+	assert_ev_uint(f, "cnp-dscp", 48);
+	assert_ev_uint(f, "cnp-prio", 6);
 	assert_contains(f->why, "lossless priority 3");
 	assert_string_equal(f->fix, PROFILE_FIX);
 
@@ -588,12 +688,15 @@ static void test_dscp_map(void **state)
 	assert_string_equal(f->netdev, NETDEV2);
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title, "CNP DSCP 48 -> priority 0, not 6");
+	assert_ev_uint(f, "cnp_dscp_prio", 0);
 	assert_contains(f->why, "CNPs (DSCP 48) belong on priority 6");
 
 	f = finding_on(fx, "qos.dscp-map", "ens2f0np0");
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title, "RoCE DSCP 26 not in the APP table (want priority 3)");
-	assert_string_equal(evidence(f, "roce dscp prio")->value, "DSCP 26: no entry");
+	/* no entry: null, not a priority */
+	assert_ev_unknown(f, "roce_dscp_prio", "no entry");
+	assert_string_equal(evidence(f, "roce_dscp_prio")->value, "no entry (DSCP 26)");
 	assert_contains(f->why, "driver's default priority");
 	host_free(fx);
 }
@@ -624,23 +727,34 @@ static void test_ets(void **state)
 	f = finding_on(fx, "qos.ets", NETDEV);
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title, "RoCE TC 3 has 10% by ETS, below 50%");
-	assert_string_equal(evidence(f, "prio_tc")->value, "0:0 1:0 2:0 3:3 4:0 5:0 6:6 7:0");
-	assert_string_equal(evidence(f, "tc_tsa")->value,
-			    "0:ets 1:strict 2:strict 3:ets 4:strict 5:strict 6:strict 7:strict");
-	assert_string_equal(evidence(f, "tc_bw")->value,
-			    "0:90 1:100 2:100 3:10 4:100 5:100 6:100 7:100");
-	assert_string_equal(evidence(f, "tc_bw")->source,
+	/* the eight-entry maps ("0:0 1:0 ...") became the RoCE and CNP TCs' values */
+	assert_ev_uint(f, "roce_tc", 3);
+	assert_string_equal(evidence(f, "roce_tc")->detail, "prio_tc of priority 3");
+	assert_ev_text(f, "roce_tc_tsa", "ets");
+	assert_ev_uint(f, "roce_tc_bw_pct", 10);
+	assert_string_equal(evidence(f, "roce_tc_bw_pct")->source,
 			    "dcbnl DCB_CMD_IEEE_GET " NETDEV " (DCB_ATTR_IEEE_ETS)");
-	assert_string_equal(evidence(f, "ets-min-bw-pct")->value, "50");
+	assert_ev_uint(f, "roce_tc_prios_count", 1);
+	assert_string_equal(evidence(f, "roce_tc_prios_count")->detail, "priorities 3");
+	assert_ev_uint(f, "cnp_tc", 6);
+	assert_ev_text(f, "cnp_tc_tsa", "strict");
+	assert_ev_real(f, "ets-min-bw-pct", 50);
+	assert_ev_uint(f, "roce-prio", 3);
+	assert_ev_uint(f, "cnp-prio", 6);
 	assert_string_equal(f->fix, PROFILE_FIX);
 
 	f = finding_on(fx, "qos.ets", NETDEV2);
 	assert_string_equal(
 		f->title, "RoCE TC 3 is vendor, not ETS or strict; CNP TC 6 is vendor, not strict");
+	assert_ev_text(f, "roce_tc_tsa", "vendor");
+	assert_ev_text(f, "cnp_tc_tsa", "vendor");
 
 	f = finding_on(fx, "qos.ets", "ens2f0np0");
 	assert_string_equal(f->title,
 			    "RoCE TC 3 also carries priorities 0,6; CNPs share the RoCE TC 3");
+	assert_ev_uint(f, "roce_tc_prios_count", 3);
+	assert_string_equal(evidence(f, "roce_tc_prios_count")->detail, "priorities 0,3,6");
+	assert_ev_uint(f, "cnp_tc", 3);
 	host_free(fx);
 }
 
@@ -661,15 +775,22 @@ static void test_global_pause(void **state)
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title, "link-level pause (802.3x) is on (rx on, tx on) while PFC is "
 				      "on priorities 3");
-	assert_string_equal(evidence(f, "pause")->value, "autoneg off rx on tx on");
-	assert_string_equal(evidence(f, "pause")->source, "ETHTOOL_GPAUSEPARAM " NETDEV);
-	assert_string_equal(evidence(f, "pfc_en")->value, "0x08 (priorities 3)");
+	/* "autoneg off rx on tx on": three booleans */
+	assert_ev_bool(f, "pause_autoneg", false);
+	assert_ev_bool(f, "rx_pause", true);
+	assert_ev_bool(f, "tx_pause", true);
+	assert_string_equal(evidence(f, "rx_pause")->source, "ETHTOOL_GPAUSEPARAM " NETDEV);
+	assert_ev_uint(f, "pfc_en", 0x08);
+	assert_string_equal(evidence(f, "pfc_en")->value, "8 (priorities 3)");
 	assert_string_equal(f->fix, "ethtool -A " NETDEV " autoneg off rx off tx off");
 
 	f = finding_on(fx, "qos.global-pause", NETDEV2);
 	assert_string_equal(f->title, "link-level pause frames in the window (rx 500, tx 0) while "
 				      "PFC is on priorities 3");
-	assert_string_equal(evidence(f, "rx_pause_ctrl_phy")->value, "+500 in 10.0 s");
+	assert_ev_window(f, "rx_pause_ctrl_phy", 500, 10.0, 510);
+	assert_string_equal(evidence(f, "rx_pause_ctrl_phy")->value, "+500 in 10.0 s (now 510)");
+	assert_ev_window(f, "tx_pause_ctrl_phy", 0, 10.0, 0);
+	assert_ev_bool(f, "rx_pause", false);
 	assert_string_equal(evidence(f, "rx_pause_ctrl_phy")->source,
 			    "ethtool -S " NETDEV2 " (ETHTOOL_GSTATS)");
 	assert_contains(f->fix, "switch port");
@@ -709,11 +830,17 @@ static void test_pause_storm(void **state)
 	f = finding_on(fx, "qos.pause-storm", NETDEV);
 	assert_int_equal(f->severity, RDC_SEV_FAIL);
 	assert_string_equal(f->title, "paused the peer 60.0% of the 10.0 s window on priority 3");
-	assert_string_equal(evidence(f, "tx_prio3_pause_duration")->value,
-			    "+6000000 us in 10.0 s (60.0%)");
+	/* "+6000000 us in 10.0 s (60.0%)": the counter, and its share of the window */
+	assert_ev_window(f, "tx_prio3_pause_duration", 6000000, 10.0, 6000000);
+	assert_string_equal(evidence(f, "tx_prio3_pause_duration")->detail, "microseconds");
 	assert_string_equal(evidence(f, "tx_prio3_pause_duration")->source,
 			    "ethtool -S " NETDEV " (ETHTOOL_GSTATS)");
-	assert_string_equal(evidence(f, "tx-pause-pct-warn, -fail")->value, "10%, 50%");
+	assert_ev_real(f, "tx_pause_pct", 60.0);
+	assert_string_equal(evidence(f, "tx_pause_pct")->value,
+			    "60 (of the 10.0 s window, priority 3)");
+	assert_ev_window(f, "tx_pause_storm_error_events", 0, 10.0, 0);
+	assert_ev_real(f, "tx-pause-pct-warn", 10);
+	assert_ev_real(f, "tx-pause-pct-fail", 50);
 	assert_contains(f->fix, "rdmactl port stats " NETDEV " interval 1");
 
 	f = finding_on(fx, "qos.pause-storm", NETDEV2);
@@ -723,7 +850,7 @@ static void test_pause_storm(void **state)
 	f = finding_on(fx, "qos.pause-storm", "ens2f0np0");
 	assert_int_equal(f->severity, RDC_SEV_FAIL);
 	assert_string_equal(f->title, "1 pause storm error events in the window");
-	assert_string_equal(evidence(f, "tx_pause_storm_error_events")->value, "+1 in 10.0 s");
+	assert_ev_window(f, "tx_pause_storm_error_events", 1, 10.0, 4);
 	host_free(fx);
 }
 
@@ -738,8 +865,10 @@ static void test_pause_storm_one_sample(void **state)
 	f = finding(fx, "qos.pause-storm");
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title, "2 pause storm error events since boot/counter reset");
+	assert_ev_counter(f, "tx_pause_storm_error_events", 2);
 	assert_string_equal(evidence(f, "tx_pause_storm_error_events")->value,
-			    "2 since boot/counter reset");
+			    "2 (since the counter's reset)");
+	assert_true(f->since_reset);
 	assert_only(fx, "qos.pause-storm");
 	host_free(fx);
 }
@@ -757,9 +886,9 @@ static void test_rx_pause(void **state)
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title,
 			    "paused by the peer 35.0% of the 10.0 s window on priority 3");
-	assert_string_equal(evidence(f, "rx_prio3_pause_duration")->value,
-			    "+3500000 us in 10.0 s (35.0%)");
-	assert_string_equal(evidence(f, "rx-pause-pct-warn")->value, "10%");
+	assert_ev_window(f, "rx_prio3_pause_duration", 3500000, 10.0, 3500000);
+	assert_ev_real(f, "rx_pause_pct", 35.0);
+	assert_ev_real(f, "rx-pause-pct-warn", 10);
 	assert_contains(f->fix, "ECN marking");
 	assert_only(fx, "qos.rx-pause");
 	host_free(fx);
@@ -791,11 +920,16 @@ static void test_lossless_drops(void **state)
 	f = finding_on(fx, "qos.lossless-drops", NETDEV);
 	assert_int_equal(f->severity, RDC_SEV_FAIL);
 	assert_string_equal(f->title, "7 packets dropped on the lossless priority 3 in the window");
-	assert_string_equal(evidence(f, "rx_prio3_discards")->value, "+5 in 10.0 s");
-	assert_string_equal(evidence(f, "rx_prio3_buf_discard")->value, "+2 in 10.0 s");
-	assert_string_equal(evidence(f, "pfc delay")->value, "7");
-	assert_string_equal(evidence(f, "receive buffer")->value,
-			    "priority 3 in buffer 1: 132016 of 262016 bytes");
+	assert_ev_window(f, "rx_prio3_discards", 5, 10.0, 15);
+	assert_ev_window(f, "rx_prio3_buf_discard", 2, 10.0, 2);
+	assert_ev_uint(f, "pfc_delay_bits", 7);
+	/* "priority 3 in buffer 1: 132016 of 262016 bytes": three numbers */
+	assert_ev_uint(f, "prio_buffer", 1);
+	assert_ev_uint(f, "buffer_size_bytes", 132016);
+	assert_string_equal(evidence(f, "buffer_size_bytes")->detail, "buffer 1");
+	assert_ev_uint(f, "total_size_bytes", 262016);
+	assert_string_equal(evidence(f, "total_size_bytes")->source,
+			    "dcbnl DCB_CMD_IEEE_GET " NETDEV " (DCB_ATTR_DCB_BUFFER)");
 	assert_contains(f->why, "headroom");
 	/* The cable's length is not known here: the command that can run is the check. */
 	assert_string_equal(f->fix,
@@ -809,7 +943,7 @@ static void test_lossless_drops(void **state)
 	assert_string_equal(
 		f->title, "100 packets dropped for lack of receive buffer in the window while PFC "
 			  "is on");
-	assert_string_equal(evidence(f, "rx_discards_phy")->value, "+100 in 10.0 s");
+	assert_ev_window(f, "rx_discards_phy", 100, 10.0, 107);
 	host_free(fx);
 }
 
@@ -826,6 +960,8 @@ static void test_lossless_drops_one_sample(void **state)
 	assert_string_equal(
 		f->title, "42 packets dropped on the lossless priority 3 since boot/counter reset");
 	assert_true(f->since_reset);
+	assert_ev_counter(f, "rx_prio3_discards", 42);
+	assert_ev_counter(f, "rx_prio3_buf_discard", 0);
 	host_free(fx);
 }
 
@@ -848,16 +984,18 @@ static void test_ecn_off(void **state)
 	assert_int_equal(f->severity, RDC_SEV_FAIL);
 	assert_string_equal(f->title, "ECN is off on the RoCE priority 3: notification point off, "
 				      "reaction point off");
-	assert_string_equal(evidence(f, "ecn np enable")->value, "0");
-	assert_string_equal(evidence(f, "ecn np enable")->source,
+	assert_ev_bool(f, "roce_np_enable", false);
+	assert_ev_bool(f, "roce_rp_enable", false);
+	assert_string_equal(evidence(f, "roce_np_enable")->source,
 			    "/sys/class/net/" NETDEV "/ecn/roce_np/enable/3");
-	assert_string_equal(evidence(f, "ecn rp enable")->source,
+	assert_string_equal(evidence(f, "roce_rp_enable")->source,
 			    "/sys/class/net/" NETDEV "/ecn/roce_rp/enable/3");
 	assert_string_equal(f->fix, PROFILE_FIX);
 
 	f = finding_on(fx, "qos.ecn-off", NETDEV2);
 	assert_string_equal(f->title, "ECN is off on the RoCE priority 3: reaction point off");
-	assert_string_equal(evidence(f, "ecn np enable")->value, "1");
+	assert_ev_bool(f, "roce_np_enable", true);
+	assert_ev_bool(f, "roce_rp_enable", false);
 	host_free(fx);
 }
 
@@ -871,6 +1009,31 @@ static void test_ecn_unreadable(void **state)
 	assert_int_equal(fx->r.findings.count, 0);
 	assert_string_equal(skip_reason(fx, "qos.ecn-off", "mlx5_0/1 " NETDEV),
 			    "ecn/roce_rp/enable/3 unreadable");
+	host_free(fx);
+}
+
+/* What could not be read is null (unknown), never "0" or "?": ECN's and the CNP's files. */
+static void test_unreadable_evidence(void **state)
+{
+	struct fixture *fx = host_new(2, 2);
+	const struct rdc_finding *f;
+
+	(void)state;
+	fx->ports[0].ofed.ecn_np[3] = 0;
+	fx->ports[0].ofed.ecn_rp[3] = -1;
+	fx->ports[1].ofed.cnp_dscp = 46;
+	fx->ports[1].ofed.cnp_prio = -1;
+	run_dump(fx);
+	f = finding_on(fx, "qos.ecn-off", NETDEV);
+	assert_ev_bool(f, "roce_np_enable", false);
+	assert_ev_unknown(f, "roce_rp_enable", "unreadable");
+	f = finding_on(fx, "qos.cnp-inconsistent", NETDEV2);
+	assert_string_equal(f->title,
+			    "CNPs go out with DSCP 46 and priority ?, not 48 and 6; other "
+			    "ports differ");
+	assert_ev_uint(f, "cnp_dscp", 46);
+	assert_ev_unknown(f, "cnp_802p_prio", "unreadable");
+	assert_ev_text(f, "cnp_other_ports", "mlx5_0/1 " NETDEV " DSCP 48 priority 6");
 	host_free(fx);
 }
 
@@ -893,19 +1056,22 @@ static void test_cnp_loop(void **state)
 	f = finding_on(fx, "qos.cnp-loop", NETDEV);
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_string_equal(f->title, "5000 ECN-marked RoCE packets received, no CNP sent");
-	assert_string_equal(evidence(f, "np_cnp_sent")->value, "+0 in 10.0 s");
+	assert_ev_window(f, "np_cnp_sent", 0, 10.0, 90);
+	assert_ev_window(f, "np_ecn_marked_roce_packets", 5000, 10.0, 5100);
 	assert_string_equal(evidence(f, "np_cnp_sent")->source,
 			    "/sys/class/infiniband/mlx5_0/ports/1/hw_counters/np_cnp_sent");
 	assert_string_equal(f->fix, PROFILE_FIX);
 
 	f = finding_on(fx, "qos.cnp-loop", NETDEV2);
 	assert_string_equal(f->title, "12 CNPs ignored in the window");
-	assert_string_equal(evidence(f, "rp_cnp_ignored")->value, "+12 in 10.0 s");
+	assert_ev_window(f, "rp_cnp_ignored", 12, 10.0, 12);
 
 	/* (the peer's pauses are qos.rx-pause's finding too) */
 	assert_non_null(finding_on(fx, "qos.rx-pause", "ens2f0np0"));
 	f = finding_on(fx, "qos.cnp-loop", "ens2f0np0");
 	assert_string_equal(f->title, "paused 20.0% of the window by the peer, but no CNP arrived");
+	assert_ev_window(f, "rx_prio3_pause_duration", 2000000, 10.0, 2000000);
+	assert_ev_real(f, "rx_pause_pct", 20.0);
 	assert_contains(f->fix, "on the switches");
 	host_free(fx);
 }
@@ -970,13 +1136,18 @@ static void test_cnp_inconsistent(void **state)
 	assert_string_equal(f->title,
 			    "CNPs go out with DSCP 46 and priority 5, not 48 and 6; other ports "
 			    "differ");
-	assert_string_equal(evidence(f, "cnp_dscp")->value, "46");
+	assert_ev_uint(f, "cnp_dscp", 46);
+	assert_ev_uint(f, "cnp_802p_prio", 5);
+	assert_ev_uint(f, "cnp-dscp", 48);
+	assert_ev_uint(f, "cnp-prio", 6);
 	assert_string_equal(evidence(f, "cnp_dscp")->source,
 			    "/sys/class/net/" NETDEV2 "/ecn/roce_np/cnp_dscp");
 	assert_string_equal(evidence(f, "cnp_802p_prio")->source,
 			    "/sys/class/net/" NETDEV2 "/ecn/roce_np/cnp_802p_prio");
-	assert_string_equal(evidence(f, "other ports (dscp/prio)")->value,
-			    "mlx5_0/1 " NETDEV " 48/6, mlx5_2/1 ens2f0np0 48/?");
+	/* a list in words: each other port, its CNP DSCP and priority */
+	assert_ev_text(f, "cnp_other_ports",
+		       "mlx5_0/1 " NETDEV " DSCP 48 priority 6, mlx5_2/1 ens2f0np0 DSCP 48 "
+		       "priority ?");
 	assert_string_equal(f->fix, "rdmactl pfc apply dev " NETDEV2 " profile roce-lossless");
 	assert_only(fx, "qos.cnp-inconsistent");
 	host_free(fx);
@@ -998,15 +1169,18 @@ static void test_dcbx(void **state)
 	f = finding_on(fx, "qos.dcbx-fight", NETDEV);
 	assert_int_equal(f->severity, RDC_SEV_WARN);
 	assert_contains(f->title, "LLDP agent manages DCB");
-	assert_string_equal(evidence(f, "dcbx")->value, "0x0a (lld-managed ieee)");
+	assert_ev_uint(f, "dcbx", 0x0a);
+	assert_string_equal(evidence(f, "dcbx")->detail, "lld-managed ieee");
 	assert_string_equal(evidence(f, "dcbx")->source,
 			    "dcbnl DCB_CMD_IEEE_GET " NETDEV " (DCB_ATTR_DCBX)");
-	assert_string_equal(evidence(f, "ets willing")->value, "1");
+	assert_ev_bool(f, "willing", true);
 	assert_contains(f->fix, "lldptool set-lldp -i " NETDEV " adminStatus=disabled");
 
 	f = finding_on(fx, "qos.dcbx-fight", NETDEV2);
 	assert_int_equal(f->severity, RDC_SEV_INFO);
-	assert_string_equal(evidence(f, "dcbx")->value, "0x0c (cee ieee)");
+	assert_ev_uint(f, "dcbx", 0x0c);
+	assert_string_equal(evidence(f, "dcbx")->value, "12 (cee ieee)");
+	assert_ev_bool(f, "willing", false);
 	assert_string_equal(f->fix,
 			    "to own it on the host: dcb dcbx set dev " NETDEV2 " host cee ieee");
 	host_free(fx);
@@ -1073,7 +1247,11 @@ static void test_policy_fix(void **state)
 	f = finding(fx, "qos.ets");
 	assert_string_equal(f->title, "RoCE TC 0 has 50% by ETS, below 60%; RoCE TC 0 also carries "
 				      "priorities 0,1,2,5,7; CNPs share the RoCE TC 0");
-	assert_string_equal(evidence(f, "ets-min-bw-pct")->value, "60");
+	assert_ev_real(f, "ets-min-bw-pct", 60);
+	/* the RoCE TC 0 holds 4 and the five others of the title */
+	assert_ev_uint(f, "roce_tc", 0);
+	assert_ev_uint(f, "roce_tc_prios_count", 6);
+	assert_string_equal(evidence(f, "roce_tc_prios_count")->detail, "priorities 0,1,2,4,5,7");
 	f = finding(fx, "qos.cnp-inconsistent");
 	assert_string_equal(f->title, "CNPs go out with DSCP 48 and priority 6, not 46 and 5");
 	assert_string_equal(f->fix, PROFILE_FIX " prio 4 dscp 34 cnp-dscp 46 cnp-prio 5");
@@ -1109,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_lossless_drops_one_sample),
 		cmocka_unit_test(test_ecn_off),
 		cmocka_unit_test(test_ecn_unreadable),
+		cmocka_unit_test(test_unreadable_evidence),
 		cmocka_unit_test(test_cnp_loop),
 		cmocka_unit_test(test_cnp_loop_upstream_fix),
 		cmocka_unit_test(test_cnp_loop_one_story),

@@ -99,7 +99,9 @@ static void test_host_too_slow(void **state)
 	e = fx_evidence(f, "out_of_buffer");
 	assert_string_equal(e->source,
 			    "/sys/class/infiniband/mlx5_1/ports/1/hw_counters/out_of_buffer");
-	assert_string_equal(e->value, "+500 in 10.0 s (50.0/s)");
+	/* The counter over the window: its total now, the rise, the window. */
+	fx_ev_window(e, 500, 10.0, 507);
+	assert_string_equal(e->value, "+500 in 10.0 s (now 507)");
 	fx_contains(f->fix, "ethtool -G ens1f1np1 rx 8192");
 	fx_contains(f->why, "RNR");
 }
@@ -117,6 +119,7 @@ static void test_host_too_slow_ethernet(void **state)
 	f = fx_expect(&res, "transport.host-too-slow", RDC_SEV_FAIL);
 	e = fx_evidence(f, "rx_out_of_buffer");
 	assert_string_equal(e->source, "ethtool -S ens1f0np0 (ETHTOOL_GSTATS)");
+	fx_ev_window(e, 40, 10.0, 40);
 }
 
 static void test_host_too_slow_since_boot(void **state)
@@ -132,7 +135,9 @@ static void test_host_too_slow_since_boot(void **state)
 	f = &res.findings.items[0];
 	assert_string_equal(rdc_severity_name(f->severity), "warn");
 	fx_contains(f->title, "since boot/counter reset");
-	assert_string_equal(fx_evidence(f, "out_of_buffer")->value, "7 since boot/counter reset");
+	fx_ev_counter(fx_evidence(f, "out_of_buffer"), 7);
+	assert_string_equal(fx_evidence(f, "out_of_buffer")->value,
+			    "7 (since the counter's reset)");
 }
 
 static void test_host_too_slow_skip(void **state)
@@ -170,6 +175,8 @@ static void test_loss(void **state)
 	assert_string_equal(
 		fx_evidence(f, "local_ack_timeout_err")->source,
 		"/sys/class/infiniband/mlx5_0/ports/1/hw_counters/local_ack_timeout_err");
+	fx_ev_window(fx_evidence(f, "out_of_sequence"), 12, 10.0, 15);
+	fx_ev_window(fx_evidence(f, "local_ack_timeout_err"), 3, 10.0, 6);
 	fx_contains(f->fix, "rdmactl pfc apply dev ens1f0np0 profile roce-lossless");
 	fx_contains(f->why, "go-back-N");
 }
@@ -215,6 +222,7 @@ static void test_loss_since_boot(void **state)
 	fx_contains(f->title, "since boot/counter reset: out_of_sequence 3, packet_seq_err 3");
 	assert_true(f->since_reset);
 	assert_int_equal(f->nevidence, 5);
+	fx_ev_counter(fx_evidence(f, "packet_seq_err"), 3);
 }
 
 static void test_loss_skip(void **state)
@@ -249,14 +257,17 @@ static void test_gid_missing(void **state)
 	assert_int_equal(f->port, 1);
 	assert_string_equal(f->netdev, "ens1f1np1");
 	assert_string_equal(f->title, "no RoCE v2 GID for 10.10.9.5, fd00:10::5 on ens1f1np1");
+	/* An address with its prefix is one value; the netdev and the lack in the detail. */
 	e = &f->evidence[0];
-	assert_string_equal(e->name, "ens1f1np1 address");
-	assert_string_equal(e->value, "10.10.9.5/24");
+	assert_string_equal(e->name, "address");
+	fx_ev_text(e, "10.10.9.5/24");
+	assert_string_equal(e->detail, "ens1f1np1, no RoCE v2 GID");
 	assert_string_equal(e->source, "rtnetlink RTM_GETADDR");
-	assert_string_equal(f->evidence[1].value, "fd00:10::5/64");
-	e = fx_evidence(f, "GID entries");
+	assert_string_equal(f->evidence[1].name, "address");
+	fx_ev_text(&f->evidence[1], "fd00:10::5/64");
+	e = fx_evidence(f, "gids_in_use");
 	assert_string_equal(e->source, "/sys/class/infiniband/mlx5_1/ports/1/gids");
-	assert_string_equal(e->value, "4 in use");
+	fx_ev_uint(e, 4);
 	fx_contains(f->fix, "rdmactl port gids ens1f1np1");
 	fx_contains(f->why, "RoCE v2 GID not found");
 }
@@ -275,9 +286,11 @@ static void test_gid_v1_only(void **state)
 	fx_run(&host, "transport.gid-missing", &res);
 	f = fx_expect(&res, "transport.gid-missing", RDC_SEV_WARN);
 	assert_string_equal(f->title, "only RoCE v1 GIDs for 10.10.7.5 on ens1f0np0");
-	e = fx_evidence(f, "GID type");
+	e = fx_evidence(f, "gid_type");
 	assert_string_equal(e->source, "/sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/4");
-	assert_string_equal(e->value, "RoCE v1 at index 4 (10.10.7.5)");
+	fx_ev_text(e, "RoCE v1");
+	assert_string_equal(e->detail, "GID 4, 10.10.7.5");
+	assert_string_equal(fx_evidence(f, "address")->detail, "ens1f0np0, RoCE v1 GID only");
 	fx_contains(f->fix, "rdmactl pfc set dev ens1f0np0 roce-mode v2");
 
 	/* With an address missing too it fails, and says which is v1 only. */
@@ -317,9 +330,13 @@ static void test_gid_link_local_only(void **state)
 	fx_run(&host, "transport.gid-missing", &res);
 	f = fx_expect(&res, "transport.gid-missing", RDC_SEV_WARN);
 	assert_string_equal(f->title, "no IP address on ens1f0np0: only link-local GIDs");
-	assert_string_equal(fx_evidence(f, "addresses")->value, "1, all link-local");
+	fx_ev_uint(fx_evidence(f, "addresses_count"), 1);
+	assert_string_equal(fx_evidence(f, "addresses_count")->detail,
+			    "all link-local, on ens1f0np0");
 	assert_string_equal(fx_evidence(f, "state")->source,
 			    "/sys/class/infiniband/mlx5_0/ports/1/state");
+	fx_ev_text(fx_evidence(f, "state"), "ACTIVE");
+	assert_string_equal(fx_evidence(f, "state")->detail, "PortState 4");
 	/* A port that is down, or a bond member (its addresses are the bond's), is not judged. */
 	p->port.state = 1;
 	snprintf(p->port.state_name, sizeof(p->port.state_name), "DOWN");
@@ -378,8 +395,12 @@ static void test_rdma_cm(void **state)
 	e = fx_evidence(f, "default_roce_tos");
 	assert_string_equal(e->source,
 			    "/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos");
+	fx_ev_int(e, 0);
+	assert_string_equal(e->detail, "DSCP 0, ECN 0");
 	assert_string_equal(e->value, "0 (DSCP 0, ECN 0)");
-	assert_string_equal(fx_evidence(f, "default_roce_mode")->value, "IB/RoCE v1");
+	fx_ev_text(fx_evidence(f, "default_roce_mode"), "IB/RoCE v1");
+	fx_ev_uint(fx_evidence(f, "cm-tos"), 106);
+	assert_string_equal(fx_evidence(f, "cm-tos")->detail, "DSCP 26, ECN 2");
 	fx_contains(f->fix, "'rdmactl pfc set dev ens1f0np0 roce-mode v2 roce-tos 106'");
 
 	/* The ToS alone; and the policy decides what is right. */

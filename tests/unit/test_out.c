@@ -56,7 +56,7 @@ static void test_json(void **state)
 
 	(void)state;
 	assert_string_equal(
-		s, "{\"schema\":2,\"kind\":\"test\",\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
+		s, "{\"schema\":3,\"kind\":\"test\",\"ports\":[{\"device\":\"mlx5_0\",\"port\":1,"
 		   "\"quote\":\"a\\\"b\\\\c\\n\\t\\u0001\",\"looks_like_number\":\"4096\","
 		   "\"looks_like_bool\":\"on\",\"numa_node\":-1,\"rate_gbps\":2.5,"
 		   "\"nan\":null,\"degraded\":true,\"lid\":null,\"machine_only\":\"m\","
@@ -69,7 +69,7 @@ static void test_json_pretty(void **state)
 	char *s = render(RDC_FMT_JSON, true);
 
 	(void)state;
-	assert_non_null(strstr(s, "{\n  \"schema\": 2,\n  \"kind\": \"test\",\n  \"ports\": [\n    "
+	assert_non_null(strstr(s, "{\n  \"schema\": 3,\n  \"kind\": \"test\",\n  \"ports\": [\n    "
 				  "{\n      \"device\": \"mlx5_0\""));
 	assert_non_null(strstr(s, "\"empty\": []\n    }\n  ]\n}\n"));
 	free(s);
@@ -81,7 +81,7 @@ static void test_yaml(void **state)
 
 	(void)state;
 	/* Strings are quoted so "4096" and "on" stay strings; numbers and null are plain. */
-	assert_non_null(strstr(s, "schema: 2\nkind: 'test'\n"));
+	assert_non_null(strstr(s, "schema: 3\nkind: 'test'\n"));
 	assert_non_null(strstr(s, "- device: 'mlx5_0'\n"));
 	assert_non_null(strstr(s, "  looks_like_number: '4096'\n"));
 	assert_non_null(strstr(s, "  looks_like_bool: 'on'\n"));
@@ -120,7 +120,7 @@ static void test_two_documents(void **state)
 	}
 	assert_int_equal(rdc_out_free(o), 0);
 	fclose(fp);
-	assert_string_equal(buf, "{\"schema\":2,\"kind\":\"test\",\"sample\":1}\n{\"schema\":2,"
+	assert_string_equal(buf, "{\"schema\":3,\"kind\":\"test\",\"sample\":1}\n{\"schema\":3,"
 				 "\"kind\":\"test\",\"sample\":2}\n");
 	free(buf);
 }
@@ -139,7 +139,7 @@ static void test_yaml_stream(void **state)
 	}
 	assert_int_equal(rdc_out_free(o), 0);
 	fclose(fp);
-	assert_string_equal(buf, "schema: 2\nkind: 'test'\n---\nschema: 2\nkind: 'test'\n");
+	assert_string_equal(buf, "schema: 3\nkind: 'test'\n---\nschema: 3\nkind: 'test'\n");
 	free(buf);
 }
 

@@ -239,7 +239,7 @@ static void test_out_formats(void **state)
 
 	(void)state;
 	s = emit(RDC_FMT_JSON, "na\xffme", "x\xfe\x1b[1m\x7f\xc2\x9b\xc3\xa9");
-	assert_string_equal(s, "{\"schema\":2,\"kind\":\"test\",\"na\\ufffdme\":"
+	assert_string_equal(s, "{\"schema\":3,\"kind\":\"test\",\"na\\ufffdme\":"
 			       "\"x\\ufffd\\u001b[1m\\u007f\\u009b\xc3\xa9\"}\n");
 	free(s);
 	s = emit(RDC_FMT_YAML, "na\xffme", "x\xfe\x1b");
@@ -263,7 +263,7 @@ static void test_out_invisible(void **state)
 
 	(void)state;
 	s = emit(RDC_FMT_JSON, "k", v);
-	assert_string_equal(s, "{\"schema\":2,\"kind\":\"test\",\"k\":\"live\\u202e\\u200bx\"}\n");
+	assert_string_equal(s, "{\"schema\":3,\"kind\":\"test\",\"k\":\"live\\u202e\\u200bx\"}\n");
 	free(s);
 	s = emit(RDC_FMT_TEXT, "k\xe2\x81\xa6", v);
 	assert_string_equal(s, "v=live\\u202e\\u200bx\nk=k\\u2066\n");

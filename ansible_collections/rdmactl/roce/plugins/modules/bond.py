@@ -144,7 +144,7 @@ stdout:
   description: rdmactl's standard output when it failed, its error document (kind C(error)).
   returned: when rdmactl failed
   type: str
-  sample: "{\"schema\":2,\"kind\":\"error\",\"error\":{\"id\":\"not-found\",\"errno\":19,\"message\":\"no
+  sample: "{\"schema\":3,\"kind\":\"error\",\"error\":{\"id\":\"not-found\",\"errno\":19,\"message\":\"no
           bond 'bond7': No such device\",\"object\":\"bond7\"}}\n"
 stderr:
   description: rdmactl's standard error when it failed.
@@ -184,21 +184,22 @@ rdmactl:
   description: rdmactl's JSON document, kind C(bond-change) (per bond C(changed), C(steps), C(before), C(after)).
   returned: success, but not when I(state=absent) found no bond
   type: dict
-  sample: {"schema": 2, "kind": "bond-change", "changed": true, "dry_run": true,
+  sample: {"schema": 3, "kind": "bond-change", "changed": true, "dry_run": true,
            "bonds": [{"bond": "bond0", "changed": true, "dry_run": true,
                       "steps": [{"op": "down", "netdev": "bond0",
                                  "text": "set bond0 down (mode, lacp-rate and ad-select change only then)"},
                                 {"op": "set", "netdev": "bond0", "text": "set bond0 lacp-rate slow"},
                                 {"op": "up", "netdev": "bond0", "text": "set bond0 up"}], "skipped": [],
                       "before": {"bond": "bond0", "mode": "802.3ad", "admin_up": true, "carrier": true,
-                                 "mtu_bytes": 9000, "miimon_ms": 100, "updelay_ms": 0, "downdelay_ms": 0,
-                                 "arp_interval_ms": 0, "xmit_hash_policy": "layer3+4", "lacp_rate": "fast",
-                                 "ad_select": "stable", "min_links": 0, "primary": null,
+                                 "operstate": "up", "mtu_bytes": 9000, "miimon_ms": 100, "updelay_ms": 0,
+                                 "downdelay_ms": 0, "arp_interval_ms": 0, "xmit_hash_policy": "layer3+4",
+                                 "lacp_rate": "fast", "ad_select": "stable", "min_links": 0, "primary": null,
                                  "active_member": null,
                                  "ad_info": {"aggregator_id": 1, "num_ports": 2, "actor_key": 29,
                                              "partner_key": 1001, "partner_mac": "44:38:39:ff:00:01"},
                                  "members": [{"netdev": "ens1f0np0", "state": "active", "mii_status": "up",
-                                              "speed_mbps": 100000, "duplex": "full", "mtu_bytes": 9000,
+                                              "admin_up": true, "carrier": true, "operstate": "up",
+                                              "rate_gbps": 100, "duplex": "full", "mtu_bytes": 9000,
                                               "link_failure_count": 0, "perm_hwaddr": "0c:42:a1:65:9b:20",
                                               "aggregator_id": 1,
                                               "actor_port_state": {"value": 63,

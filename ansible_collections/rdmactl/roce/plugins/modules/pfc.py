@@ -209,7 +209,7 @@ stdout:
   description: rdmactl's standard output when it failed, its error document (kind C(error)).
   returned: when rdmactl failed
   type: str
-  sample: "{\"schema\":2,\"kind\":\"error\",\"error\":{\"id\":\"no-dcb\",\"errno\":95,\"message\":\"cannot
+  sample: "{\"schema\":3,\"kind\":\"error\",\"error\":{\"id\":\"no-dcb\",\"errno\":95,\"message\":\"cannot
           read DCB of 'eth0': Operation not supported (its driver implements no dcbnl operations; virtual
           devices such as veth and virtio, and most VFs, have no DCB support)\",\"object\":\"eth0\"}}\n"
 stderr:
@@ -246,31 +246,57 @@ rdmactl:
   description: rdmactl's JSON document, kind C(pfc-change) (per netdev C(changed), C(before), C(after)).
   returned: success, when the netdev has DCB
   type: dict
-  sample: {"schema": 2, "kind": "pfc-change", "changed": true, "dry_run": true,
+  sample: {"schema": 3, "kind": "pfc-change", "changed": true, "dry_run": true,
            "netdevs": [{"netdev": "ens1f0np0", "upper": "bond0", "relation": "roce_lag", "changed": true,
                         "dry_run": true,
-                        "before": {"pfc": {"enabled_prios": [3], "delay_bits": 7},
-                                   "ets": {"prio_tc": [0, 0, 0, 3, 0, 0, 6, 0],
+                        "before": {"pfc": {"source": "dcbnl", "reason": null, "pfc_cap": 8, "delay_bits": 7,
+                                           "enabled_prios": [3]},
+                                   "trust": {"source": "dcbnl-app", "reason": null, "value": "dscp"},
+                                   "dscp_prio": {"source": "dcbnl-app", "reason": null,
+                                                 "map": [{"dscp": 26, "prio": 3}, {"dscp": 48, "prio": 6}]},
+                                   "ets": {"source": "dcbnl", "reason": null, "ets_cap": 8, "willing": false,
+                                           "prio_tc": [0, 0, 0, 3, 0, 0, 6, 0],
                                            "tc_tsa": ["ets", "strict", "strict", "ets", "strict", "strict",
                                                       "strict", "strict"],
                                            "tc_bw_pct": [50, 100, 100, 50, 100, 100, 100, 100]},
-                                   "maxrate": {"tc_maxrate_kbps": [0, 0, 0, 0, 0, 0, 0, 0]},
-                                   "buffer": {"prio_buffer": [0, 0, 0, 0, 0, 0, 0, 0],
-                                              "buffer_size_bytes": [262016, 0, 0, 0, 0, 0, 0, 0]},
-                                   "trust": {"value": "dscp"},
-                                   "dscp_prio": {"map": [{"dscp": 26, "prio": 3}, {"dscp": 48, "prio": 6}]},
-                                   "files": []},
-                        "after": {"pfc": {"enabled_prios": [4], "delay_bits": 7},
-                                  "ets": {"prio_tc": [0, 0, 0, 0, 4, 0, 6, 0],
+                                   "maxrate": {"source": "dcbnl", "reason": null,
+                                               "tc_maxrate_kbps": [0, 0, 0, 0, 0, 0, 0, 0]},
+                                   "buffer": {"source": "dcbnl", "reason": null,
+                                              "prio_buffer": [0, 0, 0, 0, 0, 0, 0, 0],
+                                              "buffer_size_bytes": [262016, 0, 0, 0, 0, 0, 0, 0],
+                                              "total_size_bytes": 262016},
+                                   "ecn": {"source": "unknown",
+                                           "reason": "no MLNX_OFED ecn sysfs on this driver", "prios": null},
+                                   "cnp": {"source": "unknown",
+                                           "reason": "no MLNX_OFED ecn sysfs on this driver", "dscp": null,
+                                           "prio": null},
+                                   "roce": [{"device": "mlx5_bond_0", "port": 1, "source": "configfs",
+                                             "reason": null, "default_roce_mode": "RoCE v2",
+                                             "default_roce_tos": 106}]},
+                        "after": {"pfc": {"source": "dcbnl", "reason": null, "pfc_cap": 8, "delay_bits": 7,
+                                          "enabled_prios": [4]},
+                                  "trust": {"source": "dcbnl-app", "reason": null, "value": "dscp"},
+                                  "dscp_prio": {"source": "dcbnl-app", "reason": null,
+                                                "map": [{"dscp": 26, "prio": 4}, {"dscp": 48, "prio": 6}]},
+                                  "ets": {"source": "dcbnl", "reason": null, "ets_cap": 8, "willing": false,
+                                          "prio_tc": [0, 0, 0, 0, 4, 0, 6, 0],
                                           "tc_tsa": ["ets", "strict", "strict", "strict", "ets", "strict",
                                                      "strict", "strict"],
                                           "tc_bw_pct": [50, 0, 0, 0, 50, 0, 0, 0]},
-                                  "maxrate": {"tc_maxrate_kbps": [0, 0, 0, 0, 0, 0, 0, 0]},
-                                  "buffer": {"prio_buffer": [0, 0, 0, 0, 0, 0, 0, 0],
-                                             "buffer_size_bytes": [262016, 0, 0, 0, 0, 0, 0, 0]},
-                                  "trust": {"value": "dscp"},
-                                  "dscp_prio": {"map": [{"dscp": 26, "prio": 4}, {"dscp": 48, "prio": 6}]},
-                                  "files": []}}]}
+                                  "maxrate": {"source": "dcbnl", "reason": null,
+                                              "tc_maxrate_kbps": [0, 0, 0, 0, 0, 0, 0, 0]},
+                                  "buffer": {"source": "dcbnl", "reason": null,
+                                             "prio_buffer": [0, 0, 0, 0, 0, 0, 0, 0],
+                                             "buffer_size_bytes": [262016, 0, 0, 0, 0, 0, 0, 0],
+                                             "total_size_bytes": 262016},
+                                  "ecn": {"source": "unknown",
+                                          "reason": "no MLNX_OFED ecn sysfs on this driver", "prios": null},
+                                  "cnp": {"source": "unknown",
+                                          "reason": "no MLNX_OFED ecn sysfs on this driver", "dscp": null,
+                                          "prio": null},
+                                  "roce": [{"device": "mlx5_bond_0", "port": 1, "source": "configfs",
+                                            "reason": null, "default_roce_mode": "RoCE v2",
+                                            "default_roce_tos": 106}]}}]}
 '''
 
 from ansible.module_utils.basic import AnsibleModule

@@ -84,7 +84,7 @@ stdout:
   description: rdmactl's standard output when it failed, its error document (kind C(error)).
   returned: when rdmactl failed
   type: str
-  sample: "{\"schema\":2,\"kind\":\"error\",\"error\":{\"id\":\"not-found\",\"errno\":19,\"message\":\"no
+  sample: "{\"schema\":3,\"kind\":\"error\",\"error\":{\"id\":\"not-found\",\"errno\":19,\"message\":\"no
           RDMA device or network interface 'nosuch0'\",\"object\":\"nosuch0\"}}\n"
 stderr:
   description: rdmactl's standard error when it failed.
@@ -124,7 +124,7 @@ rdmactl:
   description: rdmactl's JSON document, kind C(port-change) (C(changed), C(before), C(after)).
   returned: success
   type: dict
-  sample: {"schema": 2, "kind": "port-change", "netdev": "ens1f0np0", "changed": true, "dry_run": true,
+  sample: {"schema": 3, "kind": "port-change", "netdev": "ens1f0np0", "changed": true, "dry_run": true,
            "before": {"mtu_bytes": 9000, "admin_up": true, "operstate": "up"},
            "after": {"mtu_bytes": 4200, "admin_up": true, "operstate": "up"}}
 '''
