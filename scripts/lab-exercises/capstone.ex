@@ -42,7 +42,7 @@ both: ./rdmactl -j bond show bond0 | jq -e '.bonds[0] | .mode == "802.3ad" and .
 	ip -4 -o address show dev bond0 | grep -q " 198\.18\.10\.$(me)/24 " &&
 	./rdmactl -j port gids bond0 | jq -e --arg ip "198.18.10.$(me)" 'any(.gids[]; .ip == $ip and .type == "RoCE v2")' >/dev/null   ## bond0 (802.3ad, layer3+4) over eth0 and eth1 on a and b, with its address and RDMA on it
 a: for m in eth0 eth1; do scripts/lab-nic dcb -j pfc show dev $m | jq -e '.prio_pfc == [false,false,false,true,false,false,false,false]' >/dev/null || exit 1; done   ## PFC on priority 3 on both members of a's bond0 (dcb pfc show)
-a: saved capstone-failover '.failover and .member == "eth0" and .detect_ms != null and .react_ms != null and .probe.ran and (.probe.gap_open_end | not) and .probe.lost * 100 <= .probe.sent'   ## a failover measured (/root/lab/capstone-failover.json): the bond dropped eth0 (detection and reaction in ms), probes went on, under 1% lost
+a: saved capstone-failover '.failover and .member == "eth0" and .detect_s != null and .react_s != null and .probe.ran and (.probe.gap_open_end | not) and .probe.lost * 100 <= .probe.sent'   ## a failover measured (/root/lab/capstone-failover.json): the bond dropped eth0 (detection and reaction, in seconds), probes went on, under 1% lost
 host: bench_server b && on a 'members_carry 198.18.10.2 1000000 eth0 eth1'   ## a bench over the bond moves bytes on both eth0 and eth1: both links add up
 [solve]
 host: { on a 'mkdir -p /root/lab && ./rdmactl -j diag run interval 8 >/root/lab/capstone-diag.json' & } &&
