@@ -14,7 +14,6 @@
 #include "bond/netplan.h"
 #include "bond/plan.h"
 #include "host/link.h"
-#include "host/sysval.h"
 #include "bond.h"
 #include "signals.h"
 #include "write.h"
@@ -320,7 +319,6 @@ static void emit_name(struct rdc_tline *l, bool text, enum rdc_tl_sep sep, const
 static void netdev_state_read(const char *name, struct bond_netdev_state *ns)
 {
 	struct rdc_link link;
-	int64_t carrier;
 
 	ns->admin_up = -1;
 	ns->carrier = -1;
@@ -328,9 +326,7 @@ static void netdev_state_read(const char *name, struct bond_netdev_state *ns)
 	if (!name[0] || rdc_link_read_sysfs(name, &link, NULL))
 		return;
 	ns->admin_up = link.admin_up;
-	if (rdc_sysval_i64(NULL, &carrier, "/sys/class/net/%s/carrier", name) == 1 &&
-	    (carrier == 0 || carrier == 1))
-		ns->carrier = (int)carrier;
+	ns->carrier = rdc_link_carrier(name);
 	rdc_strlcpy(ns->operstate, link.operstate, sizeof(ns->operstate));
 }
 

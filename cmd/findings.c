@@ -14,24 +14,22 @@ static enum rdc_color severity_color(enum rdc_severity sev)
 				     : RDC_COLOR_NONE;
 }
 
+/* "" is "not about one": null (rdc_out_str says NULL as null). */
+static const char *or_null(const char *name)
+{
+	return name && name[0] ? name : NULL;
+}
+
 void findings_emit_object(struct rdc_out *o, const char *device, unsigned int port,
 			  const char *netdev, const char *bond)
 {
-	if (device && device[0]) {
-		rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, device);
+	rdc_out_str(o, RDC_OUT_MACHINE, "device", NULL, or_null(device));
+	if (or_null(device))
 		rdc_out_u64(o, RDC_OUT_MACHINE, "port", NULL, port);
-	} else {
-		rdc_out_null(o, "device", NULL);
+	else
 		rdc_out_null(o, "port", NULL);
-	}
-	if (netdev && netdev[0])
-		rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, netdev);
-	else
-		rdc_out_null(o, "netdev", NULL);
-	if (bond && bond[0])
-		rdc_out_str(o, RDC_OUT_MACHINE, "bond", NULL, bond);
-	else
-		rdc_out_null(o, "bond", NULL);
+	rdc_out_str(o, RDC_OUT_MACHINE, "netdev", NULL, or_null(netdev));
+	rdc_out_str(o, RDC_OUT_MACHINE, "bond", NULL, or_null(bond));
 }
 
 /*
@@ -77,10 +75,7 @@ static void emit_evidence_value(struct rdc_out *o, const struct rdc_evidence *e)
 		rdc_out_null(o, "window_s", NULL);
 	}
 	rdc_out_bool(o, RDC_OUT_MACHINE, "since_reset", NULL, e->counter && !e->windowed);
-	if (e->detail[0])
-		rdc_out_str(o, RDC_OUT_MACHINE, "detail", NULL, e->detail);
-	else
-		rdc_out_null(o, "detail", NULL);
+	rdc_out_str(o, RDC_OUT_MACHINE, "detail", NULL, or_null(e->detail));
 }
 
 void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)

@@ -79,8 +79,9 @@ static void ev_format(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The next evidence slot of @f, named and sourced, typed TEXT and empty; NULL when none is left. */
-static struct rdc_evidence *ev_new(struct rdc_finding *f, const char *name, const char *source)
+/* The next evidence slot of @f, named, sourced and typed; NULL when none is left. */
+static struct rdc_evidence *ev_new(struct rdc_finding *f, const char *name, const char *source,
+				   enum rdc_evidence_type type)
 {
 	struct rdc_evidence *e;
 
@@ -90,6 +91,7 @@ static struct rdc_evidence *ev_new(struct rdc_finding *f, const char *name, cons
 	memset(e, 0, sizeof(*e));
 	rdc_strlcpy(e->name, name, sizeof(e->name));
 	rdc_strlcpy(e->source, source, sizeof(e->source));
+	e->type = type;
 	return e;
 }
 
@@ -138,137 +140,111 @@ static void ev_render(struct rdc_evidence *e, const char *words)
 			  e->detail);
 }
 
-struct rdc_evidence *rdc_ev_text(struct rdc_finding *f, const char *name, const char *source,
-				 const char *fmt, ...)
+/* A TEXT or NONE evidence: its words are the value text says. */
+static struct rdc_evidence *ev_vwords(struct rdc_finding *f, const char *name, const char *source,
+				      enum rdc_evidence_type type, const char *fmt, va_list ap)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
+	struct rdc_evidence *e = ev_new(f, name, source, type);
 	char words[sizeof(e->value)];
-	va_list ap;
 
 	if (!e)
 		return NULL;
-	va_start(ap, fmt);
 	finding_vformat(words, sizeof(words), fmt, ap);
-	va_end(ap);
-	e->type = RDC_EV_TEXT;
 	ev_render(e, words);
+	return e;
+}
+
+struct rdc_evidence *rdc_ev_text(struct rdc_finding *f, const char *name, const char *source,
+				 const char *fmt, ...)
+{
+	struct rdc_evidence *e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	e = ev_vwords(f, name, source, RDC_EV_TEXT, fmt, ap);
+	va_end(ap);
 	return e;
 }
 
 struct rdc_evidence *rdc_ev_unknown(struct rdc_finding *f, const char *name, const char *source,
 				    const char *fmt, ...)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-	char words[sizeof(e->value)];
+	struct rdc_evidence *e;
 	va_list ap;
+
+	va_start(ap, fmt);
+	e = ev_vwords(f, name, source, RDC_EV_NONE, fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+/* A number or boolean: @num already holds it; said in words by ev_render(). */
+static struct rdc_evidence *ev_number(struct rdc_finding *f, const char *name, const char *source,
+				      enum rdc_evidence_type type, const struct rdc_evidence *num)
+{
+	struct rdc_evidence *e = ev_new(f, name, source, type);
 
 	if (!e)
 		return NULL;
-	va_start(ap, fmt);
-	finding_vformat(words, sizeof(words), fmt, ap);
-	va_end(ap);
-	e->type = RDC_EV_NONE;
-	ev_render(e, words);
+	e->num = num->num;
+	e->counter = num->counter;
+	e->windowed = num->windowed;
+	e->delta = num->delta;
+	e->window_s = num->window_s;
+	ev_render(e, NULL);
 	return e;
 }
 
 struct rdc_evidence *rdc_ev_int(struct rdc_finding *f, const char *name, const char *source,
 				int64_t v)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-
-	if (!e)
-		return NULL;
-	e->type = RDC_EV_INT;
-	e->num.i = v;
-	ev_render(e, NULL);
-	return e;
+	return ev_number(f, name, source, RDC_EV_INT, &(struct rdc_evidence){.num.i = v});
 }
 
 struct rdc_evidence *rdc_ev_uint(struct rdc_finding *f, const char *name, const char *source,
 				 uint64_t v)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-
-	if (!e)
-		return NULL;
-	e->type = RDC_EV_UINT;
-	e->num.u = v;
-	ev_render(e, NULL);
-	return e;
+	return ev_number(f, name, source, RDC_EV_UINT, &(struct rdc_evidence){.num.u = v});
 }
 
 struct rdc_evidence *rdc_ev_real(struct rdc_finding *f, const char *name, const char *source,
 				 double v)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-
-	if (!e)
-		return NULL;
-	e->type = RDC_EV_REAL;
-	e->num.d = v;
-	ev_render(e, NULL);
-	return e;
+	return ev_number(f, name, source, RDC_EV_REAL, &(struct rdc_evidence){.num.d = v});
 }
 
 struct rdc_evidence *rdc_ev_bool(struct rdc_finding *f, const char *name, const char *source,
 				 bool v)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-
-	if (!e)
-		return NULL;
-	e->type = RDC_EV_BOOL;
-	e->num.b = v;
-	ev_render(e, NULL);
-	return e;
+	return ev_number(f, name, source, RDC_EV_BOOL, &(struct rdc_evidence){.num.b = v});
 }
 
 struct rdc_evidence *rdc_ev_counter(struct rdc_finding *f, const char *name, const char *source,
 				    uint64_t total)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-
-	if (!e)
-		return NULL;
-	e->type = RDC_EV_UINT;
-	e->num.u = total;
-	e->counter = true;
-	ev_render(e, NULL);
-	return e;
+	return ev_number(f, name, source, RDC_EV_UINT,
+			 &(struct rdc_evidence){.num.u = total, .counter = true});
 }
 
 struct rdc_evidence *rdc_ev_window(struct rdc_finding *f, const char *name, const char *source,
 				   uint64_t delta, double window_s, uint64_t total)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-
-	if (!e)
-		return NULL;
-	e->type = RDC_EV_UINT;
-	e->num.u = total;
-	e->counter = true;
-	e->windowed = true;
-	e->delta = delta;
-	e->window_s = window_s;
-	ev_render(e, NULL);
-	return e;
+	return ev_number(f, name, source, RDC_EV_UINT,
+			 &(struct rdc_evidence){.num.u = total,
+						.counter = true,
+						.windowed = true,
+						.delta = delta,
+						.window_s = window_s});
 }
 
+/* The total is null: NONE, said as "+D in W s" alone. */
 struct rdc_evidence *rdc_ev_delta(struct rdc_finding *f, const char *name, const char *source,
 				  uint64_t delta, double window_s)
 {
-	struct rdc_evidence *e = ev_new(f, name, source);
-
-	if (!e)
-		return NULL;
-	e->type = RDC_EV_NONE;
-	e->counter = true;
-	e->windowed = true;
-	e->delta = delta;
-	e->window_s = window_s;
-	ev_render(e, NULL);
-	return e;
+	return ev_number(
+		f, name, source, RDC_EV_NONE,
+		&(struct rdc_evidence){
+			.counter = true, .windowed = true, .delta = delta, .window_s = window_s});
 }
 
 void rdc_ev_detail(struct rdc_evidence *e, const char *fmt, ...)

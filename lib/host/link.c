@@ -12,6 +12,15 @@
 #include "seam/fs.h"
 #include "seam/nl.h"
 
+int rdc_link_carrier(const char *ifname)
+{
+	int64_t v;
+
+	if (rdc_fs_read_i64(&v, NULL, "/sys/class/net/%s/carrier", ifname) || (v != 0 && v != 1))
+		return -1;
+	return (int)v;
+}
+
 int rdc_link_read_sysfs(const char *ifname, struct rdc_link *link, struct rdc_err *err)
 {
 	uint64_t flags;

@@ -24,6 +24,11 @@ int rdc_link_read(const char *ifname, struct rdc_link *link, struct rdc_err *err
 /* The sysfs half alone (min_mtu and max_mtu stay 0: sysfs does not say). */
 int rdc_link_read_sysfs(const char *ifname, struct rdc_link *link, struct rdc_err *err);
 /*
+ * @ifname's carrier from sysfs: 1 or 0, -1 unknown (the kernel answers
+ * EINVAL while the netdev is admin down; a bundle may lack the file).
+ */
+int rdc_link_carrier(const char *ifname);
+/*
  * Read @ifname and plan @mtu (bytes, or -1: leave) and @admin_up (-1: leave,
  * 0: down, 1: up).  Nothing is written.
  */

@@ -11,6 +11,7 @@
 #include "base/cpulist.h"
 #include "base/names.h"
 #include "base/util.h"
+#include "host/link.h"
 #include "host/netdev.h"
 #include "host/netif.h"
 #include "kernel/addr.h"
@@ -74,8 +75,7 @@ static void netif_read_sysfs(struct rdc_netif *n)
 		n->admin_up = (flags & IFF_UP) ? 1 : 0;
 	/* carrier reads EINVAL while the interface is administratively down: unknown, not 0. */
 	snprintf(n->carrier_source, sizeof(n->carrier_source), NET_CLASS "/%s/carrier", n->name);
-	if (!rdc_fs_read_i64(&v, NULL, NET_CLASS "/%s/carrier", n->name) && (v == 0 || v == 1))
-		n->carrier = (int)v;
+	n->carrier = rdc_link_carrier(n->name);
 	if (!rdc_fs_read_i64(&v, NULL, NET_CLASS "/%s/carrier_changes", n->name) && v >= 0)
 		n->carrier_changes = v;
 

@@ -180,3 +180,30 @@ check_docs() {
 	assert_failure 1
 	assert_output --partial "\$.links[0]: 'gbps' is a required property"
 }
+
+@test "schemas: --check-schemas fails on a schema that lets a key be absent, allows other keys, or says any value" {
+	local d=$BATS_TEST_TMPDIR/schemas
+	cp -r "$TOP/schemas" "$d"
+	# port-show: one property dropped from required; diag-list: additionalProperties removed at the top.
+	python3 - "$d" <<-'PY'
+	import json, sys
+	d = sys.argv[1]
+	s = json.load(open(d + "/port-show.schema.json"))
+	s["required"].remove("ports")
+	json.dump(s, open(d + "/port-show.schema.json", "w"))
+	s = json.load(open(d + "/diag-list.schema.json"))
+	del s["additionalProperties"]
+	json.dump(s, open(d + "/diag-list.schema.json", "w"))
+	s = json.load(open(d + "/version.schema.json"))
+	s["properties"]["version"] = True
+	json.dump(s, open(d + "/version.schema.json", "w"))
+	PY
+	run "$SC" --check-schemas --schemas "$d" --source "$TOP" --tap
+	assert_failure 1
+	assert_line "not ok - schemas/port-show.schema.json is strict: every key required, no other key allowed"
+	assert_line "# $: properties not required (absent instead of null): ports"
+	assert_line "not ok - schemas/diag-list.schema.json is strict: every key required, no other key allowed"
+	assert_line "not ok - schemas/version.schema.json is strict: every key required, no other key allowed"
+	assert_line "# $.version: any value (true): say what it is"
+	assert_line "ok - schemas/pfc-show.schema.json is strict: every key required, no other key allowed"
+}
