@@ -41,7 +41,7 @@ in_netns() {
 		ip -o link show veth0'
 	assert_success
 	[ "$(echo "${lines[0]}" | jq -c '[.schema, .netdev, .changed, .dry_run, .before.mtu_bytes, .before.admin_up, .after.mtu_bytes, .after.admin_up]')" = \
-	  '[2,"veth0",true,false,4000,true,1500,false]' ]
+	  '[3,"veth0",true,false,4000,true,1500,false]' ]
 	refute_line --index 1 --regexp '<[^>]*\bUP\b'
 	assert_line --index 1 --partial "mtu 1500"
 }
