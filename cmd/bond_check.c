@@ -40,7 +40,7 @@ static void check_one(struct rdc_ctx *ctx, const struct rdc_bond *b,
 		      const struct rdc_bond_check_params *p, struct rdc_findings *all)
 {
 	struct rdc_bond_facts *facts = malloc(sizeof(*facts));
-	struct rdc_findings *mine = malloc(sizeof(*mine));
+	struct rdc_findings *mine = rdc_findings_new();
 	struct rdc_out *o = ctx->out;
 	struct rdc_err err = {0};
 	double failover = rdc_bond_failover_s(b),
@@ -49,10 +49,9 @@ static void check_one(struct rdc_ctx *ctx, const struct rdc_bond *b,
 
 	if (!facts || !mine) {
 		free(facts);
-		free(mine);
+		rdc_findings_free(mine);
 		return;
 	}
-	rdc_findings_init(mine);
 	if (rdc_bond_facts_read(b, facts, &err))
 		rdc_bond_facts_init(b, facts);
 	rdc_bond_check_eval(b, facts, p, mine);
@@ -75,11 +74,11 @@ static void check_one(struct rdc_ctx *ctx, const struct rdc_bond *b,
 		rdc_out_null(o, "min_qp_timeout", " (no timeout survives)\n");
 	findings_emit(o, mine);
 	rdc_out_obj_close(o);
+	/* The findings (and the strings they own) move to @all; what does not fit is counted. */
 	for (size_t i = 0; i < mine->count; i++)
-		if (all->count < RDC_FINDINGS_MAX)
-			all->items[all->count++] = mine->items[i];
+		rdc_findings_take(all, &mine->items[i]);
 	free(facts);
-	free(mine);
+	rdc_findings_free(mine);
 }
 
 int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct rdc_args *args,
@@ -88,17 +87,16 @@ int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 	const struct bond_opts *bo = opts;
 	struct rdc_bond_check_params p = {.qp_timeout = bo->qp_timeout, .retry_cnt = bo->retry_cnt};
 	struct rdc_bond_list *list = malloc(sizeof(*list));
-	struct rdc_findings *all = malloc(sizeof(*all));
+	struct rdc_findings *all = rdc_findings_new();
 	struct rdc_err err = {0};
 	size_t checked = 0;
 	int rc;
 
 	if (!list || !all) {
 		free(list);
-		free(all);
+		rdc_findings_free(all);
 		return rdc_oom(ctx);
 	}
-	rdc_findings_init(all);
 	rc = rdc_bond_read_all(list, &err) ? rdc_fail(ctx, &err) : 0;
 	for (size_t i = 0; !rc && args->object && i <= list->count; i++)
 		if (i == list->count) {
@@ -131,6 +129,6 @@ int bond_check_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		rc = rdc_fail(ctx, &err);
 	}
 	free(list);
-	free(all);
+	rdc_findings_free(all);
 	return rc;
 }

@@ -243,6 +243,7 @@ int diag_report(struct rdc_ctx *ctx, const struct rdc_diag_host *h, const char *
 	if (!r)
 		return rdc_oom(ctx);
 	if (rdc_diag_run(h, only, nonly, skip, nskip, r, &err)) {
+		rdc_findings_clear(&r->findings);
 		free(r);
 		return rdc_usage_error(ctx, "%s", err.msg);
 	}
@@ -268,6 +269,7 @@ int diag_report(struct rdc_ctx *ctx, const struct rdc_diag_host *h, const char *
 			    port_report_issues(ctx, &h->ports[i].issues) &&
 		    rc != RDC_EXIT_FAIL)
 			rc = RDC_EXIT_FAIL;
+	rdc_findings_clear(&r->findings);
 	free(r);
 	return rc;
 }
@@ -311,6 +313,8 @@ static int diag_run(struct rdc_ctx *ctx, const struct rdc_action *act, const str
 					args->values[is], (size_t)args->nvalues[is], probe, &err)) {
 			rc = rdc_usage_error(ctx, "%s", err.msg);
 		}
+		if (probe)
+			rdc_findings_clear(&probe->findings);
 		free(probe);
 	}
 	if (!rc) {

@@ -514,7 +514,8 @@ int diag_metrics_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 {
 	const struct diag_metrics_opts *mo = opts;
 	struct rdc_diag_host *h = calloc(1, sizeof(*h));
-	struct rdc_diag_result *r = malloc(sizeof(*r));
+	/* Zeroed: its findings are cleared at the end whether or not the checks ran. */
+	struct rdc_diag_result *r = calloc(1, sizeof(*r));
 	struct rdc_prom *m = rdc_prom_new();
 	struct rdc_prom_label version = {"version", RDC_VERSION};
 	double t0 = monotonic_s(), now = realtime_s();
@@ -561,6 +562,8 @@ int diag_metrics_run(struct rdc_ctx *ctx, const struct rdc_action *act, const st
 		rc = RDC_EXIT_FAIL;
 out:
 	rdc_prom_free(m);
+	if (r)
+		rdc_findings_clear(&r->findings);
 	free(r);
 	if (h)
 		rdc_diag_host_free(h);

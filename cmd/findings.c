@@ -2,6 +2,8 @@
 /* findings.c - findings in text, JSON and YAML, and the exit status they give */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "findings.h"
@@ -42,13 +44,11 @@ static void emit_evidence_value(struct rdc_out *o, const struct rdc_evidence *e)
 {
 	switch (e->type) {
 	case RDC_EV_TEXT: {
-		char words[sizeof(e->value)];
+		/* Without " (detail)", which is a key of its own; whole, however long. */
+		char *words = strndup(e->value, e->words_len);
 
-		/* Without " (detail)", which is a key of its own. */
-		rdc_strlcpy(words, e->value, sizeof(words));
-		if (e->words_len < sizeof(words))
-			words[e->words_len] = '\0';
-		rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL, words);
+		rdc_out_str(o, RDC_OUT_MACHINE, "value", NULL, words ? words : e->value);
+		free(words);
 		break;
 	}
 	case RDC_EV_INT:
@@ -106,11 +106,15 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 		emit_evidence_value(o, &f->evidence[k]);
 		/* "(dcbnl DCB_CMD_IEEE_GET ...)": a source of several words wraps between them. */
 		rdc_out_str(o, RDC_OUT_MACHINE, "source", NULL, f->evidence[k].source);
-		if (f->evidence[k].source[0]) {
-			char src[sizeof(f->evidence[k].source) + 2];
+		if (f->evidence[k].source[0] && rdc_out_is_text(o)) {
+			size_t size = strlen(f->evidence[k].source) + 3;
+			char *src = malloc(size);
 
-			snprintf(src, sizeof(src), "(%s)", f->evidence[k].source);
-			rdc_tline_words(&l, RDC_TL_SPACE, src);
+			if (src) {
+				snprintf(src, size, "(%s)", f->evidence[k].source);
+				rdc_tline_words(&l, RDC_TL_SPACE, src);
+			}
+			free(src);
 		}
 		rdc_tline_end(&l);
 		rdc_out_obj_close(o);
@@ -126,10 +130,10 @@ void findings_emit_one(struct rdc_out *o, const struct rdc_finding *f)
 	rdc_tline_end(&l);
 	/* The command again, whole and as words, for scripts: null when the fix is words. */
 	if (rdc_argv_ok(&f->fix_argv)) {
-		char line[sizeof(f->fix)];
+		char *line = rdc_finding_fix_command_dup(f);
 
-		rdc_finding_fix_command(f, line, sizeof(line));
 		rdc_out_str(o, RDC_OUT_MACHINE, "fix_command", NULL, line);
+		free(line);
 		rdc_out_arr_open(o, "fix_argv");
 		for (size_t i = 0; i < f->fix_argv.argc; i++)
 			rdc_out_str(o, RDC_OUT_MACHINE, NULL, NULL, f->fix_argv.argv[i]);

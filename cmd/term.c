@@ -242,16 +242,30 @@ void rdc_tline_null(struct rdc_tline *l, enum rdc_tl_sep sep, const char *key, c
 void rdc_tline_text(struct rdc_tline *l, enum rdc_tl_sep sep, enum rdc_color color, const char *fmt,
 		    ...)
 {
-	char buf[512];
+	char small[256], *buf = small;
 	va_list ap;
+	int n;
 
 	if (!l->text)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	/* A field longer than the small buffer (a long quoted command) is written whole. */
+	if ((size_t)n >= sizeof(small)) {
+		buf = malloc((size_t)n + 1);
+		if (!buf)
+			return;
+		va_start(ap, fmt);
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	tline_room(l, sep, term_text_cols(buf));
 	rdc_out_text_color(l->o, color, "%s", buf);
+	if (buf != small)
+		free(buf);
 }
 
 /*

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* err.c - error records */
+#define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
+#include "base/util.h"
 
 /* Fill @err with a fresh record (no detail); the three setters differ in the flags only. */
 static int err_vset(struct rdc_err *err, int code, int plain, int usage, const char *fmt,
@@ -20,7 +24,7 @@ static int err_vset(struct rdc_err *err, int code, int plain, int usage, const c
 		err->detail[0] = '\0';
 		err->kind = RDC_ERRK_AUTO;
 		err->object[0] = '\0';
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		rdc_words_vformat(err->msg, sizeof(err->msg), fmt, ap);
 	}
 	return -code;
 }
@@ -67,52 +71,57 @@ int rdc_err_restate(struct rdc_err *err, int code, const char *fmt, ...)
 	if (err) {
 		err->code = code;
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		rdc_words_vformat(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
 	}
 	return -code;
 }
 
+/* "@a@sep@b" into @buf, cut at a word if it must be; false without memory. */
+static bool err_join(char *buf, size_t size, const char *a, const char *sep, const char *b)
+{
+	char *all;
+
+	if (asprintf(&all, "%s%s%s", a, sep, b) < 0)
+		return false;
+	rdc_words_copy(buf, size, all);
+	free(all);
+	return true;
+}
+
 void rdc_err_prefix(struct rdc_err *err, const char *fmt, ...)
 {
-	char msg[sizeof(err->msg)];
-	size_t len;
+	char *prefix;
 	va_list ap;
+	int n;
 
 	if (!err)
 		return;
-	memcpy(msg, err->msg, sizeof(msg));
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	n = vasprintf(&prefix, fmt, ap);
 	va_end(ap);
-	len = strlen(err->msg);
-	/* What does not fit is cut: the message stays one line. */
-	if (len + 3 < sizeof(err->msg)) {
-		size_t room = sizeof(err->msg) - len - 3, n = strlen(msg);
-
-		memcpy(err->msg + len, ": ", 2);
-		memcpy(err->msg + len + 2, msg, n < room ? n : room);
-		err->msg[len + 2 + (n < room ? n : room)] = '\0';
-	}
+	if (n < 0)
+		return;
+	/* The message stays one line; what does not fit is cut at a word, never mid-word. */
+	err_join(err->msg, sizeof(err->msg), prefix, ": ", err->msg);
+	free(prefix);
 }
 
 void rdc_err_append(struct rdc_err *err, const char *fmt, ...)
 {
-	size_t len;
+	char *more;
 	va_list ap;
+	int n;
 
 	if (!err)
 		return;
-	len = strlen(err->detail);
-	if (len && len + 2 < sizeof(err->detail)) {
-		memcpy(err->detail + len, "; ", 3);
-		len += 2;
-	}
-	if (len >= sizeof(err->detail) - 1)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(err->detail + len, sizeof(err->detail) - len, fmt, ap);
+	n = vasprintf(&more, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	err_join(err->detail, sizeof(err->detail), err->detail, err->detail[0] ? "; " : "", more);
+	free(more);
 }
 
 void rdc_err_detail(struct rdc_err *err, const char *fmt, ...)
@@ -122,7 +131,7 @@ void rdc_err_detail(struct rdc_err *err, const char *fmt, ...)
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+	rdc_words_vformat(err->detail, sizeof(err->detail), fmt, ap);
 	va_end(ap);
 }
 

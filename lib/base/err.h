@@ -35,10 +35,17 @@ enum rdc_err_kind {
  * the caller passes a record, says what it was doing in words.  cmd/ prints
  * exactly one line from it; lib/ never prints.
  */
+/*
+ * The record is a value (copied, kept in arrays of issues, its message
+ * copied into bench and stats records of the same size), so its text is
+ * fixed-size: the detail has room for the kernel's extack with hints
+ * appended.  Text that still does not fit is cut at a word and ends " ..."
+ * (rdc_words_vformat), never mid-word.
+ */
 struct rdc_err {
 	int code;	  /* positive errno, 0 when unset */
 	char msg[256];	  /* "cannot read 'ports/1/state'" */
-	char detail[256]; /* kernel extack text or a hint, may be empty */
+	char detail[512]; /* kernel extack text or a hint, may be empty */
 	/* The message says all there is: no strerror(code) after it ("has no port 2"). */
 	int plain;
 	/* The caller's input is malformed (a name that cannot be one): a usage error, exit 2. */
@@ -46,7 +53,7 @@ struct rdc_err {
 	/* Set where the kind is known better than the errno says (rdc_err_mark). */
 	enum rdc_err_kind kind;
 	/* What the failure is about (a netdev, a bond, a file), or empty. */
-	char object[128];
+	char object[256];
 };
 
 #define RDC_PRINTF(a, b) __attribute__((format(printf, a, b)))

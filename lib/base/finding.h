@@ -2,6 +2,7 @@
 /* finding.h - what a check found: id, severity, title, evidence with its source, why, fix */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,10 +24,21 @@
  *   fix       what to do, never empty: the command to run (also as fix_argv, its
  *             words, runnable as they are), or words where no command does it
  *
- * Everything is fixed-size: text that does not fit is cut at a word and
- * ends " ..." (rdc_words_vformat), never mid-word, and checks size what
- * they write to fit; a finding past RDC_FINDINGS_MAX is dropped and
- * counted, evidence past RDC_FINDING_MAX_EVIDENCE is dropped.
+ * Every string a check writes (title, why, fix, each evidence's name,
+ * value, detail and source) is whole: it is formatted into memory the
+ * finding owns, never into a fixed field, so nothing is ever cut ("...
+ * SymbolErrorDu" or "have no " are not possible).  Text output wraps it at
+ * the terminal's width; JSON and YAML carry it as it is.  Those strings are
+ * never NULL ("" when not set).  The identifiers stay fixed-size: the id is
+ * ours, device and netdev names have the kernel's bounds.  A finding past
+ * RDC_FINDINGS_MAX is dropped and counted, evidence past
+ * RDC_FINDING_MAX_EVIDENCE is dropped.
+ *
+ * Ownership: the list owns its findings' strings.  rdc_findings_clear()
+ * frees them (every list that was added to is cleared, or freed with
+ * rdc_findings_free() when it came from rdc_findings_new()); a finding
+ * moves from one list to another with rdc_findings_take(), never by a
+ * struct copy that leaves two owners.
  */
 enum rdc_severity {
 	RDC_SEV_INFO,
@@ -52,7 +64,7 @@ enum rdc_evidence_type {
 };
 
 struct rdc_evidence {
-	char name[48]; /* what the value is: "mtu_bytes", "link_down_events_phy" */
+	char *name; /* what the value is: "mtu_bytes", "link_down_events_phy" */
 	enum rdc_evidence_type type;
 	union {
 		int64_t i;
@@ -69,10 +81,10 @@ struct rdc_evidence {
 	bool windowed;
 	uint64_t delta;
 	double window_s;
-	char detail[96];  /* what the value means, in words ("priorities 3 4"); "" none */
-	char value[192];  /* the whole of it as text says it, made from the above */
+	char *detail;	  /* what the value means, in words ("priorities 3 4"); "" none */
+	char *value;	  /* the whole of it as text says it, made from the above */
 	size_t words_len; /* of @value, before " (detail)" */
-	char source[160]; /* "/sys/class/net/eth0/mtu", "rtnetlink IFLA_BOND_MIIMON" */
+	char *source;	  /* "/sys/class/net/eth0/mtu", "rtnetlink IFLA_BOND_MIIMON" */
 };
 
 struct rdc_finding {
@@ -83,11 +95,11 @@ struct rdc_finding {
 	unsigned int port; /* its port, 0 with no device */
 	char netdev[16];   /* the port's netdev, or a netdev alone */
 	char bond[16];	   /* a bond */
-	char title[256];
+	char *title;
 	size_t nevidence;
 	struct rdc_evidence evidence[RDC_FINDING_MAX_EVIDENCE];
-	char why[320];
-	char fix[320];		  /* the command, or prose around it, or words alone */
+	char *why;
+	char *fix;		  /* the command, or prose around it, or words alone */
 	struct rdc_argv fix_argv; /* argc 0: no command (the fix is words) */
 	/*
 	 * It rests on counters' totals since boot or their last reset (one
@@ -111,25 +123,45 @@ const char *rdc_severity_name(enum rdc_severity sev);
 /* The inverse: 0 and the severity, or -EINVAL. */
 int rdc_severity_parse(const char *name, enum rdc_severity *sev);
 
-/* An empty list. */
+/* An empty list (of memory that holds none yet: clear a list that may hold findings). */
 void rdc_findings_init(struct rdc_findings *list);
+/* Free what the list's findings own and empty it; NULL does nothing. */
+void rdc_findings_clear(struct rdc_findings *list);
+/* An empty list on the heap (it is large), NULL without memory; free with rdc_findings_free(). */
+struct rdc_findings *rdc_findings_new(void);
+/* Clear and free a list from rdc_findings_new(); NULL does nothing. */
+void rdc_findings_free(struct rdc_findings *list);
+/*
+ * Move @f (a finding of another list, or a copy of one) to the end of
+ * @list, which then owns its strings; @f is left empty (its strings ""
+ * again, nothing to free).  When @list is full the finding is dropped,
+ * counted in @list->dropped, and its strings freed.  Returns the finding
+ * in @list, or NULL.
+ */
+struct rdc_finding *rdc_findings_take(struct rdc_findings *list, struct rdc_finding *f);
 
 /*
  * Append a finding with its id, severity and printf-formatted title (why,
- * fix and evidence empty).  Returns it, or NULL when the list is full: then
- * the finding is counted in @list->dropped, its severity in dropped_worst.
+ * fix and evidence empty).  Returns it, or NULL when the list is full (or
+ * no memory holds its title): then the finding is counted in
+ * @list->dropped, its severity in dropped_worst.
  * Every setter below accepts that NULL and does nothing, so a check can add
  * and fill a finding without testing each step.
  */
 struct rdc_finding *rdc_findings_add(struct rdc_findings *list, const char *id,
 				     enum rdc_severity sev, const char *title_fmt, ...)
 	RDC_PRINTF(4, 5);
+/* The same with the title's arguments as a va_list (a check's own add helper). */
+struct rdc_finding *rdc_findings_vadd(struct rdc_findings *list, const char *id,
+				      enum rdc_severity sev, const char *title_fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /*
  * Add one piece of evidence: @name (the unit in it, or the kernel's name of
  * a counter), where it was read (@source), and its value, typed.  Each
  * returns the evidence, or NULL when @f is NULL or already holds
- * RDC_FINDING_MAX_EVIDENCE (the evidence is dropped); every call below
+ * RDC_FINDING_MAX_EVIDENCE, or no memory holds it (the evidence is
+ * dropped); every call below
  * accepts that NULL, so that rdc_ev_detail(rdc_ev_uint(...), ...) is safe.
  * One value each: two values are two pieces of evidence.
  */
@@ -159,6 +191,8 @@ struct rdc_evidence *rdc_ev_delta(struct rdc_finding *f, const char *name, const
 void rdc_ev_detail(struct rdc_evidence *e, const char *fmt, ...) RDC_PRINTF(2, 3);
 /* Mark @f as resting on counters' totals since boot or reset (see since_reset). */
 void rdc_finding_since_reset(struct rdc_finding *f);
+/* Add to the end of the title: ", ens1f1np1" after "member ens1f0np0 is not up". */
+void rdc_finding_title_append(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
 /* Set (replace) the why and the fix text. */
 void rdc_finding_why(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
 void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 3);
@@ -173,8 +207,10 @@ void rdc_finding_fix(struct rdc_finding *f, const char *fmt, ...) RDC_PRINTF(2, 
 void rdc_finding_fix_cmd(struct rdc_finding *f, const char *const *words);
 /* The same from words already gathered; the fix text becomes the command when empty. */
 void rdc_finding_fix_argv(struct rdc_finding *f, const struct rdc_argv *a);
-/* The command as one shell line into @buf, "" when the fix has none. */
+/* The command as one shell line into @buf, "" when the fix has none or @buf is too small. */
 void rdc_finding_fix_command(const struct rdc_finding *f, char *buf, size_t size);
+/* The same, whole, in a string the caller frees; NULL when the fix has none or without memory. */
+char *rdc_finding_fix_command_dup(const struct rdc_finding *f);
 
 /*
  * The worst severity in the list, dropped findings included; RDC_SEV_INFO

@@ -314,7 +314,7 @@ static struct rdc_finding *check_skip(struct check *c, struct rdc_finding *f, co
 			"%s' shows each member's values)",
 			c->b->name);
 	} else {
-		check_append(f->title, sizeof(f->title), ", %s", member);
+		rdc_finding_title_append(f, ", %s", member);
 	}
 	rdc_ev_detail(rdc_ev_unknown(f, name, source, "unknown"), "%s: %s", member, reason);
 	return f;
@@ -489,8 +489,8 @@ static void check_member_state(struct check *c)
 					   "redundancy left; under RoCE LAG the NIC has moved that "
 					   "port's QPs to the others");
 		} else {
-			check_append(f->title, sizeof(f->title), ", %s (MII %s)", m->name,
-				     MII_NAME(m->mii_status));
+			rdc_finding_title_append(f, ", %s (MII %s)", m->name,
+						 MII_NAME(m->mii_status));
 		}
 		rdc_ev_detail(rdc_ev_text(f, "mii_status", SRC_MII, "%s", MII_NAME(m->mii_status)),
 			      "%s", m->name);

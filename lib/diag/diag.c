@@ -130,14 +130,13 @@ struct rdc_finding *rdc_diag_add(struct rdc_diag_result *r, const struct rdc_dia
 				 const struct rdc_diag_port *p, enum rdc_severity sev,
 				 const char *title_fmt, ...)
 {
-	char title[sizeof(r->findings.items[0].title)];
 	struct rdc_finding *f;
 	va_list ap;
 
+	/* The title whole, however long (issue 23). */
 	va_start(ap, title_fmt);
-	vsnprintf(title, sizeof(title), title_fmt, ap);
+	f = rdc_findings_vadd(&r->findings, c->id, sev, title_fmt, ap);
 	va_end(ap);
-	f = rdc_findings_add(&r->findings, c->id, sev, "%s", title);
 	finding_about_port(f, p);
 	return f;
 }
@@ -146,14 +145,13 @@ struct rdc_finding *rdc_diag_add_bond(struct rdc_diag_result *r, const struct rd
 				      const char *bond, enum rdc_severity sev,
 				      const char *title_fmt, ...)
 {
-	char title[sizeof(r->findings.items[0].title)];
 	struct rdc_finding *f;
 	va_list ap;
 
+	/* The title whole, however long (issue 23). */
 	va_start(ap, title_fmt);
-	vsnprintf(title, sizeof(title), title_fmt, ap);
+	f = rdc_findings_vadd(&r->findings, c->id, sev, title_fmt, ap);
 	va_end(ap);
-	f = rdc_findings_add(&r->findings, c->id, sev, "%s", title);
 	if (f && bond)
 		rdc_strlcpy(f->bond, bond, sizeof(f->bond));
 	return f;

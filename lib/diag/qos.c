@@ -1313,7 +1313,8 @@ static void check_members_differ(const struct rdc_diag_host *h, const struct rdc
 				   "slower link caps the whole bond");
 		{
 			struct rdc_argv cmd;
-			char line[sizeof(f->fix)];
+			/* Any joined command fits: every word quoted, each ' as '\''. */
+			char line[RDC_ARGV_MAX * (4 * RDC_ARGV_WORD + 3)];
 
 			qos_profile_cmd(h, p->bond, &cmd);
 			rdc_argv_join(&cmd, line, sizeof(line));

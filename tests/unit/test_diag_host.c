@@ -151,6 +151,7 @@ static void run(const char *only)
 	struct rdc_err err = {0};
 	const char *const names[] = {only};
 
+	rdc_findings_clear(&res.findings);
 	assert_int_equal(rdc_diag_run(&host, names, 1, NULL, 0, &res, &err), 0);
 }
 
@@ -367,22 +368,22 @@ static void test_pcie_degraded(void **state)
 	f = expect("host.pcie-degraded", RDC_SEV_FAIL);
 	assert_string_equal(f->device, "mlx5_0");
 	assert_contains(f->title, "8.0 GT/s x8, below its 16.0 GT/s x16");
-	assert_string_equal(evidence(f, "current_link_width")->source,
+	assert_string_equal(evidence(f, "current_width")->source,
 			    "/sys/bus/pci/devices/0000:3b:00.0/current_link_width");
-	fx_ev_int(evidence(f, "current_link_width"), 8);
-	fx_ev_int(evidence(f, "max_link_width"), 16);
-	assert_string_equal(evidence(f, "current_link_speed_gts")->source,
+	fx_ev_int(evidence(f, "current_width"), 8);
+	fx_ev_int(evidence(f, "max_width"), 16);
+	assert_string_equal(evidence(f, "current_speed_gts")->source,
 			    "/sys/bus/pci/devices/0000:3b:00.0/current_link_speed");
-	fx_ev_real(evidence(f, "current_link_speed_gts"), 8.0);
-	fx_ev_real(evidence(f, "max_link_speed_gts"), 16.0);
+	fx_ev_real(evidence(f, "current_speed_gts"), 8.0);
+	fx_ev_real(evidence(f, "max_speed_gts"), 16.0);
 	fx_ev_real(evidence(f, "port_rate_gbps"), 100.0);
 
 	/* A maximum sysfs did not give is null, never 0 GT/s. */
 	ports[0].port.pci.max_speed_gts = 0;
 	run("host.pcie-degraded");
 	f = expect("host.pcie-degraded", RDC_SEV_FAIL);
-	fx_ev_null(evidence(f, "max_link_speed_gts"), "not read");
-	fx_ev_int(evidence(f, "max_link_width"), 16);
+	fx_ev_null(evidence(f, "max_speed_gts"), "not read");
+	fx_ev_int(evidence(f, "max_width"), 16);
 	/* 8 GT/s x8 with 128b/130b is about 63 Gb/s for a 100 Gb/s port. */
 	assert_contains(f->why, "about 63 Gb/s");
 	assert_contains(f->fix, "lspci -vv -s 0000:3b:00.0");

@@ -150,6 +150,7 @@ static void run(const char *only)
 	struct rdc_err err = {0};
 	const char *const names[] = {only};
 
+	rdc_findings_clear(&res.findings);
 	assert_int_equal(rdc_diag_run(&host, names, 1, NULL, 0, &res, &err), 0);
 }
 

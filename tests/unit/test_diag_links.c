@@ -149,6 +149,7 @@ static void test_story_host(void **state)
 	two_links(&host, 9800 * GIB / 1000, 200 * GIB / 1000);
 	host.ports[1].port.netdev.mtu = 1500;
 	host.ports[1].port.active_mtu = 1024;
+	rdc_findings_clear(&res.findings);
 	assert_int_equal(rdc_diag_run(&host, only, 2, NULL, 0, &res, &err), 0);
 	assert_int_equal(res.nran, 6);
 	fx_expect(&res, "links.traffic-imbalance", RDC_SEV_WARN);

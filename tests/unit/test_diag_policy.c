@@ -118,12 +118,16 @@ static void test_run_selects_by_name(void **state)
 	rdc_diag_policy_init(&h.policy);
 	for (size_t i = 0; i < rdc_diag_nfamilies; i++)
 		all += rdc_diag_families[i]->count;
+	rdc_findings_clear(&r.findings);
 	assert_int_equal(rdc_diag_run(&h, NULL, 0, NULL, 0, &r, &err), 0);
 	assert_int_equal(r.nran, all);
+	rdc_findings_clear(&r.findings);
 	assert_int_equal(rdc_diag_run(&h, only, 1, NULL, 0, &r, &err), 0);
 	assert_int_equal(r.nran, nqos);
+	rdc_findings_clear(&r.findings);
 	assert_int_equal(rdc_diag_run(&h, NULL, 0, only, 1, &r, &err), 0);
 	assert_int_equal(r.nran, all - nqos);
+	rdc_findings_clear(&r.findings);
 	assert_int_equal(rdc_diag_run(&h, bad, 1, NULL, 0, &r, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "'qos.nope' is no check id or family"));
 	/* No ports and nothing known of the host: nothing to find. */
@@ -131,10 +135,12 @@ static void test_run_selects_by_name(void **state)
 					  .arp_ignore_all = -1,
 					  .arp_announce_all = -1,
 					  .rp_filter_all = -1};
+	rdc_findings_clear(&r.findings);
 	assert_int_equal(rdc_diag_run(&h, NULL, 0, NULL, 0, &r, &err), 0);
 	for (size_t i = 0; i < r.findings.count; i++)
 		print_message("unexpected: %s\n", r.findings.items[i].id);
 	assert_int_equal(r.findings.count, 0);
+	rdc_findings_clear(&r.findings);
 }
 
 static void test_counter_delta(void **state)

@@ -164,7 +164,16 @@ static void host_free(struct fixture *fx)
 			rdc_counters_free(&fx->ports[i].s[k].hw);
 			rdc_counters_free(&fx->ports[i].s[k].netdev);
 		}
+	rdc_findings_clear(&fx->r.findings);
 	free(fx);
+}
+
+/* Text a check wrote was cut: it ends " ..." (strings are whole since issue 23). */
+static bool fx_cut(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 4 && !strcmp(s + n - 4, " ...");
 }
 
 /* Run the qos family (only) on the host. */
@@ -173,25 +182,24 @@ static void run(struct fixture *fx)
 	const char *const only[] = {"qos"};
 	struct rdc_err err = {0};
 
+	rdc_findings_clear(&fx->r.findings);
 	assert_int_equal(rdc_diag_run(&fx->h, only, 1, NULL, 0, &fx->r, &err), 0);
 	assert_int_equal(fx->r.nran, rdc_diag_family_find("qos")->count);
 	/* Nothing the checks write is cut: a full buffer would mean a cut sentence. */
 	for (size_t i = 0; i < fx->r.findings.count; i++) {
 		const struct rdc_finding *f = &fx->r.findings.items[i];
 
-		assert_true(strlen(f->title) < sizeof(f->title) - 1);
-		assert_true(strlen(f->why) < sizeof(f->why) - 1);
-		assert_true(strlen(f->fix) < sizeof(f->fix) - 1);
+		assert_false(fx_cut(f->title));
+		assert_false(fx_cut(f->why));
+		assert_false(fx_cut(f->fix));
 		assert_true(f->why[0] && f->fix[0]);
 		for (size_t k = 0; k < f->nevidence; k++) {
 			/* One value per piece, named in one word: "pfc_en", "roce-prio". */
 			if (!f->evidence[k].name[0] || strpbrk(f->evidence[k].name, " ,/()"))
 				fail_msg("%s: evidence name '%s' is not one word", f->id,
 					 f->evidence[k].name);
-			assert_true(strlen(f->evidence[k].value) <
-				    sizeof(f->evidence[k].value) - 1);
-			assert_true(strlen(f->evidence[k].source) <
-				    sizeof(f->evidence[k].source) - 1);
+			assert_false(fx_cut(f->evidence[k].value));
+			assert_false(fx_cut(f->evidence[k].source));
 		}
 	}
 	for (size_t i = 0; i < fx->r.nskipped; i++)
