@@ -21,9 +21,14 @@ static double monotonic_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static bool port_listed(const struct rdc_diag_host *h, const struct rdc_port *p, const char *netdev)
+/*
+ * Whether @p as @netdev is among the first @n ports: those of the lists of
+ * earlier selections (one list holds each port once, each LAG member once).
+ */
+static bool port_listed(const struct rdc_diag_host *h, size_t n, const struct rdc_port *p,
+			const char *netdev)
 {
-	for (size_t i = 0; i < h->nports; i++)
+	for (size_t i = 0; i < n; i++)
 		if (!strcmp(h->ports[i].port.device, p->device) &&
 		    h->ports[i].port.port == p->port &&
 		    !strcmp(h->ports[i].port.has_netdev ? h->ports[i].port.netdev.name : "",
@@ -36,18 +41,21 @@ static bool port_listed(const struct rdc_diag_host *h, const struct rdc_port *p,
  * Add port @p as physical netdev @netdev (its own, or a RoCE LAG member):
  * @member is the member's index, 0 for the first or without LAG.
  */
-static int port_add(struct rdc_diag_host *h, const struct rdc_port *p, const char *netdev,
-		    unsigned int member)
+static int port_add(struct rdc_diag_host *h, size_t earlier, const struct rdc_port *p,
+		    const char *netdev, unsigned int member)
 {
 	struct rdc_diag_port *ports, *dp;
 
-	if (port_listed(h, p, netdev))
+	if (port_listed(h, earlier, p, netdev))
 		return 0;
-	ports = realloc(h->ports, (h->nports + 1) * sizeof(*ports));
-	if (!ports)
-		return -ENOMEM;
-	h->ports = ports;
-	dp = &ports[h->nports++];
+	/* Room doubles at 8, 16, 32...: one realloc per port made 800 ports quadratic. */
+	if (!h->nports || (h->nports >= 8 && !(h->nports & (h->nports - 1)))) {
+		ports = realloc(h->ports, (h->nports ? 2 * h->nports : 8) * sizeof(*ports));
+		if (!ports)
+			return -ENOMEM;
+		h->ports = ports;
+	}
+	dp = &h->ports[h->nports++];
 	memset(dp, 0, sizeof(*dp));
 	dp->port = *p;
 	if (!p->has_netdev) {
@@ -72,17 +80,18 @@ static int port_add(struct rdc_diag_host *h, const struct rdc_port *p, const cha
 /* Every port of @list, a RoCE LAG port once per member (host/carriers.h). */
 static int ports_add(struct rdc_diag_host *h, const struct rdc_port_list *list)
 {
+	size_t earlier = h->nports;
 	int rc = 0;
 
 	for (size_t i = 0; i < list->count && !rc; i++) {
 		const struct rdc_port *p = &list->ports[i];
 
 		if (!p->has_netdev || !p->roce_lag || !p->netdev.nslaves) {
-			rc = port_add(h, p, p->has_netdev ? p->netdev.name : "", 0);
+			rc = port_add(h, earlier, p, p->has_netdev ? p->netdev.name : "", 0);
 			continue;
 		}
 		for (unsigned int k = 0; k < p->netdev.nslaves && !rc; k++)
-			rc = port_add(h, p, p->netdev.slaves[k], k);
+			rc = port_add(h, earlier, p, p->netdev.slaves[k], k);
 	}
 	return rc;
 }

@@ -51,7 +51,8 @@ int rdc_bundle_pack_stream(const char *dir, rdc_bundle_sink_fn *sink, void *data
 
 /*
  * Check tar's verbose listing (--numeric-owner) against the caps: 0, -EFBIG
- * over a cap, -EPROTO on a line that is not one.  Pure: unit-tested.
+ * over a cap, -EINVAL for a device node (character or block), -EPROTO on a
+ * line that is not one.  Pure: unit-tested.
  */
 int rdc_bundle_listing_check(FILE *listing, struct rdc_err *err);
 

@@ -453,6 +453,7 @@ struct fs_how {
 	bool capture; /* and re-create the links it meets in the capture */
 	char *canon;  /* PATH_MAX bytes: the resolved kernel path, with walk */
 	mode_t got;   /* out: the type found when it is not the one wanted */
+	off_t size;   /* out: a regular file's size where its fd was fstat()ed, else -1 */
 };
 
 /*
@@ -507,6 +508,8 @@ static int fs_finish(int pfd, struct fs_how *h, int (*reopen)(const void *ctx, i
 		close(fd);
 		goto err;
 	}
+	if (S_ISREG(st2.st_mode))
+		h->size = st2.st_size;
 	close(pfd);
 	return fd;
 
@@ -713,44 +716,111 @@ static int fs_openat2(int rootfd, const char *kpath, int flags)
 	return -EAGAIN;
 }
 
-struct fs_openat2_ctx {
-	int rootfd;
-	const char *kpath;
-};
-
-static int fs_openat2_reopen(const void *ctx, int flags)
+/*
+ * A live kernel path on a filesystem of nothing but directories, regular
+ * files and links (sysfs; the procfs files rdmactl reads, not /proc/PID/,
+ * whose fd/ links lead anywhere): a read there needs no fstat() to refuse a
+ * FIFO or a device, there is none to meet.
+ */
+static bool fs_live_plain(const char *kpath)
 {
-	const struct fs_openat2_ctx *c = ctx;
+	return fs_clean(kpath) && (fs_under(kpath, "/sys") || fs_under(kpath, "/proc/net") ||
+				   fs_under(kpath, "/proc/sys") || fs_under(kpath, "/proc/irq") ||
+				   !strcmp(kpath, "/proc/stat") || !strcmp(kpath, "/proc/version"));
+}
 
-	/* The same resolution again; fs_finish() checks it found the same file. */
-	return fs_openat2(c->rootfd, c->kpath, flags);
+/*
+ * A live sysfs attribute, which kernfs hands over whole in one read of up to
+ * a page: a shorter read is its end.  Not debugfs or tracefs below /sys,
+ * whose files are the drivers' own.
+ */
+#define FS_PAGE 4096
+static bool fs_live_whole(const char *kpath)
+{
+	return fs_clean(kpath) && fs_under(kpath, "/sys") &&
+	       !fs_under(kpath, "/sys/kernel/debug") && !fs_under(kpath, "/sys/kernel/tracing");
+}
+
+/*
+ * After an open refused for what the path is (ENXIO: a socket; ENOTDIR: a
+ * listing of a file or a FIFO), look at it without opening it, for the
+ * error's detail and the same -errno as the type check after an open.
+ */
+static int fs_open_refused(const char *path, const char *kpath, int rootfd, struct fs_how *h,
+			   int rc)
+{
+	struct stat st;
+	int fd, type_rc;
+
+	if (rc != -ENXIO && rc != -ENOTDIR)
+		return rc;
+	if (rootfd < 0) {
+		if (stat(path, &st) < 0)
+			return rc;
+	} else {
+		fd = fs_openat2(rootfd, kpath, O_PATH | O_CLOEXEC);
+		if (fd < 0)
+			return rc;
+		if (fstat(fd, &st) < 0) {
+			close(fd);
+			return rc;
+		}
+		close(fd);
+	}
+	type_rc = fs_check_type(h, st.st_mode);
+	return type_rc < 0 ? type_rc : rc;
+}
+
+/*
+ * @fd, just opened for @h: refuse what is not the type wanted, by fstat()
+ * on @fd (a FIFO opened non-blocking, never read), and note a regular file's
+ * size.  A listing's O_DIRECTORY already made sure.  Returns @fd or -errno
+ * (and closes @fd).
+ */
+static int fs_opened(int fd, struct fs_how *h)
+{
+	struct stat st;
+	int rc;
+
+	if (h->want != S_IFREG)
+		return fd;
+	rc = fstat(fd, &st) < 0 ? -errno : fs_check_type(h, st.st_mode);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	h->size = st.st_size;
+	return fd;
 }
 
 /*
  * Open @kpath as @h says: under a root (or to capture) inside the jail, else
  * as the live path @path.  Returns an fd or -errno.
+ *
+ * One open for a file or a listing: live open(), or under a root openat2()
+ * with the jail's resolve flags; then fstat() on that fd where a FIFO or a
+ * device could be met (a bundle; a live path outside sysfs and the procfs
+ * files above).  A FIFO is opened non-blocking and never read; a device
+ * node is opened (non-blocking, never our terminal) and closed unread:
+ * `diag collect` bundles never hold one, and the bundle unpacker refuses
+ * archives that do (host/bundle.c).  The walk (capture, or no openat2())
+ * still checks each component before it opens it.
  */
 static int fs_open(const char *path, const char *kpath, struct fs_how *h)
 {
-	struct fs_openat2_ctx ctx;
-	struct stat st;
-	int rootfd = fs_root_fd, fd, rc;
+	int rootfd = fs_root_fd, fd;
 
+	h->size = -1;
 	if (!fs_root[0] && !h->walk) {
 		if (h->flags & O_PATH)
 			fd = open(path, h->flags | O_CLOEXEC);
 		else
 			fd = open(path, h->flags | FS_OPEN_FLAGS);
 		if (fd < 0)
-			return -errno;
-		if (h->flags & O_PATH)
+			return fs_open_refused(path, kpath, -1, h, -errno);
+		if ((h->flags & O_PATH) || fs_live_plain(kpath))
 			return fd;
-		rc = fstat(fd, &st) < 0 ? -errno : fs_check_type(h, st.st_mode);
-		if (rc < 0) {
-			close(fd);
-			return rc;
-		}
-		return fd;
+		return fs_opened(fd, h);
 	}
 	if (!fs_root[0]) {
 		if (fs_slash_fd < 0)
@@ -761,7 +831,10 @@ static int fs_open(const char *path, const char *kpath, struct fs_how *h)
 	}
 	if (h->walk || fs_walk_only)
 		return fs_walk(rootfd, kpath, h);
-	fd = fs_openat2(rootfd, kpath, O_PATH | O_CLOEXEC | (h->flags & O_NOFOLLOW));
+	if (h->flags & O_PATH)
+		fd = fs_openat2(rootfd, kpath, h->flags | O_CLOEXEC);
+	else
+		fd = fs_openat2(rootfd, kpath, h->flags | FS_OPEN_FLAGS);
 	if (fd == -ENOSYS || fd == -EPERM) {
 		/* No openat2() (ENOSYS), or a seccomp filter that does not know it (EPERM). */
 		if (fd == -ENOSYS)
@@ -769,10 +842,10 @@ static int fs_open(const char *path, const char *kpath, struct fs_how *h)
 		return fs_walk(rootfd, kpath, h);
 	}
 	if (fd < 0)
+		return fs_open_refused(path, kpath, rootfd, h, fd);
+	if (h->flags & O_PATH)
 		return fd;
-	ctx.rootfd = rootfd;
-	ctx.kpath = kpath;
-	return fs_finish(fd, h, fs_openat2_reopen, &ctx);
+	return fs_opened(fd, h);
 }
 
 static const char *fs_type_name(mode_t type)
@@ -820,6 +893,7 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		.canon = canon,
 	};
 	size_t len = 0;
+	bool whole;
 	ssize_t n;
 	int fd, saved;
 
@@ -845,7 +919,13 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		fd = fs_open(path, kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "read", kpath, &how);
-	/* sysfs attributes fit in a page; loop anyway, procfs files may be split. */
+	/*
+	 * sysfs attributes fit in a page; loop anyway, procfs files may be split.
+	 * No read only to meet the end where it is known: a file of the size
+	 * fstat() gave (a bundle's), or a live sysfs attribute that came shorter
+	 * than asked and than a page (kernfs hands it over whole in one read).
+	 */
+	whole = !fs_root[0] && fs_live_whole(kpath);
 	while (len < size - 1) {
 		n = read(fd, buf + len, size - 1 - len);
 		if (n < 0) {
@@ -858,13 +938,16 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if ((how.size >= 0 && len == (size_t)how.size) ||
+		    (whole && len < size - 1 && n < FS_PAGE))
+			break;
 	}
 	/*
 	 * A file longer than @buf would be cut where it happens to end: "000...09000"
 	 * would read as 0, a name would lose its tail.  Whoever asked sized @buf for
 	 * the attribute; more than that is not the attribute.
 	 */
-	if (len == size - 1 && !head) {
+	if (len == size - 1 && !head && !(how.size >= 0 && len == (size_t)how.size)) {
 		char more[2];
 
 		/* Only its newline left over is still the whole attribute. */
@@ -981,7 +1064,6 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 	char target[PATH_MAX], canon[PATH_MAX];
 	const char *base;
 	enum fs_scope scope;
-	struct stat st;
 	ssize_t n;
 	int fd;
 
@@ -1003,12 +1085,13 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 		fd = fs_open(path, kpath, &how);
 		if (fd < 0)
 			return fd;
-		/* An empty path names the link an O_PATH | O_NOFOLLOW fd holds. */
-		n = -EINVAL; /* not a link: what readlink() says, where readlinkat() says ENOENT */
-		if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
-			n = readlinkat(fd, "", target, sizeof(target) - 1);
+		/*
+		 * An empty path names the link an O_PATH | O_NOFOLLOW fd holds; of
+		 * anything else readlinkat() says ENOENT, where readlink() says EINVAL.
+		 */
+		n = readlinkat(fd, "", target, sizeof(target) - 1);
 		if (n == -1)
-			n = -errno;
+			n = errno == ENOENT ? -EINVAL : -errno;
 		close(fd);
 		if (n < 0)
 			return (int)n;
@@ -1024,6 +1107,38 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 	base = base ? base + 1 : target;
 	if (snprintf(buf, size, "%s", base) >= (int)size)
 		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * Resolve @kpath under the root with one openat2() (the jail's resolution),
+ * and take the path the kernel gives that fd in /proc/self/fd, the root's
+ * prefix removed, into @real (PATH_MAX bytes).  -errno where openat2() or
+ * /proc cannot say, or the name is not below the root (a bind mount, a
+ * deleted directory): the walk then resolves it.
+ */
+static int fs_resolve_fast(const char *kpath, char *real)
+{
+	char link[32], name[PATH_MAX];
+	size_t rlen = strlen(fs_root);
+	ssize_t n;
+	int fd;
+
+	if (!fs_root[0] || fs_walk_only)
+		return -ENOSYS;
+	fd = fs_openat2(fs_root_fd, kpath, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, name, sizeof(name) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	name[n] = '\0';
+	if ((size_t)n < rlen || memcmp(name, fs_root, rlen) || (name[rlen] && name[rlen] != '/') ||
+	    strstr(name, " (deleted)"))
+		return -EXDEV;
+	snprintf(real, PATH_MAX, "%s", name[rlen] ? name + rlen : "/");
 	return 0;
 }
 
@@ -1043,6 +1158,8 @@ int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...)
 			return -errno;
 		if (scope != FS_SCOPE_NONE && stat(path, &st) == 0)
 			fs_cap_found(kpath, st.st_mode);
+	} else if (scope == FS_SCOPE_NONE && fs_resolve_fast(kpath, real) == 0) {
+		/* Resolved inside the jail by openat2(), named by the kernel. */
 	} else {
 		/* The walk, not openat2(): it knows the path it resolved. */
 		struct fs_how how = {
@@ -1111,11 +1228,12 @@ static int fs_name_cmp(const void *a, const void *b)
 int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ...)
 {
 	char canon[PATH_MAX];
+	/* Aligned for the records in it; 32 KiB as readdir()'s own buffer. */
+	_Alignas(struct dirent64) char dents[32768];
+	struct dirent64 *de = NULL;
 	enum fs_scope scope;
-	struct dirent *de;
 	size_t cap = 0;
 	char **grown;
-	DIR *dir;
 	int fd, saved;
 
 	list->names = NULL;
@@ -1137,35 +1255,45 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 	fd = fs_open(path, kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "list", kpath, &how);
-	dir = fdopendir(fd);
-	if (!dir) {
-		saved = errno;
-		close(fd);
-		return rdc_err_set(err, saved, "cannot list '%s'", kpath);
-	}
-	while ((de = readdir(dir))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+	/* getdents64() itself: readdir()'s fdopendir() would fstat() and fcntl() the fd again. */
+	for (;;) {
+		ssize_t got = getdents64(fd, dents, sizeof(dents));
+
+		if (got < 0 && errno == EINTR)
 			continue;
-		if (list->count == RDC_FS_LIST_MAX) {
-			closedir(dir);
+		if (got < 0) {
+			saved = errno;
+			close(fd);
 			rdc_names_free(list);
-			rdc_err_set(err, EFBIG, "cannot list '%s'", kpath);
-			rdc_err_detail(err, "more than %u entries", RDC_FS_LIST_MAX);
-			return -EFBIG;
+			return rdc_err_set(err, saved, "cannot list '%s'", kpath);
 		}
-		if (list->count == cap) {
-			cap = cap ? cap * 2 : 16;
-			grown = realloc(list->names, cap * sizeof(*list->names));
-			if (!grown)
+		if (got == 0)
+			break;
+		for (size_t at = 0; at < (size_t)got; at += de->d_reclen) {
+			de = (struct dirent64 *)(void *)(dents + at);
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			if (list->count == RDC_FS_LIST_MAX) {
+				close(fd);
+				rdc_names_free(list);
+				rdc_err_set(err, EFBIG, "cannot list '%s'", kpath);
+				rdc_err_detail(err, "more than %u entries", RDC_FS_LIST_MAX);
+				return -EFBIG;
+			}
+			if (list->count == cap) {
+				cap = cap ? cap * 2 : 16;
+				grown = realloc(list->names, cap * sizeof(*list->names));
+				if (!grown)
+					goto err_nomem;
+				list->names = grown;
+			}
+			list->names[list->count] = strdup(de->d_name);
+			if (!list->names[list->count])
 				goto err_nomem;
-			list->names = grown;
+			list->count++;
 		}
-		list->names[list->count] = strdup(de->d_name);
-		if (!list->names[list->count])
-			goto err_nomem;
-		list->count++;
 	}
-	closedir(dir);
+	close(fd);
 	if (list->count)
 		qsort(list->names, list->count, sizeof(*list->names), fs_name_cmp);
 	if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
@@ -1176,7 +1304,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 
 err_nomem:
 	saved = ENOMEM;
-	closedir(dir);
+	close(fd);
 	rdc_names_free(list);
 	return rdc_err_set(err, saved, "cannot list '%s'", kpath);
 }

@@ -25,9 +25,19 @@
  * Everywhere, live or not: files are opened non-blocking, and a read or a
  * listing refuses what is not a regular file or a directory (a FIFO, socket
  * or device: -ENXIO, never EINVAL, which sysfs uses for unused entries; the
- * error's detail says what it is) before opening it
- * under a root.  A read takes at most RDC_FS_READ_MAX bytes of a file, and
- * a longer file is an error.
+ * error's detail says what it is) before reading it.  A read takes at most
+ * RDC_FS_READ_MAX bytes of a file, and a longer file is an error.
+ *
+ * Listings at the floor: a read is one open, its read()s and a close; under
+ * a root the open is one openat2() with the jail's resolution, and the
+ * check is fstat() on that fd (so a FIFO is opened non-blocking and closed
+ * unread, and so would be a device node: the bundle unpacker refuses
+ * archives with one, host/bundle.h).  Live, sysfs and the procfs files read
+ * hold nothing else, so there is no fstat(); a live sysfs attribute that
+ * comes shorter than a page in one read is whole, and a file whose size
+ * fstat() gave ends there, without a read to meet the end.  A listing is
+ * O_DIRECTORY and getdents64().  The walk (capture, or kernels without
+ * openat2()) still looks at each component before opening it.
  *
  * Path arguments are printf formats; the formatted path must fit PATH_MAX.
  */

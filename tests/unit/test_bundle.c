@@ -98,6 +98,15 @@ static void test_listing_garbage(void **state)
 	struct rdc_err err = {0};
 
 	(void)state;
+	/* A device node: --root would open it to see what it is; never unpacked. */
+	assert_int_equal(check_text("-rw-r--r-- 0/0 5 2026-12-02 23:15 ./a\n"
+				    "crw-rw-rw- 0/0 10,130 2026-12-02 23:15 ./sys/x/fw_ver\n",
+				    &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "a device node: not a bundle rdmactl made"));
+	assert_int_equal(check_text("brw-rw---- 0/6 8,0 2026-12-02 23:15 ./sda\n", &err), -EINVAL);
+	/* A FIFO unpacks: opened non-blocking and refused by type, never read. */
+	assert_int_equal(check_text("prw-r--r-- 0/0 0 2026-12-02 23:15 ./fifo\n", &err), 0);
 	assert_int_equal(check_text("tar: this does not look like a tar archive\n", &err),
 			 -EPROTO);
 	assert_non_null(strstr(err.msg, "cannot read tar's listing"));

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,6 +120,20 @@ static int setup_jail(void **state)
 	ln("loop", root, "sys/x/loop");
 	at(path, sizeof(path), root, "sys/x/fifo");
 	assert_int_equal(mkfifo(path, 0644), 0);
+	{
+		/* A socket: open() itself says ENXIO; the error still names it. */
+		struct sockaddr_un sa = {.sun_family = AF_UNIX};
+		int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		at(sa.sun_path, sizeof(sa.sun_path), root, "sys/x/sock");
+		assert_true(sock >= 0);
+		assert_int_equal(bind(sock, (struct sockaddr *)&sa, sizeof(sa)), 0);
+		close(sock);
+	}
+	/* Sizes the one open knows: read to the size fstat() gave, no further. */
+	put(root, "sys/x/exact", "abcdefg");
+	put(root, "sys/x/exact_nl", "abcdefg\n");
+	put(root, "sys/x/empty", "");
 
 	at(path, sizeof(path), root, "sys/x/big");
 	fp = fopen(path, "w");
@@ -185,12 +201,31 @@ static void jail_cases(bool walk)
 	assert_true(now_s() - t0 < 2);
 	assert_string_equal(err.msg, "cannot read '/sys/x/fifo'");
 	assert_string_equal(err.detail, "a FIFO, not a regular file");
-	assert_true(rdc_fs_list(&names, &err, "/sys/x/fifo") < 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/x/fifo"), -ENXIO);
+	assert_string_equal(err.detail, "a FIFO, not a directory");
 	assert_true(rdc_fs_exists("/sys/x/fifo"));
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/sock"), -ENXIO);
+	assert_string_equal(err.detail, "a socket, not a regular file");
+
+	/* Exactly the buffer, with or without its newline; one byte more is too long. */
+	assert_int_equal(rdc_fs_read(buf, 8, &err, "/sys/x/exact"), 7);
+	assert_string_equal(buf, "abcdefg");
+	assert_int_equal(rdc_fs_read(buf, 8, &err, "/sys/x/exact_nl"), 7);
+	assert_string_equal(buf, "abcdefg");
+	assert_int_equal(rdc_fs_read(buf, 7, &err, "/sys/x/exact"), -EFBIG);
+	assert_int_equal(rdc_fs_read(buf, 7, &err, "/sys/x/exact_nl"), -EFBIG);
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/empty"), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(rdc_fs_read_head(buf, 4, &err, "/sys/x/exact"), 3);
+	assert_string_equal(buf, "abc");
 
 	/* Wrong types, loops, the cap. */
 	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/dir"), -EISDIR);
+	memset(&err, 0, sizeof(err));
 	assert_int_equal(rdc_fs_list(&names, &err, "/sys/devices/pci0/dev0/fw_ver"), -ENOTDIR);
+	assert_string_equal(err.detail, "a regular file, not a directory");
 	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/x/loop"), -ELOOP);
 	large = malloc(4 * RDC_FS_READ_MAX);
 	assert_non_null(large);
@@ -216,6 +251,10 @@ static void jail_cases(bool walk)
 	assert_string_equal(buf, "/sys/devices/pci0");
 	assert_int_equal(rdc_fs_resolve(buf, sizeof(buf), "/../.."), 0);
 	assert_string_equal(buf, "/");
+	/* An absolute link inside the root, resolved to the root's path of its target. */
+	assert_int_equal(rdc_fs_resolve(buf, sizeof(buf), "/sys/devices/pci0/dev0/abs_fw"), 0);
+	assert_string_equal(buf, "/sys/devices/pci0/dev0/fw_ver");
+	assert_int_equal(rdc_fs_resolve(buf, sizeof(buf), "/sys/class/net/eth1"), -ENOENT);
 	assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/class/ib/mlx5_0/driver"), 0);
 	assert_string_equal(buf, "mlx5_core");
 	assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/x/escape_abs"), 0);
