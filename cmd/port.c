@@ -11,6 +11,7 @@
 #include "host/ibdev.h"
 #include "cmd.h"
 #include "port.h"
+#include "port_features.h"
 #include "term.h"
 
 /*
@@ -148,6 +149,13 @@ const struct rdc_action port_actions[] = {
 	 .flags = RDC_ACT_MUTATES,
 	 .opts_size = sizeof(struct port_set_opts),
 	 .opts_init = port_set_defaults},
+	{.name = "features",
+	 .synopsis = "[out FILE]",
+	 .help = "node labels for Node Feature Discovery (features.d lines: RDMA, RoCE v2, LAG, "
+		 "speed, lossless priorities, netns mode)",
+	 .run = port_features_run,
+	 .params = port_features_params,
+	 .opts_size = sizeof(struct port_features_opts)},
 	{.name = NULL},
 };
 
@@ -256,6 +264,19 @@ static enum rdc_color state_color(const char *state)
 	return RDC_COLOR_RED;
 }
 
+/*
+ * Why a netdev's link is down, in bond show's words: "admin-down" (IFF_UP
+ * clear), "no-carrier" (up, no carrier); NULL when up or unknown.
+ */
+static const char *port_link_why(const struct rdc_netdev *nd)
+{
+	if (nd->admin_up == 0)
+		return "admin-down";
+	if (nd->admin_up == 1 && nd->carrier == 0)
+		return "no-carrier";
+	return NULL;
+}
+
 /* A string that may be absent (null, nothing in text) or unreadable ("?" in text). */
 static void show_str(struct rdc_tline *l, enum rdc_tl_sep sep, const char *key, const char *fmt,
 		     const char *v, bool bad)
@@ -275,6 +296,8 @@ static void show_netdev(struct rdc_tline *l, const struct rdc_port *p)
 	if (!p->has_netdev) {
 		rdc_tline_null(l, RDC_TL_GAP, "netdev", "netdev -");
 		rdc_tline_null(l, RDC_TL_GAP, "upper", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "admin_up", NULL);
+		rdc_tline_null(l, RDC_TL_GAP, "carrier", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "operstate", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "mtu_bytes", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_bytes", NULL);
@@ -292,6 +315,15 @@ static void show_netdev(struct rdc_tline *l, const struct rdc_port *p)
 		rdc_tline_str(l, RDC_TL_SPACE, "upper", "(%s)", p->upper, RDC_COLOR_NONE);
 	else
 		rdc_tline_null(l, RDC_TL_SPACE, "upper", NULL);
+	/* bond show's trio: admin_up (IFF_UP), carrier, operstate; each null unknown. */
+	if (nd->admin_up >= 0)
+		rdc_out_bool(l->o, RDC_OUT_MACHINE, "admin_up", NULL, nd->admin_up);
+	else
+		rdc_out_null(l->o, "admin_up", NULL);
+	if (nd->carrier >= 0)
+		rdc_out_bool(l->o, RDC_OUT_MACHINE, "carrier", NULL, nd->carrier);
+	else
+		rdc_out_null(l->o, "carrier", NULL);
 	if (nd->operstate[0])
 		rdc_tline_str(l, RDC_TL_SPACE, "operstate", "%s", nd->operstate,
 			      state_color(nd->operstate));
@@ -314,6 +346,12 @@ static void show_netdev(struct rdc_tline *l, const struct rdc_port *p)
 		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_bytes", NULL);
 		rdc_tline_null(l, RDC_TL_GAP, "active_mtu_limited", NULL);
 	}
+	/*
+	 * Why it is down, where flags and carrier say, last on the line (the
+	 * operstate stays the kernel's word): "netdev X down  mtu 9000  no-carrier".
+	 */
+	if (port_link_why(nd))
+		rdc_tline_text(l, RDC_TL_GAP, RDC_COLOR_RED, "%s", port_link_why(nd));
 	/* RoCE LAG: the port's netdev is the bond, its members the physical ports. */
 	if (p->roce_lag) {
 		/* On a line of its own: "bond 802.3ad  members ens1f0np0,ens1f1np1". */
@@ -468,9 +506,11 @@ static void show_port(struct rdc_out *o, const struct rdc_port *p)
 
 /*
  * --brief: one line a port, columns as wide as their data (32 ports on one
- * screen); unknown values are "?", absent ones "-".
- *   PORT      STATE   PHYS      RATE      NETDEV     OPER  MTU   RDMA_MTU
- *   mlx5_0/1  ACTIVE  LINK_UP   100 Gb/s  ens1f0np0  up    9000  4096
+ * screen); unknown values are "?", absent ones "-".  OPER is the
+ * operstate, or why the link is down (admin-down, no-carrier).
+ *   PORT      STATE   PHYS      RATE      NETDEV     OPER        MTU   RDMA_MTU
+ *   mlx5_0/1  ACTIVE  LINK_UP   100 Gb/s  ens1f0np0  up          9000  4096
+ *   mlx5_1/1  DOWN    DISABLED  -         ens1f1np1  no-carrier  9000  -
  */
 enum {
 	BRIEF_PORT,
@@ -521,6 +561,11 @@ static void brief_fill(struct brief_row *r, const struct rdc_port *p)
 	r->cells[BRIEF_OPER] = !p->has_netdev ? "-" : nd->operstate[0] ? nd->operstate : "?";
 	if (p->has_netdev && nd->operstate[0])
 		r->colors[BRIEF_OPER] = state_color(nd->operstate);
+	/* "down" says less than why: "admin-down", "no-carrier" (the full view says both). */
+	if (p->has_netdev && port_link_why(nd)) {
+		r->cells[BRIEF_OPER] = port_link_why(nd);
+		r->colors[BRIEF_OPER] = RDC_COLOR_RED;
+	}
 	if (p->has_netdev && nd->mtu >= 0)
 		snprintf(r->mtu, sizeof(r->mtu), "%" PRId64, nd->mtu);
 	else

@@ -47,18 +47,44 @@ static int set_resolve_netdev(struct rdc_ctx *ctx, const char *object, char *ifn
 	return rc;
 }
 
-static void set_emit_state(struct rdc_out *o, const char *key, const struct rdc_link *l)
+/*
+ * The netdev's carrier beside the plan, which the journal keeps as it is
+ * (host/link.h): 1, 0, -1 unknown (null), as port show reads it.
+ */
+struct set_carrier {
+	int before, after;
+};
+
+/*
+ * After: what sysfs reads once the change is made; without a write (a dry
+ * run) the carrier before, unless the plan changes the admin state: a link
+ * taken down has no carrier to read (EINVAL), one brought up waits for it.
+ */
+static int set_carrier_after(const struct rdc_link_plan *plan, int before, bool written)
+{
+	if (written)
+		return rdc_link_carrier(plan->before.name);
+	return plan->change.admin_up >= 0 ? -1 : before;
+}
+
+static void set_emit_state(struct rdc_out *o, const char *key, const struct rdc_link *l,
+			   int carrier)
 {
 	rdc_out_obj_open(o, key);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "mtu_bytes", NULL, l->mtu);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "admin_up", NULL, l->admin_up);
+	if (carrier >= 0)
+		rdc_out_bool(o, RDC_OUT_MACHINE, "carrier", NULL, carrier);
+	else
+		rdc_out_null(o, "carrier", NULL);
 	/* "" is an operstate no one can know yet (a planned "up" waits for carrier). */
 	rdc_out_str(o, RDC_OUT_MACHINE, "operstate", NULL, l->operstate[0] ? l->operstate : NULL);
 	rdc_out_obj_close(o);
 }
 
 static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
-		       const struct rdc_link *after, bool changed)
+		       const struct rdc_link *after, const struct set_carrier *carrier,
+		       bool changed)
 {
 	struct rdc_out *o = ctx->out;
 
@@ -67,8 +93,8 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 	rdc_out_bool(o, RDC_OUT_MACHINE, "changed", NULL, changed);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "dry_run", NULL, ctx->dry_run);
 	ctx->would_change = changed;
-	set_emit_state(o, "before", before);
-	set_emit_state(o, "after", after);
+	set_emit_state(o, "before", before, carrier->before);
+	set_emit_state(o, "after", after, carrier->after);
 	if (!changed)
 		rdc_out_text(o, " already mtu %u, %s (nothing sent)", before->mtu,
 			     before->admin_up ? "up" : "down");
@@ -77,6 +103,9 @@ static void set_report(struct rdc_ctx *ctx, const struct rdc_link *before,
 	if (before->admin_up != after->admin_up)
 		rdc_out_text(o, " %s -> %s", before->admin_up ? "up" : "down",
 			     after->admin_up ? "up" : "down");
+	/* Brought up (or changed while up) and still without a link: "down -> up (no-carrier)". */
+	if (changed && !ctx->dry_run && after->admin_up && carrier->after == 0)
+		rdc_out_text(o, " (no-carrier)");
 	if (changed && ctx->dry_run)
 		rdc_out_text(o, " (dry run: nothing sent)");
 	rdc_out_nl(o);
@@ -104,8 +133,10 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 {
 	const struct port_set_opts *so = opts;
 	struct rdc_link_plan plan;
+	struct set_carrier carrier;
 	struct rdc_err err = {0};
 	char ifname[IF_NAMESIZE];
+	bool written = false;
 	int rc;
 
 	if (so->admin_up < 0 && !so->mtu_given)
@@ -124,12 +155,15 @@ int port_set_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struct
 	if (rdc_link_plan_make(ifname, so->mtu_given ? (int64_t)so->mtu : -1, so->admin_up, &plan,
 			       &err))
 		return rdc_fail(ctx, &err);
+	carrier.before = rdc_link_carrier(ifname);
 	/* Only what differs is sent; nothing at all when nothing differs. */
 	if (plan.changed && !ctx->dry_run) {
 		rc = set_write(ctx, &plan);
 		if (rc)
 			return rc;
+		written = true;
 	}
-	set_report(ctx, &plan.before, &plan.after, plan.changed);
+	carrier.after = set_carrier_after(&plan, carrier.before, written);
+	set_report(ctx, &plan.before, &plan.after, &carrier, plan.changed);
 	return RDC_EXIT_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "host/link.h"
 #include "host/netdev.h"
 #include "host/sysval.h"
 #include "seam/fs.h"
@@ -81,6 +82,27 @@ static void netdev_read_speed(struct rdc_netdev *nd)
 		nd->speed_mbps = v;
 }
 
+/*
+ * The admin state is IFF_UP of flags, which the kernel prints "%#x"
+ * ("0x1003").  A tree without the file (a hand-made bundle) leaves it
+ * unknown; one that holds no number is an issue, and unknown too.
+ */
+static void netdev_read_flags(struct rdc_netdev *nd)
+{
+	char path[64 + IF_NAMESIZE], buf[64];
+	uint64_t flags;
+
+	nd->admin_up = -1;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", nd->name);
+	if (rdc_sysval_str(&nd->issues, buf, sizeof(buf), "%s", path) <= 0)
+		return;
+	if (rdc_parse_u64(buf, 16, &flags)) {
+		rdc_sysval_bad(&nd->issues, path, buf, "hexadecimal flags");
+		return;
+	}
+	nd->admin_up = (flags & IFF_UP) ? 1 : 0;
+}
+
 int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err)
 {
 	int64_t v;
@@ -92,6 +114,9 @@ int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err
 	rdc_strlcpy(nd->name, name, sizeof(nd->name));
 	nd->mtu = rdc_sysval_i64(&nd->issues, &v, "/sys/class/net/%s/mtu", name) > 0 ? v : -1;
 	netdev_read_speed(nd);
+	netdev_read_flags(nd);
+	/* carrier reads EINVAL while the netdev is admin down: unknown, as for bond show. */
+	nd->carrier = rdc_link_carrier(name);
 	rdc_sysval_str(&nd->issues, nd->operstate, sizeof(nd->operstate),
 		       "/sys/class/net/%s/operstate", name);
 	if (rdc_fs_exists("/sys/class/net/%s/bonding", name))

@@ -15,6 +15,8 @@
 struct rdc_netdev {
 	char name[IF_NAMESIZE];
 	int64_t mtu;	    /* bytes, -1 when absent or unreadable */
+	int admin_up;	    /* IFF_UP of flags: 1, 0, -1 unknown (absent or unreadable) */
+	int carrier;	    /* carrier: 1, 0, -1 unknown (admin down, absent: rdc_link_carrier) */
 	char operstate[24]; /* "up", "down", ... "unknown" (the kernel's word); "" unreadable */
 	int64_t speed_mbps; /* -1 when unknown (link down, virtual) */
 	bool is_bond;

@@ -63,3 +63,28 @@ load ../helpers
 	assert_failure 1
 	[[ "$stderr" == *"writes are refused"* ]]
 }
+
+@test "port set --dry-run: before and after carry the carrier as port show reads it (issue 23)" {
+	run --separate-stderr rd degraded --dry-run -j port set ens1f1np1 mtu 4200
+	assert_failure 4 # would change
+	[ "$(echo "$output" | jq -c '[.before.admin_up, .before.carrier, .before.operstate, .after.carrier]')" = \
+	  '[true,false,"down",false]' ] || fail "$output"
+	show=$(rd degraded -j port show ens1f1np1 | jq -c '.ports[0] | {mtu_bytes, admin_up, carrier, operstate}')
+	[ "$(echo "$output" | jq -c '.before')" = "$show" ] || fail "$output vs $show"
+	# Nothing changes: after is before, carrier too.
+	run --separate-stderr rd degraded --dry-run -j port set ens1f0np0 mtu 1500
+	assert_success
+	[ "$(echo "$output" | jq -c '[.before.carrier, .after.carrier]')" = '[true,true]' ] || fail "$output"
+	# Taken down: no carrier to read then (the kernel's EINVAL); brought up: it depends on the link.
+	run --separate-stderr rd degraded --dry-run -j port set ens1f0np0 down
+	assert_failure 4
+	[ "$(echo "$output" | jq -c '[.before.carrier, .after.admin_up, .after.carrier]')" = '[true,false,null]' ] || fail "$output"
+	H=$BATS_TEST_TMPDIR/host
+	cp -a "$HOSTS/degraded" "$H"
+	echo 0x1002 >"$H/sys/class/net/ens1f1np1/flags"
+	rm "$H/sys/class/net/ens1f1np1/carrier"
+	run --separate-stderr "$RDMACTL" --root "$H" --dry-run -j port set ens1f1np1 up
+	assert_failure 4
+	[ "$(echo "$output" | jq -c '[.before.admin_up, .before.carrier, .after.admin_up, .after.carrier]')" = \
+	  '[false,null,true,null]' ] || fail "$output"
+}

@@ -133,3 +133,57 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 	assert_failure 1
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 }
+
+@test "port show: each netdev has bond show's trio admin_up, carrier, operstate (issue 23)" {
+	for h in $HOSTNAMES; do
+		run --separate-stderr rd "$h" -j port
+		assert_success
+		[ "$(echo "$output" | jq '[.ports[] | (.admin_up | type) == "boolean" and (.carrier | type) == "boolean"] | all')" = true ] ||
+			fail "$h: $output"
+	done
+	run --separate-stderr rd degraded -j port
+	assert_success
+	[ "$(echo "$output" | jq -c '[.ports[] | [.netdev, .admin_up, .carrier, .operstate]]')" = \
+	  '[["ens1f0np0",true,true,"up"],["ens1f1np1",true,false,"down"]]' ] || fail "$output"
+	# The LAG port's netdev is the bond: its own state.
+	run --separate-stderr rd cx6dx-lag -j port
+	[ "$(echo "$output" | jq -c '.ports[0] | [.netdev, .admin_up, .carrier, .operstate]')" = '["bond0",true,true,"up"]' ]
+	# Text says why the link is down, in bond show's words; a link that is up says nothing more.
+	run rd degraded port
+	assert_line "    netdev ens1f1np1 down  mtu 9000  active_mtu 4096  no-carrier"
+	assert_line "    netdev ens1f0np0 up  mtu 1500  active_mtu 1024"
+	run rd degraded -b port
+	assert_line --regexp '^mlx5_1/1 .* ens1f1np1  no-carrier  9000  4096$'
+	assert_line --regexp '^mlx5_0/1 .* ens1f0np0  up          1500  1024!$'
+}
+
+@test "port show: an admin-down netdev has admin_up false and carrier null (the kernel says EINVAL)" {
+	H=$BATS_TEST_TMPDIR/host
+	cp -a "$HOSTS/degraded" "$H"
+	# IFF_UP clear; carrier cannot be read while down: no file stands for the EINVAL.
+	echo 0x1002 >"$H/sys/class/net/ens1f1np1/flags"
+	rm "$H/sys/class/net/ens1f1np1/carrier"
+	run --separate-stderr "$RDMACTL" --root "$H" -j port mlx5_1
+	assert_success
+	[ "$(echo "$output" | jq -c '.ports[0] | [.admin_up, .carrier, .operstate]')" = '[false,null,"down"]' ] || fail "$output"
+	[ -z "$stderr" ]
+	run "$RDMACTL" --root "$H" port mlx5_1
+	assert_line "    netdev ens1f1np1 down  mtu 9000  active_mtu 4096  admin-down"
+	run "$RDMACTL" --root "$H" -b port mlx5_1
+	assert_line --partial "ens1f1np1  admin-down  9000"
+	# A carrier file that holds no 0 or 1 is unknown too, as bond show reads it.
+	echo 0x1003 >"$H/sys/class/net/ens1f1np1/flags"
+	echo garbage >"$H/sys/class/net/ens1f1np1/carrier"
+	run --separate-stderr "$RDMACTL" --root "$H" -j port mlx5_1
+	[ "$(echo "$output" | jq -c '.ports[0] | [.admin_up, .carrier]')" = '[true,null]' ] || fail "$output"
+}
+
+@test "port show: flags that hold no number are reported, admin_up null, exit 1" {
+	H=$BATS_TEST_TMPDIR/host
+	cp -a "$HOSTS/cx6dx" "$H"
+	echo garbage >"$H/sys/class/net/ens1f0np0/flags"
+	run --separate-stderr "$RDMACTL" --root "$H" -j port mlx5_0
+	assert_failure 1
+	[ "$(echo "$output" | jq -c '.ports[0] | [.admin_up, .carrier, .operstate]')" = '[null,true,"up"]' ] || fail "$output"
+	[[ "$stderr" == *"'/sys/class/net/ens1f0np0/flags' holds 'garbage', not hexadecimal flags"* ]] || fail "$stderr"
+}

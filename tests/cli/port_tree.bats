@@ -71,6 +71,17 @@ setup() {
 	  '["bnxt_re0",1,"Ethernet","ACTIVE","LINK_UP",50,"1X HDR","enp129s0f0np0","up",2000,1024,true,"218.0.96.0","BCM957504","b226:28ff:fe3c:1a00","bnxt_en","0000:81:00.0",1,8,16,true]' ]
 }
 
+@test "hand-built tree: no flags and no carrier file: admin_up and carrier null, nothing to report" {
+	run --separate-stderr "$RDMACTL" --root "$root" -j port
+	assert_success
+	[ "$(echo "$output" | jq -c '.ports[0] | [.admin_up, .carrier, .operstate]')" = '[null,null,"up"]' ] || fail "$output"
+	[ -z "$stderr" ]
+	echo 0x1003 >"$root/sys/class/net/enp129s0f0np0/flags"
+	echo 0 >"$root/sys/class/net/enp129s0f0np0/carrier"
+	run --separate-stderr "$RDMACTL" --root "$root" -j port
+	[ "$(echo "$output" | jq -c '.ports[0] | [.admin_up, .carrier]')" = '[true,false]' ] || fail "$output"
+}
+
 @test "hand-built tree: port gids decodes every used entry and skips the rest" {
 	run --separate-stderr "$RDMACTL" --root "$root" -j port gids
 	assert_success

@@ -23,6 +23,7 @@ setup() {
 				[.ports[] | select(.device == $d)] | length == 1 and (.[0] |
 				.port == 1 and .link_layer == "Ethernet" and .state == "ACTIVE" and
 				.phys_state == "LINK_UP" and .netdev == $nd and .mtu_bytes == 1500 and
+				.admin_up == true and .carrier == true and .operstate == "up" and
 				.active_mtu_bytes == 1024 and .rate_gbps == 25)' <<<"$output" ||
 				fail "rxe$k on $h: $(jq -c --arg d "rxe$k" '.ports[] | select(.device == $d)' <<<"$output")"
 		done
@@ -66,8 +67,8 @@ setup() {
 @test "rdmactl port set rxe1/1 mtu: its netdev changes, the kernel's active MTU agrees, and back" {
 	run --separate-stderr on a ./rdmactl -j port set rxe1/1 mtu 4200
 	assert_success
-	jq -e '.netdev == "eth1" and .changed == true and .before.mtu_bytes == 1500 and .after.mtu_bytes == 4200' \
-		<<<"$output" || fail "$output"
+	jq -e '.netdev == "eth1" and .changed == true and .before.mtu_bytes == 1500 and .after.mtu_bytes == 4200
+		and .before.carrier == true and .after.admin_up == true' <<<"$output" || fail "$output"
 	# The active MTU rdmactl derives (netdev MTU minus rxe's headers) is the kernel's own.
 	run --separate-stderr on a 'cat /sys/class/net/eth1/mtu; ./rdmactl -j port rxe1 | jq .ports[0].active_mtu_bytes;
 		ibv_devinfo -d rxe1 | sed -n "s/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p"'

@@ -28,9 +28,28 @@ in_netns() {
 		ip -o link show veth0
 		$rd -j port set veth0 mtu 9000 up'
 	assert_success
-	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up"
+	# Up, but its peer is down: a veth has no carrier then, and the line says so.
+	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up (no-carrier)"
 	assert_line --index 1 --regexp 'veth0@veth1: <.*UP.*> mtu 9000 '
-	[ "$(echo "${lines[2]}" | jq -c '[.changed, .before.mtu_bytes, .after.mtu_bytes, .after.admin_up]')" = '[false,9000,9000,true]' ]
+	[ "$(echo "${lines[2]}" | jq -c '[.changed, .before.mtu_bytes, .after.mtu_bytes, .after.admin_up, .before.carrier, .after.carrier]')" = \
+	  '[false,9000,9000,true,false,false]' ]
+}
+
+@test "netns: port set reports the carrier the kernel reads: none while down, then the peer's" {
+	run in_netns '
+		rd=$1
+		ip link set veth1 up
+		$rd -j port set veth0 up
+		$rd port set veth0 mtu 4000
+		$rd -j port set veth0 down
+		cat /sys/class/net/veth0/carrier 2>&1 || true'
+	assert_success
+	# Down: sysfs carrier reads EINVAL (null); up with its peer up: carrier.
+	[ "$(echo "${lines[0]}" | jq -c '[.changed, .before.admin_up, .before.carrier, .after.admin_up, .after.carrier, .after.operstate]')" = \
+	  '[true,false,null,true,true,"up"]' ] || fail "${lines[0]}"
+	assert_line --index 1 "veth0: mtu 1500 -> 4000"
+	[ "$(echo "${lines[2]}" | jq -c '[.before.carrier, .after.admin_up, .after.carrier]')" = '[true,false,null]' ] || fail "${lines[2]}"
+	assert_line --index 3 --partial "Invalid argument"
 }
 
 @test "netns: port set down, then JSON reports before and after" {
@@ -42,6 +61,8 @@ in_netns() {
 	assert_success
 	[ "$(echo "${lines[0]}" | jq -c '[.schema, .netdev, .changed, .dry_run, .before.mtu_bytes, .before.admin_up, .after.mtu_bytes, .after.admin_up]')" = \
 	  '[3,"veth0",true,false,4000,true,1500,false]' ]
+	# Up without its peer: no carrier; down: none to read.
+	[ "$(echo "${lines[0]}" | jq -c '[.before.carrier, .after.carrier]')" = '[false,null]' ]
 	refute_line --index 1 --regexp '<[^>]*\bUP\b'
 	assert_line --index 1 --partial "mtu 1500"
 }

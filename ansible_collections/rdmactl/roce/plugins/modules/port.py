@@ -125,8 +125,8 @@ rdmactl:
   returned: success
   type: dict
   sample: {"schema": 3, "kind": "port-change", "netdev": "ens1f0np0", "changed": true, "dry_run": true,
-           "before": {"mtu_bytes": 9000, "admin_up": true, "operstate": "up"},
-           "after": {"mtu_bytes": 4200, "admin_up": true, "operstate": "up"}}
+           "before": {"mtu_bytes": 9000, "admin_up": true, "carrier": true, "operstate": "up"},
+           "after": {"mtu_bytes": 4200, "admin_up": true, "carrier": true, "operstate": "up"}}
 '''
 
 from ansible.module_utils.basic import AnsibleModule
