@@ -148,7 +148,7 @@ include tests/dcb-double/double.mk
 # With asan in the same make (CI: check asan), the corrupt tier and the cli files that
 # test the binary run once, under the sanitizers, where a memory error or undefined
 # behaviour shows; the plain run keeps the cli files that test the tree (CLI_TREE).
-CLI_TREE := fixtures build install layers
+CLI_TREE := fixtures build install layers kubernetes
 ifneq ($(filter check,$(MAKECMDGOALS)),)
 ifneq ($(filter asan,$(MAKECMDGOALS)),)
 CHECK_TIERS := unit cli netns ansible lab fuzz package

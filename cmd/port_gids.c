@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "host/gid.h"
+#include "host/netdev.h"
 #include "port.h"
 #include "term.h"
 
@@ -28,8 +29,28 @@ struct gids_row {
 	char port[RDC_IBDEV_NAME + 16];
 	char index[16];
 	char gid[INET6_ADDRSTRLEN];
+	char netdev[IF_NAMESIZE + 16];
 	const char *cells[GIDS_COLS];
 };
+
+/*
+ * Whether a GID's netdev is in this network namespace (the one -n entered).
+ * In the RDMA subsystem's shared netns mode a device's table has entries for
+ * the netdevs of every namespace, and an application here can use only the
+ * ones of its own netdevs.  /sys/class/net is this namespace's (-n mounts
+ * its sysfs); the last answer is kept, as a table's entries share a few netdevs.
+ */
+static bool gids_netdev_here(const char *netdev)
+{
+	static char last[IF_NAMESIZE];
+	static bool here;
+
+	if (strcmp(last, netdev)) {
+		here = rdc_netdev_exists(netdev);
+		rdc_strlcpy(last, netdev, sizeof(last));
+	}
+	return here;
+}
 
 static void gids_fill(struct gids_row *r, const struct rdc_port *p, const struct rdc_gid *g)
 {
@@ -47,7 +68,11 @@ static void gids_fill(struct gids_row *r, const struct rdc_port *p, const struct
 		rdc_strlcpy(r->gid, g->text, sizeof(r->gid));
 	r->cells[GIDS_GID] = r->gid;
 	r->cells[GIDS_TYPE] = g->type_unreadable ? "?" : rdc_gid_type_name(g->type);
-	r->cells[GIDS_NETDEV] = g->netdev[0] ? g->netdev : "-";
+	if (g->netdev[0] && !gids_netdev_here(g->netdev))
+		snprintf(r->netdev, sizeof(r->netdev), "%s (other netns)", g->netdev);
+	else
+		rdc_strlcpy(r->netdev, g->netdev[0] ? g->netdev : "-", sizeof(r->netdev));
+	r->cells[GIDS_NETDEV] = r->netdev;
 	r->cells[GIDS_MARK] = g->recommended ? "*" : "";
 }
 
@@ -64,6 +89,7 @@ static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct 
 		rdc_out_null(o, "ip_family", NULL);
 		rdc_out_null(o, "type", NULL);
 		rdc_out_null(o, "netdev", NULL);
+		rdc_out_null(o, "netdev_in_netns", NULL);
 		rdc_out_null(o, "link_local", NULL);
 		rdc_out_null(o, "recommended", NULL);
 		rdc_out_obj_close(o);
@@ -83,6 +109,11 @@ static void gids_emit(struct rdc_out *o, const struct rdc_port *p, const struct 
 	else
 		rdc_out_str(o, RDC_OUT_MACHINE, "type", NULL, rdc_gid_type_name(g->type));
 	port_out_opt_str(o, "netdev", NULL, g->netdev);
+	if (g->netdev[0])
+		rdc_out_bool(o, RDC_OUT_MACHINE, "netdev_in_netns", NULL,
+			     gids_netdev_here(g->netdev));
+	else
+		rdc_out_null(o, "netdev_in_netns", NULL);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "link_local", NULL, g->link_local);
 	rdc_out_bool(o, RDC_OUT_MACHINE, "recommended", NULL, g->recommended);
 	rdc_out_obj_close(o);

@@ -504,7 +504,7 @@ make_stub() {
 
 @test "bash: actions of port" {
 	comp rdmactl --root "$EMPTY" port ""
-	assert_equal "$reply" "$(lines show gids stats set help)"
+	assert_equal "$reply" "$(lines show gids stats set features help)"
 	comp rdmactl --root "$EMPTY" port g
 	assert_equal "$reply" gids
 }
@@ -766,7 +766,7 @@ zcomp() {
 	run zcomp rdmactl --col
 	assert_output "(no suffix) --color="
 	run zcomp rdmactl-port --root "$EMPTY" ""
-	assert_equal "$(sort <<<"$output")" "$(lines show gids stats set help)"
+	assert_equal "$(sort <<<"$output")" "$(lines show gids stats set features help)"
 }
 
 @test "zsh: pfc keywords, values, and KEY:VALUE words" {

@@ -91,8 +91,9 @@ ansible_facts:
           returned: when gathered
           sample: [{"device": "mlx5_bond_0", "port": 1, "link_layer": "Ethernet", "state": "ACTIVE",
                     "phys_state": "LINK_UP", "rate_gbps": 100, "rate_lanes": "2X HDR", "lid": null,
-                    "sm_lid": null, "netdev": "bond0", "upper": null, "operstate": "up", "mtu_bytes": 9000,
-                    "active_mtu_bytes": 4096, "active_mtu_limited": false, "bond_mode": "802.3ad",
+                    "sm_lid": null, "netdev": "bond0", "upper": null, "admin_up": true, "carrier": true,
+                    "operstate": "up", "mtu_bytes": 9000, "active_mtu_bytes": 4096,
+                    "active_mtu_limited": false, "bond_mode": "802.3ad",
                     "members": ["ens1f0np0", "ens1f1np1"], "node_type": "CA", "fw_ver": "22.39.1002",
                     "board_id": "MT_0000000359", "hca_type": "MT4125", "node_guid": "0c42:a103:0065:9b20",
                     "sys_image_guid": "0c42:a103:0065:9b20", "driver": "mlx5_core", "pci": "0000:3b:00.0",
@@ -127,8 +128,8 @@ ansible_facts:
           returned: when gathered
           sample: [{"device": "mlx5_bond_0", "port": 1, "index": 3,
                     "gid": "0000:0000:0000:0000:0000:ffff:c0a8:1e0b", "ip": "192.168.30.11",
-                    "ip_family": "ipv4", "type": "RoCE v2", "netdev": "bond0", "link_local": false,
-                    "recommended": true}]
+                    "ip_family": "ipv4", "type": "RoCE v2", "netdev": "bond0", "netdev_in_netns": true,
+                    "link_local": false, "recommended": true}]
         ipv4:
           description: The IPv4 addresses of the RoCE GIDs, once each.
           type: list
