@@ -265,7 +265,7 @@ static void check_bond(const struct rdc_diag_host *h, const struct rdc_diag_chec
 
 		/* A plain NIC's bond (management, storage) is no RDMA bond: mode rules do not apply. */
 		if (!bd_rdma_bond(h, b)) {
-			rdc_diag_skip(r, c, NULL, "%s: no RDMA port on it or its members", b->name);
+			rdc_diag_skip_bond(r, c, b->name, "no RDMA port on it or its members");
 			continue;
 		}
 		/* The check appends its own bond.* findings, each whole. */

@@ -64,7 +64,10 @@ static void host_counter_evidence(struct rdc_finding *f, const struct rdc_diag_p
 		rdc_ev_counter(f, name, src, now);
 }
 
-/* A PCIe link's speed (GT/s) or width as evidence: null where sysfs gave none. */
+/*
+ * A PCIe link's speed (GT/s) or width as evidence, named as port show's pcie
+ * object names it: null where sysfs gave none.
+ */
 static void host_pcie_evidence(struct rdc_finding *f, const char *name, const char *addr,
 			       const char *file, double v, bool real)
 {
@@ -339,14 +342,14 @@ static bool check_pcie_link(const struct rdc_diag_port *p, const struct rdc_diag
 			 pci->address, pci->cur_speed_gts, pci->cur_width,
 			 pci->max_speed_gts > 0 ? pci->max_speed_gts : pci->cur_speed_gts,
 			 pci->max_width > 0 ? pci->max_width : pci->cur_width);
-	host_pcie_evidence(f, "current_link_speed_gts", pci->address, "current_link_speed",
+	host_pcie_evidence(f, "current_speed_gts", pci->address, "current_link_speed",
 			   pci->cur_speed_gts, true);
-	host_pcie_evidence(f, "max_link_speed_gts", pci->address, "max_link_speed",
-			   pci->max_speed_gts, true);
-	host_pcie_evidence(f, "current_link_width", pci->address, "current_link_width",
+	host_pcie_evidence(f, "max_speed_gts", pci->address, "max_link_speed", pci->max_speed_gts,
+			   true);
+	host_pcie_evidence(f, "current_width", pci->address, "current_link_width",
 			   (double)pci->cur_width, false);
-	host_pcie_evidence(f, "max_link_width", pci->address, "max_link_width",
-			   (double)pci->max_width, false);
+	host_pcie_evidence(f, "max_width", pci->address, "max_link_width", (double)pci->max_width,
+			   false);
 	if (p->port.rate_gbps > 0) {
 		snprintf(src, sizeof(src), IB_CLASS "/%s/ports/%u/rate", p->port.device,
 			 p->port.port);

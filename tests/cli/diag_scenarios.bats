@@ -165,6 +165,21 @@ qos_ev() {
 	jq -e '.value == false' <<<"$e" || fail "$e"
 }
 
+@test "diag scenarios: host.pcie-degraded's evidence has port show's pcie names and values (degraded)" {
+	local pcie
+	need_host degraded
+	run --separate-stderr rd degraded -j port show ens1f0np0
+	assert_success
+	pcie=$(jq -c '.ports[0].pcie | del(.degraded)' <<<"$output")
+	[ "$pcie" = '{"current_speed_gts":8,"current_width":8,"max_speed_gts":16,"max_width":16}' ] ||
+		fail "port show's pcie: $pcie"
+	diag_json degraded
+	jq -e --argjson pcie "$pcie" '[.findings[] | select(.id == "host.pcie-degraded"
+		and .netdev == "ens1f0np0") | .evidence[] | select(.name | test("speed_gts|width"))
+		| {(.name): .value}] | add == $pcie' <<<"$output" >/dev/null ||
+		fail "evidence: $(jq -c '[.findings[] | select(.id == "host.pcie-degraded") | .evidence]' <<<"$output")"
+}
+
 @test "diag scenarios: link-faults: speed, FEC, module, firmware, VF, RNR and rdma_cm, exit 1" {
 	diag_json link-faults
 	[ "$status" -eq 1 ]

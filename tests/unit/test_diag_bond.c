@@ -174,7 +174,14 @@ static void test_none_names_and_nics(void **state)
 	fx_contains(f->fix, "'rdmactl bond create bond1 mode 802.3ad members ens1f0np0,ens1f1np1");
 	fx_ev_uint(fx_evidence(f, "bonds_count"), 1);
 	assert_string_equal(fx_evidence(f, "bonds_count")->detail, "none over these links");
-	fx_skipped(&res, "bond.check", "", "bond0: no RDMA port on it or its members");
+	/* skipped[] names the bond it passed over (bond, not a port-shaped null object). */
+	fx_skipped(&res, "bond.check", "bond0", "no RDMA port on it or its members");
+	for (size_t i = 0; i < res.nskipped; i++)
+		if (!strcmp(res.skipped[i].id, "bond.check")) {
+			assert_string_equal(res.skipped[i].bond, "bond0");
+			assert_string_equal(res.skipped[i].device, "");
+			assert_string_equal(res.skipped[i].netdev, "");
+		}
 	rdc_diag_host_free(&host);
 
 	/* Ports of two NICs cannot form RoCE LAG: the fix says so. */
