@@ -23,6 +23,7 @@
 #include "bench/stats.h"
 #include "host/gid.h"
 #include "host/system.h"
+#include "bench.h"
 #include "bench_metrics.h"
 #include "cmd.h"
 #include "signals.h"
@@ -486,10 +487,10 @@ static void out_qp_settings(struct rdc_out *o, enum rdc_out_sink sink,
 	rdc_out_u64(o, shown, "retry_cnt", " retry-cnt %" PRIu64, p->retry_cnt);
 	rdc_out_u64(o, shown, "rnr_retry", " rnr-retry %" PRIu64, p->rnr_retry);
 	if (isfinite(window))
-		rdc_out_f64(o, shown, "qp_retry_window_s", " (a silent link kills a QP in %.3g s)",
+		rdc_out_f64(o, shown, "qp_survival_s", " (a silent link kills a QP in %.3g s)",
 			    window);
 	else
-		rdc_out_null(o, "qp_retry_window_s", NULL);
+		rdc_out_null(o, "qp_survival_s", NULL);
 }
 
 static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct rdc_bench_params *p)
@@ -521,13 +522,9 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 static void out_params_null(struct rdc_out *o)
 {
 	static const char *const keys[] = {
-		"test",		 "msg_size_bytes",
-		"qps_per_link",	 "tx_depth",
-		"duration_s",	 "iters",
-		"warmup_s",	 "interval_s",
-		"traffic_class", "mtu_limit_bytes",
-		"qp_timeout",	 "retry_cnt",
-		"rnr_retry",	 "qp_retry_window_s",
+		"test",	      "msg_size_bytes", "qps_per_link", "tx_depth",	 "duration_s",
+		"iters",      "warmup_s",	"interval_s",	"traffic_class", "mtu_limit_bytes",
+		"qp_timeout", "retry_cnt",	"rnr_retry",	"qp_survival_s",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)
@@ -651,7 +648,10 @@ static void out_lat(struct rdc_out *o, const struct rdc_lat_stats *st)
 static void out_stalls(struct rdc_out *o, const struct rdc_bench_report *r,
 		       const struct rdc_bench_result *res)
 {
-	rdc_out_f64(o, RDC_OUT_ANY, "longest_stall_ms", "  longest stall %.1f ms",
+	/* Seconds in JSON and YAML (durations are _s), milliseconds in the text. */
+	rdc_out_f64(o, RDC_OUT_MACHINE, "longest_stall_s", NULL,
+		    (double)res->longest_stall_ns / 1e9);
+	rdc_out_f64(o, RDC_OUT_TEXT, "longest_stall_s", "  longest stall %.1f ms",
 		    (double)res->longest_stall_ns / 1e6);
 	if (res->longest_stall_ns) {
 		rdc_out_f64(o, RDC_OUT_ANY, "longest_stall_start_s", " (%.2f s",
@@ -828,13 +828,10 @@ static int client_verdict(const struct client_args *ca, const struct rdc_bench_r
 	return rc;
 }
 
-/* @said_clock: the progress lines already said the report's clock. */
-static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
-			 const struct rdc_bench_report *r, bool said_clock)
+double bench_client_doc(struct rdc_out *o, const struct rdc_bench_report *r, bool said_clock,
+			double link_gbps[RDC_BENCH_MAX_LINKS])
 {
-	struct rdc_out *o = ctx->out;
 	const struct rdc_bench_params *p = &r->params;
-	double link_gbps[RDC_BENCH_MAX_LINKS] = {0};
 	uint64_t window =
 		r->window_end_ns > r->window_start_ns ? r->window_end_ns - r->window_start_ns : 0;
 	uint64_t bytes = 0, msgs = 0;
@@ -882,6 +879,16 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 	rdc_out_obj_close(o);
 	rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL, r->status ? r->error : NULL);
 	rdc_out_end(o);
+	return total;
+}
+
+/* @said_clock: the progress lines already said the report's clock. */
+static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
+			 const struct rdc_bench_report *r, bool said_clock)
+{
+	double link_gbps[RDC_BENCH_MAX_LINKS] = {0};
+	double total = bench_client_doc(ctx->out, r, said_clock, link_gbps);
+
 	return client_verdict(ca, r, total, link_gbps);
 }
 

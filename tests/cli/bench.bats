@@ -435,7 +435,7 @@ usage_error() {
 # The parameters of a run, as bench client and server documents carry them.
 BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","duration_s","iters","warmup_s",
 	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
-	"qp_retry_window_s"]'
+	"qp_survival_s"]'
 
 @test "bench server -j: a run that set up no links has every key, the parameters null, links []" {
 	command -v jq >/dev/null || skip "jq not installed"

@@ -254,8 +254,8 @@ timed() {
 	assert_output '[null,"failed",true,true]'
 	# Every key is there (schema 3): no run, no parameters (null) and no links.
 	run jq -c '[.test, .msg_size_bytes, .qps_per_link, .duration_s, .iters, .qp_timeout,
-		.qp_retry_window_s, .links, .client_gbps, has("test"), has("iters")]' "$SRV.out"
-	assert_output '[null,null,null,null,null,null,null,[],null,true,true]'
+		.qp_survival_s, .links, .client_gbps, has("test"), has("iters"), has("qp_survival_s")]' "$SRV.out"
+	assert_output '[null,null,null,null,null,null,null,[],null,true,true,true]'
 	run "$TOP/tests/schema-check" "$SRV.out"
 	assert_success
 }

@@ -305,7 +305,7 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.port_rate_gbps links.intervals_gbps links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
 	links.latency_us.max links.latency_us.mean links.latency_us.stdev links.cpu_s
-	links.longest_stall_ms links.longest_stall_start_s links.longest_stall_end_s
+	links.longest_stall_s links.longest_stall_start_s links.longest_stall_end_s
 	links.silent_to_end links.silent_from_s links.failed_completions links.error
 	links.carrier_lost links.carrier_losses links.carrier_lost_at_s links.carrier_back_at_s
 	links.outage_s links.counters links.peer links.peer.bytes links.peer.msgs

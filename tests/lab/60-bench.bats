@@ -120,8 +120,8 @@ client() {
 			and .carrier_lost_at_s == null and .carrier_back_at_s == null and .outage_s == null
 			and .silent_to_end == false and .silent_from_s == null
 			and .longest_stall_start_s <= .longest_stall_end_s
-			and ((.longest_stall_end_s - .longest_stall_start_s) * 1000 - .longest_stall_ms
-				| fabs) < 0.01] | all)
+			and ((.longest_stall_end_s - .longest_stall_start_s) - .longest_stall_s
+				| fabs) < 0.00001] | all)
 	' <<<"$output" >/dev/null || fail "unexpected report: $output"
 }
 

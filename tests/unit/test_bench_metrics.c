@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* test_bench_metrics.c - `bench client ... metrics FILE` on constructed reports (bench runs in the lab only) */
+/* test_bench_metrics.c - `bench client`'s document and `metrics FILE` on constructed reports (bench runs in the lab only) */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "out/out.h"
+#include "bench.h"
 #include "bench_metrics.h"
 
 static void link_init(struct rdc_bench_link_report *lr, const char *dev, const char *netdev)
@@ -124,6 +126,45 @@ static void test_write_run(void **state)
 	free(r);
 }
 
+/*
+ * The client's document, as JSON: one name per meaning (qp_survival_s, bond
+ * check's name of the window) and durations in seconds (longest_stall_s).
+ */
+static void test_client_doc(void **state)
+{
+	struct rdc_bench_report *r = calloc(1, sizeof(*r));
+	double link_gbps[RDC_BENCH_MAX_LINKS] = {0};
+	struct rdc_out *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(r);
+	report_write(r);
+	r->params.qp_timeout = 14;
+	r->params.retry_cnt = 7;
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	o = rdc_out_new(fp, RDC_FMT_JSON, false, false);
+	assert_non_null(o);
+	assert_true(bench_client_doc(o, r, false, link_gbps) > 0);
+	assert_int_equal(rdc_out_free(o), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "\"kind\":\"bench-client\""));
+	/* 4.096 us * 2^14 * (7 + 1) */
+	if (!strstr(buf, "\"qp_survival_s\":0.536870912,"))
+		fail_msg("no qp_survival_s 0.536870912:\n%s", buf);
+	/* 1.5 ms, in seconds; the failed link with none: 0 */
+	if (!strstr(buf, "\"longest_stall_s\":0.0015,") || !strstr(buf, "\"longest_stall_s\":0,"))
+		fail_msg("no longest_stall_s 0.0015 and 0:\n%s", buf);
+	assert_null(strstr(buf, "qp_retry_window_s"));
+	assert_null(strstr(buf, "_ms\""));
+	free(buf);
+	rdc_bench_report_free(r);
+	free(r);
+}
+
 static void test_lat_run(void **state)
 {
 	struct rdc_bench_report *r = calloc(1, sizeof(*r));
@@ -193,6 +234,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_run),
+		cmocka_unit_test(test_client_doc),
 		cmocka_unit_test(test_lat_run),
 		cmocka_unit_test(test_write_file),
 	};
