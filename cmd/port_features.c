@@ -2,6 +2,7 @@
 /* port_features.c - `rdmactl port features`: the host's RDMA facts as NFD feature lines */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,31 +36,18 @@ const struct rdc_param port_features_params[] = {
 static int features_render(const struct rdc_features *f, char **buf, size_t *len)
 {
 	char line[RDC_FEATURE_LINE];
-	size_t cap = 1024, n = 0;
-	char *b = malloc(cap);
+	FILE *fp = open_memstream(buf, len);
 
-	if (!b)
+	if (!fp)
 		return -ENOMEM;
-	for (size_t i = 0; rdc_features_line(f, i, line); i++) {
-		size_t l = strlen(line);
-
-		if (n + l + 2 > cap) {
-			char *nb = realloc(b, cap * 2);
-
-			if (!nb) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		memcpy(b + n, line, l);
-		n += l;
-		b[n++] = '\n';
+	for (size_t i = 0; rdc_features_line(f, i, line); i++)
+		fprintf(fp, "%s\n", line);
+	/* The stream's buffer is whole only after it is closed. */
+	if (fclose(fp)) {
+		free(*buf);
+		*buf = NULL;
+		return -ENOMEM;
 	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
 	return 0;
 }
 
