@@ -1003,7 +1003,7 @@ static void server_begin_cb(void *arg, unsigned int run, const struct rdc_bench_
 	out_params(o, RDC_OUT_TEXT, &r->params);
 	rdc_out_nl(o);
 	for (uint32_t i = 0; i < r->nlinks; i++) {
-		out_link_head(o, RDC_OUT_TEXT, i, &r->links[i], " <- client");
+		out_link_head(o, RDC_OUT_TEXT, i, &r->links[i], " <- client ");
 		rdc_out_nl(o);
 	}
 	fflush(stdout);

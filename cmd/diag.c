@@ -328,10 +328,14 @@ static int diag_run(struct rdc_ctx *ctx, const struct rdc_action *act, const str
 			rc = rdc_fail(ctx, &err);
 		rdc_sig_stop_end();
 	}
-	if (!rc && !h->nports && !sel.count)
+	if (!rc && !h->nports && !sel.count) {
+		/* In a container the usual reason is the RDMA netns mode: say which is in force. */
+		const char *hint = rdc_rdma_netns_mode_hint(port_netns_mode());
+
 		fprintf(stderr,
-			"%s: diag: this host has no RDMA ports; only host-wide checks ran\n",
-			ctx->prog);
+			"%s: diag: this host has no RDMA ports; only host-wide checks ran%s%s%s\n",
+			ctx->prog, hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
+	}
 	if (!rc)
 		rc = diag_report(ctx, h, args->values[ic], (size_t)args->nvalues[ic],
 				 args->values[is], (size_t)args->nvalues[is]);

@@ -17,6 +17,7 @@
 #include "base/safefile.h"
 #include "diag.h"
 #include "host/bundle.h"
+#include "host/rdma_netns.h"
 #include "host/system.h"
 #include "signals.h"
 
@@ -133,6 +134,13 @@ static int capture(struct rdc_ctx *ctx, const char *bundle, double interval_s,
 	if (!rc) {
 		volatile sig_atomic_t *stop = rdc_sig_stop_begin(RDC_SIG_STOP_RESTART);
 
+		enum rdc_rdma_netns_mode mode;
+
+		/*
+		 * Asked only to be recorded: 'port' and 'port features' on the
+		 * bundle then say the mode (an old kernel's refusal is recorded too).
+		 */
+		(void)rdc_rdma_netns_mode(&mode, NULL);
 		rdc_diag_policy_init(&h->policy);
 		rc = rdc_diag_host_read(h, NULL, interval_s, stop, &err);
 		rdc_sig_stop_end();

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "host/ibdev.h"
+#include "host/rdma_netns.h"
 #include "cmd.h"
 #include "port.h"
 #include "port_features.h"
@@ -188,9 +189,28 @@ int port_none_found(struct rdc_ctx *ctx, size_t count, unsigned int issues)
 {
 	if (count || issues)
 		return 0;
-	/* Nothing to act on is a failure even with an empty document on stdout (issue 13). */
-	log_err("%s: no RDMA devices found", ctx->verb);
+	/*
+	 * Nothing to act on is a failure even with an empty document on stdout
+	 * (issue 13).  In a container the usual reason is the RDMA netns mode,
+	 * so the message says which is in force and what it means.
+	 */
+	const char *hint = rdc_rdma_netns_mode_hint(port_netns_mode());
+
+	if (hint)
+		log_err("%s: no RDMA devices found; %s", ctx->verb, hint);
+	else
+		log_err("%s: no RDMA devices found", ctx->verb);
 	return RDC_EXIT_FAIL;
+}
+
+enum rdc_rdma_netns_mode port_netns_mode(void)
+{
+	enum rdc_rdma_netns_mode mode;
+
+	/* Unknown (a kernel before 5.2, a bundle that did not record it) is no answer, not a failure. */
+	if (rdc_rdma_netns_mode(&mode, NULL))
+		return RDC_RDMA_NETNS_UNKNOWN;
+	return mode;
 }
 
 void port_out_opt_str(struct rdc_out *o, const char *key, const char *fmt, const char *v)
@@ -623,11 +643,15 @@ int port_show_run(struct rdc_ctx *ctx, const struct rdc_action *act, const struc
 			return rc;
 		}
 	} else {
+		const char *mode = rdc_rdma_netns_mode_name(port_netns_mode());
+
 		rdc_out_begin(ctx->out, "port-show");
 		rdc_out_arr_open(ctx->out, "ports");
 		for (size_t i = 0; i < ports.count; i++)
 			show_port(ctx->out, &ports.ports[i]);
 		rdc_out_arr_close(ctx->out);
+		/* The whole host's setting, after its ports; text says it only when known. */
+		rdc_out_str(ctx->out, RDC_OUT_ANY, "netns_mode", "rdma netns %s\n", mode);
 		rdc_out_end(ctx->out);
 	}
 	/* ls's convention: print everything that could be read, then say what could not. */

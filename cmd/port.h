@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "host/ibdev.h"
+#include "host/rdma_netns.h"
 #include "host/resolve.h"
 #include "cmd.h"
 
@@ -63,6 +64,8 @@ int port_select(struct rdc_ctx *ctx, const char *object, struct rdc_port_list *p
  * reported (@issues); 0 otherwise.
  */
 int port_none_found(struct rdc_ctx *ctx, size_t count, unsigned int issues);
+/* The RDMA subsystem's netns mode, UNKNOWN when the kernel (or the bundle) does not say. */
+enum rdc_rdma_netns_mode port_netns_mode(void);
 /* Emit a non-empty string, or null in JSON/YAML (skipped in text). */
 void port_out_opt_str(struct rdc_out *o, const char *key, const char *fmt, const char *v);
 /* The same, but a value that exists and could not be read (@bad) is null, or "?" in text. */

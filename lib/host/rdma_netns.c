@@ -27,3 +27,19 @@ const char *rdc_rdma_netns_mode_name(enum rdc_rdma_netns_mode mode)
 	}
 	return NULL;
 }
+
+const char *rdc_rdma_netns_mode_hint(enum rdc_rdma_netns_mode mode)
+{
+	switch (mode) {
+	case RDC_RDMA_NETNS_SHARED:
+		return "the RDMA netns mode is shared (every namespace sees every RDMA device), "
+		       "so this host has none";
+	case RDC_RDMA_NETNS_EXCLUSIVE:
+		return "the RDMA netns mode is exclusive: a namespace sees only the devices moved "
+		       "into it ('rdma dev set DEV netns NS', which the device's driver must "
+		       "support)";
+	case RDC_RDMA_NETNS_UNKNOWN:
+		break;
+	}
+	return NULL;
+}

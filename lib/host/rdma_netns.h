@@ -21,3 +21,6 @@ int rdc_rdma_netns_mode(enum rdc_rdma_netns_mode *mode, struct rdc_err *err);
 
 /* "shared", "exclusive", or NULL for UNKNOWN. */
 const char *rdc_rdma_netns_mode_name(enum rdc_rdma_netns_mode mode);
+
+/* What the mode means for a namespace that sees no RDMA device, for the message that says so. */
+const char *rdc_rdma_netns_mode_hint(enum rdc_rdma_netns_mode mode);

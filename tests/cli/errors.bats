@@ -120,7 +120,7 @@ load ../helpers
 @test "an empty root has no RDMA devices: an empty list, said on stderr, exit 1" {
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR" -j port
 	assert_failure 1
-	[ "$output" = '{"schema":3,"kind":"port-show","ports":[]}' ]
+	[ "$output" = '{"schema":3,"kind":"port-show","ports":[],"netns_mode":null}' ]
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 }
 

@@ -127,7 +127,7 @@ HOSTNAMES="cx6dx cx6dx-lag ib-hdr rxe degraded"
 	mkdir "$BATS_TEST_TMPDIR/empty"
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -j port
 	assert_failure 1
-	[ "$output" = '{"schema":3,"kind":"port-show","ports":[]}' ]
+	[ "$output" = '{"schema":3,"kind":"port-show","ports":[],"netns_mode":null}' ]
 	[ "$stderr" = "rdmactl: port: no RDMA devices found" ]
 	run --separate-stderr "$RDMACTL" --root "$BATS_TEST_TMPDIR/empty" -q port show
 	assert_failure 1
