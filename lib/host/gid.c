@@ -9,8 +9,11 @@
 
 #include "base/util.h"
 #include "host/gid.h"
+#include "host/gid_verbs.h"
+#include "host/system.h"
 #include "host/sysval.h"
 #include "seam/fs.h"
+#include "seam/nl.h"
 
 /*
  * sysfs GID text -> bytes
@@ -211,9 +214,30 @@ err_free:
 	return rc;
 }
 
+/*
+ * Where a table comes from:
+ *
+ *   live, no --record        ibv_query_gid_table(), one per device (gid_verbs.h);
+ *                            on any failure, sysfs, silently
+ *   --root DIR (a bundle)    sysfs under DIR
+ *   --replay FILE            sysfs (the files are the host's, the messages the recording's)
+ *   --record FILE            sysfs: verbs are not part of a recording, and `diag
+ *                            collect` records while it copies what is read into
+ *                            its bundle, which must hold the GID files
+ *
+ * Both give the same entries for the same kernel state (the lab compares
+ * `port gids` with and without --record, tests/lab/15-gid-table.bats).
+ */
+static bool gid_from_verbs(void)
+{
+	return rdc_system_live() && rdc_nl_mode() == RDC_NL_LIVE;
+}
+
 int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
 			   size_t *count, struct rdc_issues *issues, struct rdc_err *err)
 {
+	if (gid_from_verbs() && !rdc_gid_verbs_read(dev, port, ethernet, gids, count))
+		return 0;
 	return gid_table_read(dev, port, ethernet, gids, count, issues, err);
 }
 

@@ -56,7 +56,9 @@ void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count);
  * A slot whose GID cannot be read or parsed is an entry with gid->unreadable
  * set (and only its index known), and each such file is a record in @issues:
  * one bad slot never hides the rest of the table, and none is dropped
- * silently.
+ * silently.  On the live system (no --root, --replay or --record) the table
+ * comes from libibverbs instead, one ibv_query_gid_table() per device
+ * (host/gid_verbs.h), and from sysfs when that fails: the same entries.
  */
 int rdc_gid_table_read_all(const char *dev, unsigned int port, bool ethernet, struct rdc_gid **gids,
 			   size_t *count, struct rdc_issues *issues, struct rdc_err *err);

@@ -58,9 +58,10 @@ int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
 		pci->numa_node = v < 0 ? -1 : v;
 	pci->has_link = pci_read_speed(pci, devpath, "current_link_speed", &pci->cur_speed_gts);
 	pci_read_speed(pci, devpath, "max_link_speed", &pci->max_speed_gts);
-	if (rdc_sysval_i64(&pci->issues, &v, "%s/current_link_width", devpath) > 0)
+	/* Width 0 is what a function without a link of its own (a VF) reads: unknown too. */
+	if (rdc_sysval_i64(&pci->issues, &v, "%s/current_link_width", devpath) > 0 && v > 0)
 		pci->cur_width = v;
-	if (rdc_sysval_i64(&pci->issues, &v, "%s/max_link_width", devpath) > 0)
+	if (rdc_sysval_i64(&pci->issues, &v, "%s/max_link_width", devpath) > 0 && v > 0)
 		pci->max_width = v;
 	pci->degraded =
 		pci->has_link && pci->cur_speed_gts > 0 &&
