@@ -11,6 +11,7 @@
 #include "bond/check.h"
 #include "bond.h"
 #include "findings.h"
+#include "term.h"
 
 static const struct rdc_val_uint timeout_range = {.min = 1,
 						  .max = RDC_QP_TIMEOUT_MAX,
@@ -43,6 +44,7 @@ static void check_one(struct rdc_ctx *ctx, const struct rdc_bond *b,
 	struct rdc_findings *mine = rdc_findings_new();
 	struct rdc_out *o = ctx->out;
 	struct rdc_err err = {0};
+	struct rdc_tline l;
 	double failover = rdc_bond_failover_s(b),
 	       window = rdc_qp_survival_s(p->qp_timeout, p->retry_cnt);
 	int min_timeout = rdc_qp_min_timeout(failover, p->retry_cnt);
@@ -56,22 +58,32 @@ static void check_one(struct rdc_ctx *ctx, const struct rdc_bond *b,
 		rdc_bond_facts_init(b, facts);
 	rdc_bond_check_eval(b, facts, p, mine);
 	rdc_out_obj_open(o, NULL);
-	rdc_out_str(o, RDC_OUT_ANY, "bond", "%s:", b->name);
-	rdc_out_str(o, RDC_OUT_ANY, "mode", " %s", rdc_bond_mode_name(b->mode));
+	/*
+	 * "bond0: 802.3ad, failover within 0.100 s, QP timeout 14 retry 7 survives
+	 * 0.537 s (timeout >= 12 survives)": a line of fields that wraps at the
+	 * width between its phrases, never inside one (a bond's name is 15 bytes,
+	 * the rest ours).  Continuation lines hang by 4, deeper than the findings'
+	 * own lines (2), so that they read as the header's.
+	 */
+	rdc_tline_begin(&l, o, 0, 4);
+	rdc_tline_str(&l, RDC_TL_SPACE, "bond", "%s:", b->name, RDC_COLOR_NONE);
+	rdc_tline_str(&l, RDC_TL_SPACE, "mode", "%s,", rdc_bond_mode_name(b->mode), RDC_COLOR_NONE);
 	if (isfinite(failover))
-		rdc_out_f64(o, RDC_OUT_ANY, "failover_s", ", failover within %.3f s", failover);
+		rdc_tline_f64(&l, RDC_TL_SPACE, "failover_s", "failover within %.3f s,", failover);
 	else if (isnan(failover))
-		rdc_out_null(o, "failover_s", ", failover time unknown (an option was not read)");
+		rdc_tline_null(&l, RDC_TL_SPACE, "failover_s",
+			       "failover time unknown (an option was not read),");
 	else
-		rdc_out_null(o, "failover_s", ", nothing detects a failed member");
-	rdc_out_u64(o, RDC_OUT_ANY, "qp_timeout", ", QP timeout %" PRIu64, p->qp_timeout);
-	rdc_out_u64(o, RDC_OUT_ANY, "retry_cnt", " retry %" PRIu64, p->retry_cnt);
-	rdc_out_f64(o, RDC_OUT_ANY, "qp_survival_s", " survives %.3f s", window);
+		rdc_tline_null(&l, RDC_TL_SPACE, "failover_s", "nothing detects a failed member,");
+	rdc_tline_u64(&l, RDC_TL_SPACE, "qp_timeout", "QP timeout %" PRIu64, p->qp_timeout);
+	rdc_tline_u64(&l, RDC_TL_SPACE, "retry_cnt", "retry %" PRIu64, p->retry_cnt);
+	rdc_tline_f64(&l, RDC_TL_SPACE, "qp_survival_s", "survives %.3f s", window);
 	if (min_timeout > 0)
-		rdc_out_i64(o, RDC_OUT_ANY, "min_qp_timeout",
-			    " (timeout >= %" PRId64 " survives)\n", min_timeout);
+		rdc_tline_i64(&l, RDC_TL_SPACE, "min_qp_timeout",
+			      "(timeout >= %" PRId64 " survives)", min_timeout);
 	else
-		rdc_out_null(o, "min_qp_timeout", " (no timeout survives)\n");
+		rdc_tline_null(&l, RDC_TL_SPACE, "min_qp_timeout", "(no timeout survives)");
+	rdc_tline_end(&l);
 	findings_emit(o, mine);
 	rdc_out_obj_close(o);
 	/* The findings (and the strings they own) move to @all; what does not fit is counted. */

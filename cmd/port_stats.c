@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* port_stats.c - `rdmactl port stats`: counters, and rates per second with interval */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@ struct stats_target {
 	char netdev[IF_NAMESIZE]; /* "" when the port has none */
 	struct rdc_counter_set now, prev;
 	struct rdc_counter_unread unread; /* counters that exist but could not be read */
-	char reason[320];		  /* why ethtool statistics are missing, or "" */
+	char *reason; /* why ethtool statistics are missing (whole, owned), or NULL */
 };
 
 static int stats_sample(struct stats_target *t, struct rdc_err *err)
@@ -46,9 +47,13 @@ static int stats_sample(struct stats_target *t, struct rdc_err *err)
 	if (rc)
 		return rc;
 	/* ethtool statistics are optional: a bundle without recording, a driver without them. */
-	t->reason[0] = '\0';
-	if (nerr.code)
-		snprintf(t->reason, sizeof(t->reason), "%s: %s", nerr.msg, strerror(nerr.code));
+	free(t->reason);
+	t->reason = NULL;
+	if (nerr.code && asprintf(&t->reason, "%s: %s", nerr.msg, strerror(nerr.code)) < 0) {
+		t->reason = NULL;
+		return rdc_err_set(err, ENOMEM, "cannot hold why '%s' has no statistics",
+				   t->netdev);
+	}
 	return 0;
 }
 
@@ -359,7 +364,7 @@ int port_stats_run(struct rdc_ctx *ctx, const struct rdc_action *act, const stru
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (targets[i].reason[0])
+		if (targets[i].reason)
 			log_info("port: %s: no ethtool statistics (%s)", targets[i].netdev,
 				 targets[i].reason);
 	if (!interval || !n) {
@@ -429,6 +434,7 @@ out:
 		rdc_counters_free(&targets[i].now);
 		rdc_counters_free(&targets[i].prev);
 		rdc_counter_unread_free(&targets[i].unread);
+		free(targets[i].reason);
 	}
 	free(targets);
 	return rc;

@@ -24,6 +24,7 @@ static int err_vset(struct rdc_err *err, int code, int plain, int usage, const c
 		err->detail[0] = '\0';
 		err->kind = RDC_ERRK_AUTO;
 		err->object[0] = '\0';
+		/* Whole for every message of ours (err.h sizes msg); the word cut is the last resort. */
 		rdc_words_vformat(err->msg, sizeof(err->msg), fmt, ap);
 	}
 	return -code;

@@ -2,6 +2,7 @@
 /* err.h - the error record lib/ fills in and cmd/ prints */
 #pragma once
 
+#include <limits.h> /* PATH_MAX */
 #include <stddef.h>
 
 /*
@@ -36,16 +37,42 @@ enum rdc_err_kind {
  * exactly one line from it; lib/ never prints.
  */
 /*
- * The record is a value (copied, kept in arrays of issues, its message
- * copied into bench and stats records of the same size), so its text is
- * fixed-size: the detail has room for the kernel's extack with hints
- * appended.  Text that still does not fit is cut at a word and ends " ..."
- * (rdc_words_vformat), never mid-word.
+ * The record is a value: it is copied (struct assignment into base/issues.h
+ * lists, undo results, the first error of a run), kept in arrays and on the
+ * stack, and never released, so its text cannot be allocated (a copy would
+ * share or leak it; there is no one place that frees a record).  Its text is
+ * therefore fixed-size, and sized so that every message rdmactl composes
+ * fits whole:
+ *
+ *   msg     one format of ours (its words, names, numbers: under 256 bytes)
+ *           with one path of up to PATH_MAX bytes in it ("cannot read
+ *           '/a/very/long/root/sys/...'"), a prefix ("bond0: ") included;
+ *   detail  the kernel's extack (static strings of the kernel's, short), hints
+ *           of ours, an undo's message about a sysfs file or netlink object;
+ *   object  a netdev, bond or RDMA device name (kernel bounds: 16, 64 bytes).
+ *
+ * Text that still does not fit (a message with two PATH_MAX paths, a detail
+ * holding a PATH_MAX message) is cut at a word and ends " ..."
+ * (rdc_words_vformat), never mid-word: the last resort, which
+ * tests/unit/test_err_words.c shows a message with one PATH_MAX path never
+ * reaches.
+ *
+ * Why not PATH_MAX for the detail too: the record is embedded six times in
+ * every base/issues.h list, and lists sit in every port, netdev and PCI
+ * function (host/); each 4 KiB here costs about 0.1 MB per RDMA port read
+ * (the msg's already took `port` on 800 devices from 19 to 84 MB, `diag`
+ * from 46 to 207 MB).  The largest stack frame is rdc_ports_read()'s, 140 KB.
  */
+#define RDC_ERR_MSG_LEN (PATH_MAX + 256)
+#define RDC_ERR_DETAIL_LEN 1024
+#define RDC_ERR_OBJECT_LEN 256
+/* What rdc_err_describe() writes at most: "MSG: strerror (DETAIL)" and its NUL. */
+#define RDC_ERR_TEXT_LEN (RDC_ERR_MSG_LEN + RDC_ERR_DETAIL_LEN + 128)
+
 struct rdc_err {
-	int code;	  /* positive errno, 0 when unset */
-	char msg[256];	  /* "cannot read 'ports/1/state'" */
-	char detail[512]; /* kernel extack text or a hint, may be empty */
+	int code;			 /* positive errno, 0 when unset */
+	char msg[RDC_ERR_MSG_LEN];	 /* "cannot read 'ports/1/state'" */
+	char detail[RDC_ERR_DETAIL_LEN]; /* kernel extack text or a hint, may be empty */
 	/* The message says all there is: no strerror(code) after it ("has no port 2"). */
 	int plain;
 	/* The caller's input is malformed (a name that cannot be one): a usage error, exit 2. */
@@ -53,7 +80,7 @@ struct rdc_err {
 	/* Set where the kind is known better than the errno says (rdc_err_mark). */
 	enum rdc_err_kind kind;
 	/* What the failure is about (a netdev, a bond, a file), or empty. */
-	char object[256];
+	char object[RDC_ERR_OBJECT_LEN];
 };
 
 #define RDC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -79,5 +106,8 @@ void rdc_err_mark(struct rdc_err *err, enum rdc_err_kind kind, const char *objec
 enum rdc_err_kind rdc_err_kind_of(const struct rdc_err *err);
 /* The stable id of @kind ("not-found"); RDC_ERRK_AUTO and out of range give "failed". */
 const char *rdc_err_kind_id(enum rdc_err_kind kind);
-/* The whole message as cmd/ prints it: "MSG: strerror (detail)"; truncated to @size. */
+/*
+ * The whole message as cmd/ prints it: "MSG: strerror (detail)"; whole in a
+ * buffer of RDC_ERR_TEXT_LEN bytes, truncated to a smaller @size.
+ */
 void rdc_err_describe(const struct rdc_err *err, char *buf, size_t size);

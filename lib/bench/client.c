@@ -443,7 +443,9 @@ int rdc_bench_client_run(const struct rdc_bench_client_opts *o,
 					 err ? err->msg : "the client gave up");
 	if (rc && err) {
 		r->status = rc;
-		snprintf(r->error, sizeof(r->error), "%s", err->msg);
+		/* As large as the record's message: whole. */
+		_Static_assert(sizeof(r->error) == sizeof(err->msg), "the report holds a message");
+		memcpy(r->error, err->msg, sizeof(r->error));
 	}
 	for (uint32_t i = 0; i < RDC_BENCH_MAX_LINKS; i++) {
 		rdc_bench_link_close(c->links[i]);

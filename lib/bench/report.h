@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "base/counters.h"
+#include "base/err.h"
 #include "bench/bench.h"
 #include "bench/engine.h"
 #include "bench/links.h"
@@ -43,7 +44,7 @@ struct rdc_bench_report {
 	uint64_t window_start_ns, window_end_ns; /* the common window */
 	double host_cpu_percent;		 /* busy share of all CPUs over the window */
 	int status;				 /* 0, or -errno when the run was cut short */
-	char error[256];
+	char error[RDC_ERR_MSG_LEN];		 /* why: an error record's message, whole */
 };
 
 void rdc_bench_report_free(struct rdc_bench_report *r);

@@ -158,11 +158,13 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 			rdc_fs_root() ? rdc_fs_root() : "?");
 	rc = rdc_bench_params_check(&s->r.params, err);
 	if (rc) {
-		char why[sizeof(err->msg)] = "";
+		/* The check's message whole, said again in the server's words (a copy: it is rewritten). */
+		char *why = err ? strdup(err->msg) : NULL;
 
-		if (err)
-			snprintf(why, sizeof(why), "%s", err->msg);
-		return rdc_err_set(err, EINVAL, "the client's parameters are refused: %.200s", why);
+		rc = rdc_err_set(err, EINVAL, "the client's parameters are refused: %s",
+				 why ? why : "see the client");
+		free(why);
+		return rc;
 	}
 	nlinks = m->u.setup.nlinks;
 	if (!nlinks)
@@ -323,7 +325,8 @@ static void server_serve_one(struct server_run *s)
 		rc = server_run_links(s, &err);
 	if (rc) {
 		s->r.status = rc;
-		snprintf(s->r.error, sizeof(s->r.error), "%s", err.msg);
+		_Static_assert(sizeof(s->r.error) == sizeof(err.msg), "the report holds a message");
+		memcpy(s->r.error, err.msg, sizeof(s->r.error));
 		/* The client learns why, unless it is the one that left. */
 		if (rc != -ECONNRESET)
 			rdc_bench_ctl_send_error(s->fd, err.code, err.msg);
@@ -498,8 +501,7 @@ static void conn_read_hello(struct server *srv, struct conn *c)
 		if (errno == EINTR || errno == EAGAIN)
 			return;
 		rc = errno;
-		snprintf(err.msg, sizeof(err.msg), "waiting for HELLO from the client: %s",
-			 strerror(rc));
+		rdc_err_set_plain(&err, rc, "waiting for HELLO from the client: %s", strerror(rc));
 		conn_refuse(srv, c, false, rc, err.msg);
 		return;
 	}

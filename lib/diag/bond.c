@@ -2,6 +2,7 @@
 /* bond.c - diag checks of link aggregation: RoCE links without a bond, and each RDMA bond judged */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -78,7 +79,7 @@ static void bd_free_name(const struct rdc_diag_host *h, char *buf, size_t size)
 static void bd_none_fix(const struct rdc_diag_host *h, struct rdc_finding *f,
 			const struct rdc_diag_port *const *up, size_t n)
 {
-	char bond[IF_NAMESIZE], members[96] = "", hca[96] = "";
+	char bond[IF_NAMESIZE], members[2 * IF_NAMESIZE] = "", *hca = NULL;
 
 	/* The first two ports of one NIC: the pair a NIC can offload. */
 	for (size_t i = 0; i < n; i++) {
@@ -104,13 +105,14 @@ static void bd_none_fix(const struct rdc_diag_host *h, struct rdc_finding *f,
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		rdc_diag_append(hca, sizeof(hca), "%s%s", i ? "," : "", up[i]->port.device);
+		rdc_diag_cat(&hca, "%s%s", i ? "," : "", up[i]->port.device);
 	rdc_finding_fix(f,
 			"no two of these ports are known ports of one NIC, which RoCE LAG needs: "
 			"keep one subnet per link, spread QPs over the devices (NCCL_IB_HCA=%s) "
 			"and let the application reconnect on failure, or bond the two ports of "
 			"each NIC as RoCE LAG (rdmactl-bond(8): bond create)",
-			hca);
+			rdc_diag_str(hca));
+	free(hca);
 }
 
 /* Bytes a link moved, both ways: in the window, or since boot with one sample; -1 unknown. */
@@ -168,7 +170,7 @@ static void check_none(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		       struct rdc_diag_result *r)
 {
 	const struct rdc_diag_port *up[BD_MAX];
-	char names[128] = "", src[160];
+	char *names = NULL, src[RDC_DIAG_SOURCE_LEN];
 	size_t nroce = 0, nup = 0;
 	struct rdc_finding *f;
 
@@ -198,11 +200,11 @@ static void check_none(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		return;
 	if (nup >= 2) {
 		for (size_t i = 0; i < nup; i++)
-			rdc_diag_append(names, sizeof(names), "%s%s", i ? ", " : "",
-					up[i]->port.netdev.name);
+			rdc_diag_cat(&names, "%s%s", i ? ", " : "", up[i]->port.netdev.name);
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 				 "%zu RoCE links up and no bond over them (%s): no failover", nup,
-				 names);
+				 rdc_diag_str(names));
+		free(names);
 		/* Each link's master: none (null), the link and its RDMA port in the detail. */
 		for (size_t i = 0; i < nup; i++) {
 			snprintf(src, sizeof(src), "/sys/class/net/%s/master",

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -187,6 +188,7 @@ void rdc_diag_skip(struct rdc_diag_result *r, const struct rdc_diag_check *c,
 		if (p->port.has_netdev)
 			rdc_strlcpy(s->netdev, p->port.netdev.name, sizeof(s->netdev));
 	}
+	/* Sized for a check's words and one whole reason (diag.h): the word cut is never reached. */
 	va_start(ap, reason_fmt);
 	rdc_words_vformat(s->reason, sizeof(s->reason), reason_fmt, ap);
 	va_end(ap);
@@ -277,6 +279,13 @@ void rdc_diag_counted(struct rdc_finding *f, const struct rdc_diag_port *p)
 		rdc_finding_since_reset(f);
 }
 
+/* The longest source (see RDC_DIAG_SOURCE_LEN) fits whole. */
+_Static_assert(sizeof("/sys/class/infiniband/") - 1 + RDC_IBDEV_NAME - 1 + sizeof("/ports/") - 1 +
+			       10 + sizeof("/hw_counters/") - 1 +
+			       sizeof(((struct rdc_counter *)0)->name) - 1 + sizeof(" x 4") <=
+		       RDC_DIAG_SOURCE_LEN,
+	       "a counter's source fits RDC_DIAG_SOURCE_LEN");
+
 void rdc_diag_counter_source(const struct rdc_diag_port *p, enum rdc_diag_set set, const char *name,
 			     char *buf, size_t size)
 {
@@ -336,6 +345,27 @@ const char *rdc_diag_ip_netdev(const struct rdc_diag_port *p)
 	if (!p->port.has_netdev)
 		return NULL;
 	return p->ip_netdev[0] ? p->ip_netdev : p->port.netdev.name;
+}
+
+void rdc_diag_cat(char **s, const char *fmt, ...)
+{
+	size_t len = *s ? strlen(*s) : 0;
+	char *grown;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	grown = realloc(*s, len + (size_t)n + 1);
+	if (!grown)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(grown + len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*s = grown;
 }
 
 void rdc_diag_append(char *buf, size_t size, const char *fmt, ...)

@@ -21,11 +21,20 @@
 #include "host/rdma_cm.h"
 
 /*
- * Why something could not be read, whole: an error record's message and
- * detail (256 bytes each), its strerror and punctuation.  Never cut: a
- * reason ends where its author ended it, in text and JSON alike.
+ * Why something could not be read, whole: an error record as
+ * rdc_err_describe() says it (its message and detail, whole as the record
+ * holds them, its strerror and punctuation).  Never cut: a reason ends where
+ * its author ended it, in text and JSON alike.
  */
-#define RDC_DIAG_REASON_LEN 640
+#define RDC_DIAG_REASON_LEN RDC_ERR_TEXT_LEN
+
+/*
+ * Where a value was read (evidence's source), whole: the longest is a
+ * counter's "/sys/class/infiniband/" + device (63) + "/ports/" + port (10)
+ * + "/hw_counters/" + counter (63) + " x 4" (182 bytes); netdev names are
+ * 15 bytes, PCI addresses and the other file names ours.  diag.c checks it.
+ */
+#define RDC_DIAG_SOURCE_LEN 256
 
 /*
  * diag reads the host once through the models of lib/host, lib/dcb and
@@ -176,7 +185,12 @@ struct rdc_diag_skip {
 	unsigned int port;
 	char netdev[16];
 	char bond[16];
-	char reason[RDC_DIAG_REASON_LEN + 160]; /* a check's words around a reason */
+	/*
+	 * A check's words (under 256 bytes) around at most one reason of
+	 * RDC_DIAG_REASON_LEN: whole.  Fixed-size because the result is a
+	 * value its callers free as one block (rdc_findings_clear() and free()).
+	 */
+	char reason[RDC_DIAG_REASON_LEN + 256];
 };
 
 struct rdc_diag_result {
@@ -278,8 +292,23 @@ void rdc_diag_counter_source(const struct rdc_diag_port *p, enum rdc_diag_set se
 const char *rdc_diag_netdev(const struct rdc_diag_port *p);
 /* The netdev whose addresses the port serves: its bond's for a member, else its own; NULL without one. */
 const char *rdc_diag_ip_netdev(const struct rdc_diag_port *p);
-/* Append printf text to @buf (a C string of @size bytes), cutting what does not fit. */
+/*
+ * Append printf text to @buf (a C string of @size bytes), cutting what does
+ * not fit: only for text whose bound is known (a list of the 8 priorities).
+ */
 void rdc_diag_append(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3, 4);
+/*
+ * Append printf text to the string *@s owns (NULL is the empty string), whole:
+ * titles, reasons and lists of names, whose length the host decides.  The
+ * caller frees *@s.  Without memory *@s keeps what it held (the finding that
+ * would show it cannot be added either).
+ */
+void rdc_diag_cat(char **s, const char *fmt, ...) RDC_PRINTF(2, 3);
+/* *@s of rdc_diag_cat(), or "" while it is NULL. */
+static inline const char *rdc_diag_str(const char *s)
+{
+	return s ? s : "";
+}
 /* The port whose netdev is @netdev, or NULL. */
 const struct rdc_diag_port *rdc_diag_port_of_netdev(const struct rdc_diag_host *h,
 						    const char *netdev);

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -52,7 +53,7 @@ static bool host_netdev_seen(const struct rdc_diag_host *h, size_t i)
 static void host_counter_evidence(struct rdc_finding *f, const struct rdc_diag_port *p,
 				  enum rdc_diag_set set, const char *name)
 {
-	char src[160];
+	char src[RDC_DIAG_SOURCE_LEN];
 	uint64_t now, d;
 
 	if (rdc_diag_counter(p, set, name, &now))
@@ -71,7 +72,7 @@ static void host_counter_evidence(struct rdc_finding *f, const struct rdc_diag_p
 static void host_pcie_evidence(struct rdc_finding *f, const char *name, const char *addr,
 			       const char *file, double v, bool real)
 {
-	char src[160];
+	char src[RDC_DIAG_SOURCE_LEN];
 
 	snprintf(src, sizeof(src), PCI_DEVICES "/%s/%s", addr, file);
 	if (v <= 0)
@@ -95,7 +96,7 @@ static void check_fw_mismatch(const struct rdc_diag_host *h, const struct rdc_di
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_port *lead = &h->ports[i].port;
-		char versions[160] = "", src[160];
+		char *versions = NULL, src[RDC_DIAG_SOURCE_LEN];
 		size_t ndev = 0, nver = 0;
 		bool leader = true;
 		struct rdc_finding *f;
@@ -149,12 +150,13 @@ static void check_fw_mismatch(const struct rdc_diag_host *h, const struct rdc_di
 			if (host_device_seen(h, j) || !q->fw_ver[0] ||
 			    strcmp(q->hca_type, lead->hca_type))
 				continue;
-			rdc_diag_append(versions, sizeof(versions), "%s%s %s",
-					versions[0] ? ", " : "", q->device, q->fw_ver);
+			rdc_diag_cat(&versions, "%s%s %s", versions ? ", " : "", q->device,
+				     q->fw_ver);
 		}
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 				 "%zu %s adapters run %zu firmware versions: %s", ndev,
-				 lead->hca_type, nver, versions);
+				 lead->hca_type, nver, rdc_diag_str(versions));
+		free(versions);
 		/*
 		 * Each device's fw_ver (the device in the detail), the model they
 		 * share, then the boards: what is left out when there are many
@@ -203,7 +205,7 @@ static void check_modules_present(const struct rdc_diag_host *h, const struct rd
 				  struct rdc_diag_result *r)
 {
 	const struct rdc_host_facts *hf = &h->facts;
-	char src[96];
+	char src[RDC_DIAG_SOURCE_LEN];
 	struct rdc_finding *f;
 
 	if (hf->modules_present < 0) {
@@ -237,7 +239,7 @@ static void check_driver_versions(const struct rdc_diag_host *h, const struct rd
 {
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_netif *a = &h->ports[i].netif;
-		char versions[160] = "", src[96];
+		char *versions = NULL, src[RDC_DIAG_SOURCE_LEN];
 		size_t nver = 0;
 		bool leader = true;
 		struct rdc_finding *f;
@@ -265,14 +267,17 @@ static void check_driver_versions(const struct rdc_diag_host *h, const struct rd
 				       !strcmp(h->ports[k].netif.driver_version, b->driver_version);
 			if (!seen) {
 				nver++;
-				rdc_diag_append(versions, sizeof(versions), "%s%s",
-						versions[0] ? ", " : "", b->driver_version);
+				rdc_diag_cat(&versions, "%s%s", versions ? ", " : "",
+					     b->driver_version);
 			}
 		}
-		if (nver < 2)
+		if (nver < 2) {
+			free(versions);
 			continue;
+		}
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "driver %s reports %zu versions: %s",
-				 a->driver, nver, versions);
+				 a->driver, nver, rdc_diag_str(versions));
+		free(versions);
 		snprintf(src, sizeof(src), "ETHTOOL_GDRVINFO %s", a->name);
 		rdc_ev_text(f, "driver", src, "%s", a->driver);
 		for (size_t j = i; j < h->nports; j++) {
@@ -327,7 +332,7 @@ static bool check_pcie_link(const struct rdc_diag_port *p, const struct rdc_diag
 {
 	const struct rdc_pci *pci = &p->port.pci;
 	bool slow, narrow;
-	char src[160];
+	char src[RDC_DIAG_SOURCE_LEN];
 	struct rdc_finding *f;
 
 	if (!p->port.has_pci || !pci->has_link || pci->cur_speed_gts <= 0 || pci->cur_width <= 0)
@@ -378,7 +383,7 @@ static bool check_pcie_counters(const struct rdc_diag_port *p, const struct rdc_
 {
 	bool hit[RDC_ARRAY_SIZE(pcie_counters)] = {false};
 	bool have = false, any = false;
-	char list[128] = "";
+	char *list = NULL;
 	struct rdc_finding *f;
 
 	for (size_t k = 0; k < RDC_ARRAY_SIZE(pcie_counters); k++) {
@@ -393,18 +398,20 @@ static bool check_pcie_counters(const struct rdc_diag_port *p, const struct rdc_
 		if (!v)
 			continue;
 		any = hit[k] = true;
-		rdc_diag_append(list, sizeof(list), "%s%s %s%" PRIu64, list[0] ? ", " : "",
-				pcie_counters[k], p->nsamples >= 2 ? "+" : "", v);
+		rdc_diag_cat(&list, "%s%s %s%" PRIu64, list ? ", " : "", pcie_counters[k],
+			     p->nsamples >= 2 ? "+" : "", v);
 	}
 	if (!any)
 		return have;
 	if (p->nsamples >= 2)
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 				 "PCIe errors or stalls in the last %.1f s: %s",
-				 rdc_diag_window_s(p), list);
+				 rdc_diag_window_s(p), rdc_diag_str(list));
 	else
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
-				 "PCIe errors or stalls since the counters were reset: %s", list);
+				 "PCIe errors or stalls since the counters were reset: %s",
+				 rdc_diag_str(list));
+	free(list);
 	rdc_diag_counted(f, p);
 	for (size_t k = 0; k < RDC_ARRAY_SIZE(pcie_counters); k++)
 		if (hit[k])
@@ -456,7 +463,7 @@ static void check_numa_irqs(const struct rdc_diag_host *h, const struct rdc_diag
 		const struct rdc_diag_port *p = &h->ports[i];
 		const struct rdc_netif *n = &p->netif;
 		const char *nd = rdc_diag_netdev(p);
-		char src[160];
+		char src[RDC_DIAG_SOURCE_LEN];
 		struct rdc_finding *f;
 
 		/* The RDMA port itself: once, not per RoCE LAG member. */
@@ -522,7 +529,7 @@ static void check_vf_limits(const struct rdc_diag_host *h, const struct rdc_diag
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const char *nd = rdc_diag_netdev(p);
-		char src[160];
+		char src[RDC_DIAG_SOURCE_LEN];
 		struct rdc_finding *f;
 
 		/* The RDMA port itself: once, not per RoCE LAG member. */

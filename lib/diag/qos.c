@@ -173,7 +173,7 @@ static struct rdc_evidence *qos_count_evidence(struct rdc_finding *f, const stru
 					       enum rdc_diag_set set, const char *name, uint64_t v,
 					       bool cumulative)
 {
-	char src[160];
+	char src[RDC_DIAG_SOURCE_LEN];
 	uint64_t total;
 
 	rdc_diag_counter_source(p, set, name, src, sizeof(src));
@@ -211,7 +211,7 @@ static void qos_pause_evidence(struct rdc_finding *f, const struct rdc_diag_port
 			       const char *name, uint64_t us, const char *pct_name, double pct,
 			       unsigned int prio)
 {
-	char src[160];
+	char src[RDC_DIAG_SOURCE_LEN];
 
 	rdc_ev_detail(qos_count_evidence(f, p, RDC_DIAG_NETDEV, name, us, false), "microseconds");
 	rdc_diag_counter_source(p, RDC_DIAG_NETDEV, name, src, sizeof(src));
@@ -241,7 +241,7 @@ static void check_pfc_off(const struct rdc_diag_host *h, const struct rdc_diag_c
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		struct rdc_finding *f;
-		char src[160], on[32];
+		char src[RDC_DIAG_SOURCE_LEN], on[32];
 
 		if (!qos_judged(h, c, p, r))
 			continue;
@@ -280,7 +280,7 @@ static void check_pfc_too_many(const struct rdc_diag_host *h, const struct rdc_d
 		unsigned int en, n, cap;
 		bool on_cnp, over_cap, extra;
 		struct rdc_finding *f;
-		char src[160], on[32];
+		char src[RDC_DIAG_SOURCE_LEN], on[32];
 
 		if (!qos_judged(h, c, p, r))
 			continue;
@@ -340,7 +340,7 @@ static void check_trust(const struct rdc_diag_host *h, const struct rdc_diag_che
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		struct rdc_finding *f;
-		char src[160], app_src[160];
+		char src[RDC_DIAG_SOURCE_LEN], app_src[RDC_DIAG_SOURCE_LEN];
 		const char *trust;
 
 		if (!qos_judged(h, c, p, r))
@@ -368,16 +368,16 @@ static void check_trust(const struct rdc_diag_host *h, const struct rdc_diag_che
 
 /* ---- qos.dscp-map (#12) ------------------------------------------------- */
 
-/* " DSCP 26 -> priority 4, not 3" or " DSCP 26 not mapped (wanted 3)" into @title. */
-static void dscp_map_title(char *title, size_t size, const char *what, unsigned int dscp, int got,
+/* " DSCP 26 -> priority 4, not 3" or " DSCP 26 not mapped (wanted 3)" added to *@title. */
+static void dscp_map_title(char **title, const char *what, unsigned int dscp, int got,
 			   unsigned int want)
 {
 	if (got < 0)
-		rdc_diag_append(title, size, "%s%s DSCP %u not in the APP table (want priority %u)",
-				title[0] ? "; " : "", what, dscp, want);
+		rdc_diag_cat(title, "%s%s DSCP %u not in the APP table (want priority %u)",
+			     *title ? "; " : "", what, dscp, want);
 	else
-		rdc_diag_append(title, size, "%s%s DSCP %u -> priority %d, not %u",
-				title[0] ? "; " : "", what, dscp, got, want);
+		rdc_diag_cat(title, "%s%s DSCP %u -> priority %d, not %u", *title ? "; " : "", what,
+			     dscp, got, want);
 }
 
 /*
@@ -400,7 +400,8 @@ static void check_dscp_map(const struct rdc_diag_host *h, const struct rdc_diag_
 
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		char src[160], tsrc[160], title[160] = "", why[320] = "";
+		char src[RDC_DIAG_SOURCE_LEN], tsrc[RDC_DIAG_SOURCE_LEN];
+		char *title = NULL, *why = NULL;
 		struct rdc_finding *f;
 		const char *trust;
 		int dp, cp;
@@ -437,28 +438,23 @@ static void check_dscp_map(const struct rdc_diag_host *h, const struct rdc_diag_
 		 */
 		sev = bad_data && dp >= 0 ? RDC_SEV_FAIL : RDC_SEV_WARN;
 		if (bad_data) {
-			dscp_map_title(title, sizeof(title), "RoCE", pol->roce_dscp, dp,
-				       pol->roce_prio);
-			rdc_diag_append(
-				why, sizeof(why),
-				"RoCE data (DSCP %u) must land on the lossless priority %u, "
-				"where PFC and the RoCE TC are. ",
-				pol->roce_dscp, pol->roce_prio);
+			dscp_map_title(&title, "RoCE", pol->roce_dscp, dp, pol->roce_prio);
+			rdc_diag_cat(&why,
+				     "RoCE data (DSCP %u) must land on the lossless priority %u, "
+				     "where PFC and the RoCE TC are. ",
+				     pol->roce_dscp, pol->roce_prio);
 		}
 		if (bad_cnp) {
-			dscp_map_title(title, sizeof(title), "CNP", pol->cnp_dscp, cp,
-				       pol->cnp_prio);
-			rdc_diag_append(
-				why, sizeof(why),
-				"CNPs (DSCP %u) belong on priority %u, a strict TC of their "
-				"own, or they wait behind the traffic they should slow down. ",
-				pol->cnp_dscp, pol->cnp_prio);
+			dscp_map_title(&title, "CNP", pol->cnp_dscp, cp, pol->cnp_prio);
+			rdc_diag_cat(&why,
+				     "CNPs (DSCP %u) belong on priority %u, a strict TC of their "
+				     "own, or they wait behind the traffic they should slow down. ",
+				     pol->cnp_dscp, pol->cnp_prio);
 		}
 		if (dp < 0 || cp < 0)
-			rdc_diag_append(
-				why, sizeof(why),
-				"A DSCP without an entry gets the driver's default priority.");
-		f = rdc_diag_add(r, c, p, sev, "%s", title);
+			rdc_diag_cat(&why,
+				     "A DSCP without an entry gets the driver's default priority.");
+		f = rdc_diag_add(r, c, p, sev, "%s", rdc_diag_str(title));
 		qos_dcb_source(p, "DCB_ATTR_IEEE_APP_TABLE", src, sizeof(src));
 		rdc_ev_text(f, "trust", tsrc, "%s", trust);
 		dscp_map_evidence(f, src, "roce_dscp_prio", pol->roce_dscp, dp);
@@ -467,8 +463,10 @@ static void check_dscp_map(const struct rdc_diag_host *h, const struct rdc_diag_
 		rdc_ev_uint(f, "roce-prio", SRC_POLICY, pol->roce_prio);
 		rdc_ev_uint(f, "cnp-dscp", SRC_POLICY, pol->cnp_dscp);
 		rdc_ev_uint(f, "cnp-prio", SRC_POLICY, pol->cnp_prio);
-		rdc_finding_why(f, "%s", why);
+		rdc_finding_why(f, "%s", rdc_diag_str(why));
 		qos_fix_profile(f, h, p);
+		free(title);
+		free(why);
 	}
 }
 
@@ -482,7 +480,7 @@ static void check_ets(const struct rdc_diag_host *h, const struct rdc_diag_check
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const struct ieee_ets *ets = &p->dcb.ets;
-		char src[160], title[160] = "", shared[32], all[32];
+		char src[RDC_DIAG_SOURCE_LEN], *title = NULL, shared[32], all[32];
 		unsigned int tc, ctc, others = 0, in_tc = 0;
 		struct rdc_finding *f;
 
@@ -502,13 +500,12 @@ static void check_ets(const struct rdc_diag_host *h, const struct rdc_diag_check
 		}
 		if (ets->tc_tsa[tc] == IEEE_8021QAZ_TSA_ETS) {
 			if (ets->tc_tx_bw[tc] < pol->ets_min_bw_pct)
-				rdc_diag_append(title, sizeof(title),
-						"RoCE TC %u has %u%% by ETS, below %g%%", tc,
-						ets->tc_tx_bw[tc], pol->ets_min_bw_pct);
+				rdc_diag_cat(&title, "RoCE TC %u has %u%% by ETS, below %g%%", tc,
+					     ets->tc_tx_bw[tc], pol->ets_min_bw_pct);
 		} else if (ets->tc_tsa[tc] != IEEE_8021QAZ_TSA_STRICT) {
 			/* mlx5 reports "vendor" before anything was configured. */
-			rdc_diag_append(title, sizeof(title), "RoCE TC %u is %s, not ETS or strict",
-					tc, rdc_dcb_tsa_name(ets->tc_tsa[tc]));
+			rdc_diag_cat(&title, "RoCE TC %u is %s, not ETS or strict", tc,
+				     rdc_dcb_tsa_name(ets->tc_tsa[tc]));
 		}
 		/* With RoCE on priority 0 the profile shares TC 0 with the rest on purpose. */
 		for (unsigned int prio = 0; prio < PRIOS && pol->roce_prio; prio++)
@@ -516,21 +513,19 @@ static void check_ets(const struct rdc_diag_host *h, const struct rdc_diag_check
 				others |= 1u << prio;
 		if (others) {
 			qos_prio_list(others, shared, sizeof(shared));
-			rdc_diag_append(title, sizeof(title),
-					"%sRoCE TC %u also carries priorities %s",
-					title[0] ? "; " : "", tc, shared);
+			rdc_diag_cat(&title, "%sRoCE TC %u also carries priorities %s",
+				     title ? "; " : "", tc, shared);
 		}
 		if (ctc == tc && pol->cnp_prio != pol->roce_prio)
-			rdc_diag_append(title, sizeof(title), "%sCNPs share the RoCE TC %u",
-					title[0] ? "; " : "", tc);
+			rdc_diag_cat(&title, "%sCNPs share the RoCE TC %u", title ? "; " : "", tc);
 		else if (ets->tc_tsa[ctc] != IEEE_8021QAZ_TSA_STRICT && pol->cnp_prio)
 			/* (cnp-prio 0 puts CNPs into the ETS TC 0, as the profile does) */
-			rdc_diag_append(title, sizeof(title), "%sCNP TC %u is %s, not strict",
-					title[0] ? "; " : "", ctc,
-					rdc_dcb_tsa_name(ets->tc_tsa[ctc]));
-		if (!title[0])
+			rdc_diag_cat(&title, "%sCNP TC %u is %s, not strict", title ? "; " : "",
+				     ctc, rdc_dcb_tsa_name(ets->tc_tsa[ctc]));
+		if (!title)
 			continue;
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "%s", title);
+		free(title);
 		qos_dcb_source(p, "DCB_ATTR_IEEE_ETS", src, sizeof(src));
 		/* The RoCE TC (prio_tc of roce-prio), its TSA, share and priorities; the CNP's TC. */
 		rdc_ev_detail(rdc_ev_uint(f, "roce_tc", src, tc), "prio_tc of priority %u",
@@ -569,7 +564,7 @@ static void check_global_pause(const struct rdc_diag_host *h, const struct rdc_d
 		uint64_t rxf = 0, txf = 0;
 		bool have_rxf, have_txf, on, frames;
 		struct rdc_finding *f;
-		char src[160], on_list[32];
+		char src[RDC_DIAG_SOURCE_LEN], on_list[32];
 
 		if (!qos_judged(h, c, p, r))
 			continue;
@@ -641,7 +636,7 @@ static void check_pause_storm(const struct rdc_diag_host *h, const struct rdc_di
 
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		char dur[40], title[160] = "";
+		char dur[40], *title = NULL;
 		uint64_t us = 0, serr = 0, swarn = 0;
 		bool have_err, have_warn, cerr = false, cwarn = false;
 		enum rdc_severity sev = RDC_SEV_INFO;
@@ -673,10 +668,9 @@ static void check_pause_storm(const struct rdc_diag_host *h, const struct rdc_di
 		}
 		if (!drc && pct > pol->tx_pause_pct_warn) {
 			sev = pct > pol->tx_pause_pct_fail ? RDC_SEV_FAIL : RDC_SEV_WARN;
-			rdc_diag_append(
-				title, sizeof(title),
-				"paused the peer %.1f%% of the %.1f s window on priority %u", pct,
-				rdc_diag_window_s(p), pol->roce_prio);
+			rdc_diag_cat(&title,
+				     "paused the peer %.1f%% of the %.1f s window on priority %u",
+				     pct, rdc_diag_window_s(p), pol->roce_prio);
 		}
 		if (have_err && serr) {
 			/* The NIC's watchdog stopped sending pause: drops from here on. */
@@ -684,20 +678,21 @@ static void check_pause_storm(const struct rdc_diag_host *h, const struct rdc_di
 				sev = RDC_SEV_FAIL;
 			else if (sev < RDC_SEV_WARN)
 				sev = RDC_SEV_WARN;
-			rdc_diag_append(title, sizeof(title), "%s%llu pause storm error events%s",
-					title[0] ? "; " : "", (unsigned long long)serr,
-					cerr ? SINCE_BOOT : " in the window");
+			rdc_diag_cat(&title, "%s%llu pause storm error events%s", title ? "; " : "",
+				     (unsigned long long)serr,
+				     cerr ? SINCE_BOOT : " in the window");
 		}
 		if (have_warn && swarn) {
 			if (sev < RDC_SEV_WARN)
 				sev = RDC_SEV_WARN;
-			rdc_diag_append(title, sizeof(title), "%s%llu pause storm warning events%s",
-					title[0] ? "; " : "", (unsigned long long)swarn,
-					cwarn ? SINCE_BOOT : " in the window");
+			rdc_diag_cat(&title, "%s%llu pause storm warning events%s",
+				     title ? "; " : "", (unsigned long long)swarn,
+				     cwarn ? SINCE_BOOT : " in the window");
 		}
-		if (!title[0])
+		if (!title)
 			continue;
 		f = rdc_diag_add(r, c, p, sev, "%s", title);
+		free(title);
 		rdc_diag_counted(f, p);
 		if (!drc)
 			qos_pause_evidence(f, p, dur, us, "tx_pause_pct", pct, pol->roce_prio);
@@ -785,7 +780,7 @@ static void check_lossless_drops(const struct rdc_diag_host *h, const struct rdc
 
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		char names[RDC_ARRAY_SIZE(per_prio)][40], src[160];
+		char names[RDC_ARRAY_SIZE(per_prio)][40], src[RDC_DIAG_SOURCE_LEN];
 		uint64_t v[RDC_ARRAY_SIZE(per_prio)], total = 0, phy = 0;
 		bool have[RDC_ARRAY_SIZE(per_prio)], have_prio = false, have_phy, cum = false;
 		struct rdc_finding *f;
@@ -884,7 +879,7 @@ static void check_lossless_drops(const struct rdc_diag_host *h, const struct rdc
 static void ecn_evidence(struct rdc_finding *f, const struct rdc_diag_port *p, bool rp,
 			 unsigned int prio, int v)
 {
-	char path[160];
+	char path[RDC_DIAG_SOURCE_LEN];
 
 	if (rdc_ofed_ecn_path(path, sizeof(path), qos_netdev(p), rp, prio) < 0)
 		rdc_strlcpy(path, "ecn sysfs", sizeof(path));
@@ -902,7 +897,6 @@ static void check_ecn_off(const struct rdc_diag_host *h, const struct rdc_diag_c
 
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		char title[160];
 		struct rdc_finding *f;
 		int np, rp;
 
@@ -925,10 +919,9 @@ static void check_ecn_off(const struct rdc_diag_host *h, const struct rdc_diag_c
 					      np < 0 ? "np" : "rp", prio);
 			continue;
 		}
-		snprintf(title, sizeof(title), "ECN is off on the RoCE priority %u:%s%s", prio,
-			 !np ? " notification point off" : "",
-			 !rp ? (!np ? ", reaction point off" : " reaction point off") : "");
-		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "%s", title);
+		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "ECN is off on the RoCE priority %u:%s%s",
+				 prio, !np ? " notification point off" : "",
+				 !rp ? (!np ? ", reaction point off" : " reaction point off") : "");
 		ecn_evidence(f, p, false, prio, np);
 		ecn_evidence(f, p, true, prio, rp);
 		rdc_finding_why(f,
@@ -952,7 +945,7 @@ static void check_cnp_loop(const struct rdc_diag_host *h, const struct rdc_diag_
 		uint64_t marked = 0, sent = 0, handled = 0, ignored = 0, us = 0;
 		bool hm, hs, hh, hi, cm = false, cs = false, ch = false, ci = false;
 		bool np_off, rp_off, unmarked = false;
-		char title[160] = "", dur[40];
+		char *title = NULL, dur[40];
 		double pct = 0;
 		struct rdc_finding *f;
 
@@ -982,21 +975,21 @@ static void check_cnp_loop(const struct rdc_diag_host *h, const struct rdc_diag_
 		if (hh && !handled && !(hi && ignored) && !qos_pause_pct(p, dur, &us, &pct))
 			unmarked = pct > pol->rx_pause_pct_warn;
 		if (np_off)
-			rdc_diag_append(title, sizeof(title),
-					"%llu ECN-marked RoCE packets received%s, no CNP sent",
-					(unsigned long long)marked, cm ? SINCE_BOOT : "");
+			rdc_diag_cat(&title, "%llu ECN-marked RoCE packets received%s, no CNP sent",
+				     (unsigned long long)marked, cm ? SINCE_BOOT : "");
 		if (rp_off)
-			rdc_diag_append(title, sizeof(title), "%s%llu CNPs ignored%s",
-					title[0] ? "; " : "", (unsigned long long)ignored,
-					ci ? SINCE_BOOT : " in the window");
+			rdc_diag_cat(&title, "%s%llu CNPs ignored%s", title ? "; " : "",
+				     (unsigned long long)ignored,
+				     ci ? SINCE_BOOT : " in the window");
 		if (unmarked)
-			rdc_diag_append(
-				title, sizeof(title),
+			rdc_diag_cat(
+				&title,
 				"%spaused %.1f%% of the window by the peer, but no CNP arrived",
-				title[0] ? "; " : "", pct);
-		if (!title[0])
+				title ? "; " : "", pct);
+		if (!title)
 			continue;
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "%s", title);
+		free(title);
 		rdc_diag_counted(f, p);
 		if (hm)
 			qos_count_evidence(f, p, RDC_DIAG_HW, "np_ecn_marked_roce_packets", marked,
@@ -1058,7 +1051,7 @@ static void cnp_value(char *buf, size_t size, int64_t v)
 static void cnp_evidence(struct rdc_finding *f, const struct rdc_diag_port *p, const char *attr,
 			 int64_t v)
 {
-	char path[160];
+	char path[RDC_DIAG_SOURCE_LEN];
 
 	if (rdc_ofed_cnp_path(path, sizeof(path), qos_netdev(p), attr) < 0)
 		rdc_strlcpy(path, "ecn sysfs", sizeof(path));
@@ -1075,7 +1068,7 @@ static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct r
 
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		char others[160] = "", dscp[24], prio[24];
+		char *others = NULL, dscp[24], prio[24];
 		struct rdc_finding *f;
 
 		if (!qos_judged(h, c, p, r))
@@ -1100,23 +1093,24 @@ static void check_cnp_inconsistent(const struct rdc_diag_host *h, const struct r
 				continue;
 			cnp_value(dscp, sizeof(dscp), o->ofed.cnp_dscp);
 			cnp_value(prio, sizeof(prio), o->ofed.cnp_prio);
-			rdc_diag_append(others, sizeof(others), "%s%s DSCP %s priority %s",
-					others[0] ? ", " : "", o->label, dscp, prio);
+			rdc_diag_cat(&others, "%s%s DSCP %s priority %s", others ? ", " : "",
+				     o->label, dscp, prio);
 		}
 		cnp_value(dscp, sizeof(dscp), p->ofed.cnp_dscp);
 		cnp_value(prio, sizeof(prio), p->ofed.cnp_prio);
 		f = rdc_diag_add(r, c, p, RDC_SEV_WARN,
 				 "CNPs go out with DSCP %s and priority %s, not %u and %u%s", dscp,
 				 prio, pol->cnp_dscp, pol->cnp_prio,
-				 others[0] ? "; other ports differ" : "");
+				 others ? "; other ports differ" : "");
 		cnp_evidence(f, p, "cnp_dscp", p->ofed.cnp_dscp);
 		cnp_evidence(f, p, "cnp_802p_prio", p->ofed.cnp_prio);
 		rdc_ev_uint(f, "cnp-dscp", SRC_POLICY, pol->cnp_dscp);
 		rdc_ev_uint(f, "cnp-prio", SRC_POLICY, pol->cnp_prio);
 		/* A list in words: each port's label, its CNP DSCP and priority ("?" unreadable). */
-		if (others[0])
+		if (others)
 			rdc_ev_text(f, "cnp_other_ports", "/sys/class/net/*/ecn/roce_np", "%s",
 				    others);
+		free(others);
 		rdc_finding_why(f,
 				"CNPs must reach the senders fast, in the strict class the "
 				"switches keep for them (DSCP %u, priority %u); elsewhere they sit "
@@ -1155,7 +1149,7 @@ static void check_dcbx_fight(const struct rdc_diag_host *h, const struct rdc_dia
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		const uint8_t x = p->dcb.dcbx;
-		char src[160], names[64];
+		char src[RDC_DIAG_SOURCE_LEN], names[64];
 		struct rdc_finding *f;
 		bool lld, firmware;
 
@@ -1260,7 +1254,7 @@ static void check_members_differ(const struct rdc_diag_host *h, const struct rdc
 	}
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
-		char what[96] = "", src[160];
+		char *what = NULL, src[RDC_DIAG_SOURCE_LEN];
 		struct rdc_finding *f;
 		size_t n;
 
@@ -1283,18 +1277,18 @@ static void check_members_differ(const struct rdc_diag_host *h, const struct rdc
 			continue;
 		}
 		for (size_t d = 0; d < a->ndiffs; d++)
-			rdc_diag_append(what, sizeof(what), "%s%s", d ? ", " : "",
-					a->diffs[d].label);
+			rdc_diag_cat(&what, "%s%s", d ? ", " : "", a->diffs[d].label);
 		/* About the bond, not one port: listed with the bonds. */
 		f = rdc_diag_add_bond(r, c, p->bond, RDC_SEV_FAIL, "members of %s differ: %s",
-				      p->bond, what);
+				      p->bond, rdc_diag_str(what));
+		free(what);
 		for (size_t d = 0; d < a->ndiffs; d++) {
 			const struct rdc_members_diff *df = &a->diffs[d];
-			char value[128] = "";
+			char *value = NULL;
 
 			for (size_t m = 0; m < df->count; m++)
-				rdc_diag_append(value, sizeof(value), "%s%s %s", m ? ", " : "",
-						df->values[m].netdev, df->values[m].value);
+				rdc_diag_cat(&value, "%s%s %s", m ? ", " : "", df->values[m].netdev,
+					     df->values[m].value);
 			if (!strcmp(df->what, "mtu_bytes") || !strcmp(df->what, "speed_mbps"))
 				snprintf(src, sizeof(src), "/sys/class/net/IF/%s",
 					 !strcmp(df->what, "mtu_bytes") ? "mtu" : "speed");
@@ -1305,7 +1299,8 @@ static void check_members_differ(const struct rdc_diag_host *h, const struct rdc
 			 * comparison ("pfc.enabled_prios", "mtu_bytes"); the value is a
 			 * list in words, each member and what it has.
 			 */
-			rdc_ev_text(f, df->what, src, "%s", value);
+			rdc_ev_text(f, df->what, src, "%s", rdc_diag_str(value));
+			free(value);
 		}
 		rdc_finding_why(f, "the bond hashes (or fails over) RoCE traffic to any member: a "
 				   "member without the same PFC, trust and DSCP map drops or "

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -12,11 +13,11 @@
 #define SRC_ADDRS "rtnetlink RTM_GETADDR"
 #define IB_STATE_ACTIVE 4 /* ports/N/state "4: ACTIVE" */
 
-/* "mlx5_0/1 ens1f0np0" carries no error text; say why a counter set is empty. */
-static void tr_set_reason(char *buf, size_t size, const char *what, int rc)
+/* "mlx5_0/1 ens1f0np0" carries no error text; say why a counter set is empty (added to *@why). */
+static void tr_set_reason(char **why, const char *what, int rc)
 {
 	if (rc)
-		rdc_diag_append(buf, size, "; %s: %s", what, strerror(-rc));
+		rdc_diag_cat(why, "; %s: %s", what, strerror(-rc));
 }
 
 /* ---- counters judged alike: any increase is a finding ------------------ */
@@ -88,7 +89,7 @@ static void tr_hits_evidence(const struct rdc_diag_port *p, struct rdc_finding *
 			     const struct tr_hit *hits, size_t n)
 {
 	double w = rdc_diag_window_s(p);
-	char src[160];
+	char src[RDC_DIAG_SOURCE_LEN];
 
 	for (size_t i = 0; i < n; i++) {
 		const char *name = hits[i].c->name;
@@ -120,7 +121,7 @@ static void check_host_too_slow(const struct rdc_diag_host *h, const struct rdc_
 		const struct rdc_diag_port *p = &h->ports[i];
 		const size_t n = RDC_ARRAY_SIZE(slow_counters);
 		struct tr_hit hits[RDC_ARRAY_SIZE(slow_counters)];
-		char list[96], why[160] = "";
+		char list[96], *why = NULL;
 		size_t present, nhits = tr_moved(p, slow_counters, n, hits, &present);
 		bool win = p->nsamples > 1;
 		struct rdc_finding *f;
@@ -130,10 +131,11 @@ static void check_host_too_slow(const struct rdc_diag_host *h, const struct rdc_
 			continue;
 
 		if (!present) {
-			tr_set_reason(why, sizeof(why), "hw_counters", p->s[0].hw_rc);
-			tr_set_reason(why, sizeof(why), "ethtool", p->s[0].netdev_rc);
+			tr_set_reason(&why, "hw_counters", p->s[0].hw_rc);
+			tr_set_reason(&why, "ethtool", p->s[0].netdev_rc);
 			rdc_diag_skip(r, c, p, "no out_of_buffer or rx_out_of_buffer counter%s",
-				      why);
+				      rdc_diag_str(why));
+			free(why);
 			continue;
 		}
 		if (!nhits)
@@ -190,7 +192,7 @@ static void check_loss(const struct rdc_diag_host *h, const struct rdc_diag_chec
 		const struct rdc_diag_port *p = &h->ports[i];
 		const size_t n = RDC_ARRAY_SIZE(loss_counters);
 		struct tr_hit hits[RDC_ARRAY_SIZE(loss_counters)];
-		char list[96], why[160] = "";
+		char list[96], *why = NULL;
 		size_t present, nhits = tr_moved(p, loss_counters, n, hits, &present);
 		bool win = p->nsamples > 1;
 		struct rdc_finding *f;
@@ -200,8 +202,10 @@ static void check_loss(const struct rdc_diag_host *h, const struct rdc_diag_chec
 			continue;
 
 		if (!present) {
-			tr_set_reason(why, sizeof(why), "hw_counters", p->s[0].hw_rc);
-			rdc_diag_skip(r, c, p, "no transport error counters (hw_counters)%s", why);
+			tr_set_reason(&why, "hw_counters", p->s[0].hw_rc);
+			rdc_diag_skip(r, c, p, "no transport error counters (hw_counters)%s",
+				      rdc_diag_str(why));
+			free(why);
 			continue;
 		}
 		if (!nhits)
@@ -275,7 +279,7 @@ static void tr_only_link_local(const struct rdc_diag_check *c, const struct rdc_
 			       struct rdc_diag_result *r)
 {
 	const char *nd = rdc_diag_ip_netdev(p);
-	char src[160];
+	char src[RDC_DIAG_SOURCE_LEN];
 	struct rdc_finding *f;
 
 	/* A member's addresses are its bond's: judged only when they are what was read. */
@@ -328,27 +332,28 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 			  size_t nbad, struct rdc_diag_result *r)
 {
 	const char *nd = rdc_diag_ip_netdev(p);
-	char missing[96] = "", v1only[96] = "", src[160];
+	char *missing = NULL, *v1only = NULL, src[RDC_DIAG_SOURCE_LEN];
 	size_t nmissing = 0, nv1 = 0;
 	struct rdc_finding *f;
 
 	for (size_t i = 0; i < nbad; i++) {
 		if (v1[i])
-			rdc_diag_append(v1only, sizeof(v1only), "%s%s", nv1++ ? ", " : "",
-					bad[i]->ip);
+			rdc_diag_cat(&v1only, "%s%s", nv1++ ? ", " : "", bad[i]->ip);
 		else
-			rdc_diag_append(missing, sizeof(missing), "%s%s", nmissing++ ? ", " : "",
-					bad[i]->ip);
+			rdc_diag_cat(&missing, "%s%s", nmissing++ ? ", " : "", bad[i]->ip);
 	}
 	if (nmissing && nv1)
 		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL,
-				 "no RoCE v2 GID for %s on %s (RoCE v1 only: %s)", missing, nd,
-				 v1only);
+				 "no RoCE v2 GID for %s on %s (RoCE v1 only: %s)",
+				 rdc_diag_str(missing), nd, rdc_diag_str(v1only));
 	else if (nmissing)
-		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "no RoCE v2 GID for %s on %s", missing, nd);
+		f = rdc_diag_add(r, c, p, RDC_SEV_FAIL, "no RoCE v2 GID for %s on %s",
+				 rdc_diag_str(missing), nd);
 	else
-		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "only RoCE v1 GIDs for %s on %s", v1only,
-				 nd);
+		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "only RoCE v1 GIDs for %s on %s",
+				 rdc_diag_str(v1only), nd);
+	free(missing);
+	free(v1only);
 	/* An address with its prefix is one value; the detail says what its GIDs lack. */
 	for (size_t i = 0; i < nbad; i++) {
 		rdc_ev_detail(rdc_ev_text(f, "address", SRC_ADDRS, "%s/%u", bad[i]->ip,
@@ -392,15 +397,14 @@ static void tr_gid_report(const struct rdc_diag_check *c, const struct rdc_diag_
 	}
 }
 
-/* The indexes of the slots that could not be read ("3, 7"), or false when there are none. */
-static bool tr_gid_unreadable(const struct rdc_diag_port *p, char *buf, size_t size)
+/* The indexes of the slots that could not be read ("3, 7") into *@list, or false when there are none. */
+static bool tr_gid_unreadable(const struct rdc_diag_port *p, char **list)
 {
 	size_t n = 0;
 
-	buf[0] = '\0';
 	for (size_t g = 0; g < p->ngids; g++)
 		if (p->gids[g].unreadable)
-			rdc_diag_append(buf, size, "%s%u", n++ ? ", " : "", p->gids[g].index);
+			rdc_diag_cat(list, "%s%u", n++ ? ", " : "", p->gids[g].index);
 	return n > 0;
 }
 
@@ -412,7 +416,7 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 		const struct rdc_netif_addr *bad[RDC_NETIF_ADDRS_MAX];
 		const struct rdc_gid *v1[RDC_NETIF_ADDRS_MAX];
 		size_t nbad = 0, nglobal = 0;
-		char unread[64];
+		char *unread = NULL;
 
 		/* The RDMA port itself: once, not per RoCE LAG member. */
 		if (!rdc_diag_port_rdma(p))
@@ -450,11 +454,12 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 			bad[nbad] = ad;
 			v1[nbad++] = g;
 		}
-		if (nbad && tr_gid_unreadable(p, unread, sizeof(unread)))
+		if (nbad && tr_gid_unreadable(p, &unread))
 			/* The missing GID may sit in a slot that could not be read. */
 			rdc_diag_skip(r, c, p, "GID slot(s) %s could not be read", unread);
 		else if (nbad)
 			tr_gid_report(c, p, bad, v1, nbad, r);
+		free(unread);
 		if (!nglobal)
 			tr_only_link_local(c, p, r);
 	}
@@ -494,7 +499,7 @@ static void check_rdma_cm(const struct rdc_diag_host *h, const struct rdc_diag_c
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 		bool bad_mode, bad_tos;
-		char title[160] = "", fix[160] = "", src[160];
+		char *title = NULL, *fix = NULL, src[RDC_DIAG_SOURCE_LEN];
 		struct rdc_finding *f;
 
 		if (!rdc_diag_port_roce(p)) {
@@ -515,18 +520,17 @@ static void check_rdma_cm(const struct rdc_diag_host *h, const struct rdc_diag_c
 		if (!bad_mode && !bad_tos)
 			continue;
 		if (bad_mode) {
-			rdc_diag_append(title, sizeof(title), "default mode %s (want RoCE v2)",
-					p->cm.mode);
-			rdc_diag_append(fix, sizeof(fix), " roce-mode v2");
+			rdc_diag_cat(&title, "default mode %s (want RoCE v2)", p->cm.mode);
+			rdc_diag_cat(&fix, " roce-mode v2");
 		}
 		if (bad_tos) {
-			rdc_diag_append(title, sizeof(title),
-					"%sdefault ToS %lld (policy %u: DSCP %u)",
-					bad_mode ? ", " : "", (long long)p->cm.tos, want_tos,
-					want_tos >> 2);
-			rdc_diag_append(fix, sizeof(fix), " roce-tos %u", want_tos);
+			rdc_diag_cat(&title, "%sdefault ToS %lld (policy %u: DSCP %u)",
+				     bad_mode ? ", " : "", (long long)p->cm.tos, want_tos,
+				     want_tos >> 2);
+			rdc_diag_cat(&fix, " roce-tos %u", want_tos);
 		}
-		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "rdma_cm %s", title);
+		f = rdc_diag_add(r, c, p, RDC_SEV_WARN, "rdma_cm %s", rdc_diag_str(title));
+		free(title);
 		if (p->cm.have_mode) {
 			rdc_rdma_cm_path(src, sizeof(src), p->port.device, p->port.port,
 					 "default_roce_mode");
@@ -549,7 +553,8 @@ static void check_rdma_cm(const struct rdc_diag_host *h, const struct rdc_diag_c
 		rdc_finding_fix(f,
 				"'rdmactl pfc set dev %s%s' (not kept across reboots: put it "
 				"in /etc/rdmactl/pfc.yaml, which 'rdmactl pfc apply -f' reads)",
-				p->port.netdev.name, fix);
+				p->port.netdev.name, rdc_diag_str(fix));
+		free(fix);
 		tr_rdma_cm_cmd(f, p->port.netdev.name, bad_mode, bad_tos, want_tos);
 	}
 }

@@ -29,8 +29,8 @@ too_wide() {
 	}'
 }
 
-# bond check's own header line ("bond0: active-backup, failover within ...") is not a
-# finding and is not wrapped yet: only the findings' lines (indented) are checked there.
+# bond check's own header line ("bond0: active-backup, failover within ... survives 0.537 s
+# (timeout >= 12 survives)") wraps between its phrases like the findings' lines.
 @test "strings whole: text lines fit 80 columns, only one unbreakable unit runs past" {
 	local h args out
 	for h in "$FIXTURES"/*/; do
@@ -39,25 +39,91 @@ too_wide() {
 			out=$("$RDMACTL" --root "$h" $args 2>/dev/null | too_wide) || true
 			[ -z "$out" ] || fail "$h $args: lines past 80 columns: $out"
 		done
-		out=$("$RDMACTL" --root "$h" bond check 2>/dev/null | grep '^ ' | too_wide) || true
+		out=$("$RDMACTL" --root "$h" bond check 2>/dev/null | too_wide) || true
 		[ -z "$out" ] || fail "$h bond check: lines past 80 columns: $out"
 	done
 }
 
 # -b: one finding per line, its title wrapped under a hang of 6; joined again, each line
 # ends with the finding's whole title as JSON has it.
-@test "strings whole: every title wrapped in text is the JSON title, word for word" {
-	local h json text title
-	for h in "$FIXTURES"/*/; do
-		json=$("$RDMACTL" --root "$h" -j diag 2>/dev/null) || true
-		text=$("$RDMACTL" --root "$h" -b diag 2>/dev/null |
-			awk '/^      [^ ]/ { sub(/^ +/, ""); line = line " " $0; next }
-			     { if (line != "") print line; line = $0 }
-			     END { if (line != "") print line }') || true
-		while IFS= read -r title; do
-			[ -n "$title" ] || continue
-			grep -qF -- ": $title" <<<"$text" || fail "$h: title not whole in text: '$title'
+titles_whole_in_text() {
+	local h=$1 json text title
+	json=$("$RDMACTL" --root "$h" -j diag 2>/dev/null) || true
+	text=$("$RDMACTL" --root "$h" -b diag 2>/dev/null |
+		awk '/^      [^ ]/ { sub(/^ +/, ""); line = line " " $0; next }
+		     { if (line != "") print line; line = $0 }
+		     END { if (line != "") print line }') || true
+	while IFS= read -r title; do
+		[ -n "$title" ] || continue
+		grep -qF -- ": $title" <<<"$text" || fail "$h: title not whole in text: '$title'
 $text"
-		done < <(jq -r '.findings[].title' <<<"$json")
+	done < <(jq -r '.findings[].title' <<<"$json")
+}
+
+@test "strings whole: every title wrapped in text is the JSON title, word for word" {
+	local h
+	for h in "$FIXTURES"/*/; do
+		titles_whole_in_text "$h"
 	done
+}
+
+# The longest RDMA device name the kernel allows: 63 bytes (IB_DEVICE_NAME_MAX 64).
+long_device() {
+	printf 'mlx5_%s%s' "$(printf 'x%.0s' {1..57})" "$1"
+}
+
+# A copy of cx6dx whose two RDMA devices have 63-byte names and whose second one runs
+# other firmware, named as bnxt_re names it ("227.0.131.0/pkg 227.1.111.0"):
+# host.fw-mismatch names both devices and versions in its title, whose list was cut at
+# 160 bytes ("... mlx5_xxx...x1 227.0.131.0/pkg 227").
+long_devices_host() {
+	local h=$BATS_TEST_TMPDIR/long i dev new target
+	cp -a "$FIXTURES/cx6dx" "$h"
+	for i in 0 1; do
+		dev=mlx5_$i
+		new=$(long_device "$i")
+		target=$(readlink "$h/sys/class/infiniband/$dev")
+		mv "$h/sys/class/infiniband/$target" "$h/sys/class/infiniband/${target%/*}/$new"
+		rm "$h/sys/class/infiniband/$dev"
+		ln -s "${target%/*}/$new" "$h/sys/class/infiniband/$new"
+		[ ! -d "$h/sys/kernel/config/rdma_cm/$dev" ] ||
+			mv "$h/sys/kernel/config/rdma_cm/$dev" "$h/sys/kernel/config/rdma_cm/$new"
+	done
+	echo "227.0.131.0/pkg 227.1.111.0" >"$h/sys/class/infiniband/$new/fw_ver"
+	echo "$h"
+}
+
+@test "strings whole: a title listing 63-byte device names is whole in JSON and in text" {
+	local h json title d0 d1 out
+	h=$(long_devices_host)
+	d0=$(long_device 0) d1=$(long_device 1)
+	[ ${#d0} -eq 63 ] || fail "device name of ${#d0} bytes"
+	json=$("$RDMACTL" --root "$h" -j diag 2>/dev/null) || true
+	title=$(jq -r '.findings[] | select(.id == "host.fw-mismatch") | .title' <<<"$json")
+	[ "$title" = "2 MT4125 adapters run 2 firmware versions: $d0 22.39.1002, $d1 227.0.131.0/pkg 227.1.111.0" ] ||
+		fail "title: '$title'"
+	jq -e '[.. | strings | select(endswith("..."))] | length == 0' <<<"$json" >/dev/null ||
+		fail "cut: $(jq -c '[.. | strings | select(endswith("..."))]' <<<"$json")"
+	titles_whole_in_text "$h"
+	out=$("$RDMACTL" --root "$h" diag 2>/dev/null | too_wide) || true
+	[ -z "$out" ] || fail "lines past 80 columns: $out"
+}
+
+# An error record holds a message with a path as long as the kernel takes (PATH_MAX): the
+# message was cut at 256 bytes, at a word ("cannot use root ...: No such file or directory").
+@test "strings whole: an error naming a 3000-byte path says it whole, in JSON and on stderr" {
+	local p=$BATS_TEST_TMPDIR/$(printf 'd%.0s' {1..200}) i
+	for i in $(seq 14); do
+		p=$p/$(printf 'e%.0s' {1..200})
+	done
+	[ ${#p} -gt 2900 ] || fail "path of ${#p} bytes"
+	run --separate-stderr "$RDMACTL" --root "$p" -j port
+	assert_failure 1
+	jq -e --arg p "$p" '.kind == "error" and .error.id == "not-found"
+		and .error.message == "cannot use root '"'"'\($p)'"'"': No such file or directory"' \
+		<<<"$output" >/dev/null || fail "$output"
+	run --separate-stderr "$RDMACTL" --root "$p" port
+	assert_failure 1
+	[ "$stderr" = "rdmactl: port: cannot use root '$p': No such file or directory" ] ||
+		fail "$stderr"
 }
