@@ -73,8 +73,11 @@ static int fake_addrs_cb(struct rdc_addr4_list *v4, struct rdc_addr6_list *v6)
 	v6->items = calloc(fake.nv6 + 1, sizeof(*v6->items));
 	assert_non_null(v4->items);
 	assert_non_null(v6->items);
-	memcpy(v4->items, fake.v4, fake.nv4 * sizeof(*fake.v4));
-	memcpy(v6->items, fake.v6, fake.nv6 * sizeof(*fake.v6));
+	/* memcpy's source must not be NULL even for 0 bytes (UBSan says so). */
+	if (fake.nv4)
+		memcpy(v4->items, fake.v4, fake.nv4 * sizeof(*fake.v4));
+	if (fake.nv6)
+		memcpy(v6->items, fake.v6, fake.nv6 * sizeof(*fake.v6));
 	v4->count = fake.nv4;
 	v6->count = fake.nv6;
 	return 0;
