@@ -26,8 +26,17 @@ int rdc_term_width(void)
 	const char *env = getenv("COLUMNS");
 	uint32_t cols;
 
-	/* A pipe or a file: 80, whatever $COLUMNS a shell left behind, so output is reproducible. */
-	if (!isatty(STDOUT_FILENO))
+	/*
+	 * A pipe or a file: 80, whatever $COLUMNS a shell left behind, so output is
+	 * reproducible.  Asked once: a listing asks per line, and stdout does not
+	 * turn into a terminal halfway (a terminal's width is asked each time: it
+	 * can be resized).
+	 */
+	static int stdout_tty = -1;
+
+	if (stdout_tty < 0)
+		stdout_tty = isatty(STDOUT_FILENO);
+	if (!stdout_tty)
 		return RDC_TERM_WIDTH_DEFAULT;
 	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
 		return term_clamp(ws.ws_col);

@@ -109,6 +109,24 @@ no_host_data() {
 	same_as_base board_id ports/1/state mtu
 }
 
+# A read under --root looks at the file's type only when its first read()
+# does not already say "a regular file" (nothing, an error, a full buffer).
+@test "--root: a device node in the bundle reads as an unreadable file, what it is said" {
+	local f
+	for f in "$MLX5_1/board_id" "$NET1/mtu"; do
+		rm "$T/bad/$f" "$T/base/$f"
+		mkdir "$T/base/$f" # exists, cannot be read
+	done
+	# /dev/zero fills any buffer, /dev/null gives nothing: both refused after one read.
+	mknod "$T/bad/$MLX5_1/board_id" c 1 5 || skip "mknod refused here"
+	mknod "$T/bad/$NET1/mtu" c 1 3
+	port_of bad
+	port_of base
+	same_as_base board_id mtu
+	grep -q "board_id'.*a character device, not a regular file" "$T/bad.err"
+	grep -q "mtu'.*a character device, not a regular file" "$T/bad.err"
+}
+
 @test "--root: a FIFO as a directory never hangs" {
 	rm -rf "$T/bad/$MLX5_0/ports/1/gids" "$T/base/$MLX5_0/ports/1/gids"
 	mkfifo "$T/bad/$MLX5_0/ports/1/gids"
@@ -119,4 +137,18 @@ no_host_data() {
 	run --separate-stderr timeout 10 "$RDMACTL" --root "$T/base" -j port gids mlx5_0
 	[ "$bad_status" = "$status" ]
 	[ "$bad_out" = "$output" ]
+}
+
+# The listing's cost under --root (docs/HACKING.md, "Listings at the floor"):
+# each GID file is one openat2() in the jail, its read and close; fstat() only
+# where the read leaves the type in doubt (the device test above).
+@test "--root: a GID file costs openat2, read and close, no fstat on its fd" {
+	command -v strace >/dev/null || skip "no strace (scripts/install-deps test)"
+	strace -qq -o "$T/trace" -e trace=openat2,read,close,fstat,newfstatat,statx \
+		"$RDMACTL" --root "$BATS_TEST_DIRNAME/../../testdata/hosts/cx6dx" port gids mlx5_0 >/dev/null
+	awk '
+		/^openat2\(.*gids\/[0-9]+", .* = [0-9]+$/ { open[$NF] = 1; opened++; next }
+		/^(newfstatat|fstat|statx)\(/ { split($0, a, /[(,]/); if (a[2] in open && bad++ < 3) print "fstat on a GID fd: " $0; next }
+		/^close\(/ { split($0, a, /[()]/); delete open[a[2]] }
+		END { print opened " GID files opened"; exit !(opened >= 16 && !bad) }' "$T/trace"
 }
