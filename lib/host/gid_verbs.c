@@ -2,12 +2,14 @@
 /* gid_verbs.c - the live GID table in one ibv_query_gid_table() per device */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "host/gid_verbs.h"
 #include "host/ibdev.h"
+#include "kernel/rtnl.h"
 #include "seam/fs.h"
 
 /*
@@ -64,9 +66,14 @@ out:
 	return rc;
 }
 
+/* One RTM_GETLINK through the transport (not if_indextoname(), a socket of its own). */
 static int verbs_ifname_cb(unsigned int ifindex, char name[IF_NAMESIZE])
 {
-	return if_indextoname(ifindex, name) ? 0 : -errno;
+	struct rdc_err err = {0};
+
+	if (ifindex > INT_MAX)
+		return -ENXIO;
+	return rdc_link_name((int)ifindex, name, &err);
 }
 
 static int verbs_addrs_cb(struct rdc_addr4_list *v4, struct rdc_addr6_list *v6)

@@ -70,6 +70,35 @@ int rdc_link_get(const char *ifname, struct rdc_link *link, struct rdc_err *err)
 	return 0;
 }
 
+int rdc_link_name(int ifindex, char name[IF_NAMESIZE], struct rdc_err *err)
+{
+	struct rtnl_link *obj = NULL;
+	struct nl_msg *msg = NULL;
+	const char *got;
+	int rc;
+
+	name[0] = '\0';
+	if (ifindex <= 0)
+		return rdc_err_set(err, EINVAL, "no interface index %d", ifindex);
+	if (rtnl_link_build_get_request(ifindex, NULL, &msg) < 0)
+		return rdc_err_set(err, ENOMEM, "cannot build request for interface %d", ifindex);
+	rc = rdc_rtmsg_talk(msg, 0, rtnl_link_cb, &obj, err);
+	nlmsg_free(msg);
+	if (rc == -ENODEV)
+		return rdc_err_set(err, ENXIO, "no network interface with index %d here", ifindex);
+	if (rc)
+		return rc;
+	got = obj ? rtnl_link_get_name(obj) : NULL;
+	if (!got || strlen(got) >= IF_NAMESIZE)
+		rc = rdc_err_set(err, EBADMSG, "kernel sent no usable name for interface %d",
+				 ifindex);
+	else
+		rdc_strlcpy(name, got, IF_NAMESIZE);
+	if (obj)
+		rtnl_link_put(obj);
+	return rc;
+}
+
 int rdc_link_set(const struct rdc_link *current, const struct rdc_link_change *change,
 		 struct rdc_err *err)
 {

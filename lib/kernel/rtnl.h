@@ -25,6 +25,8 @@ struct rdc_link_change {
 };
 
 int rdc_link_get(const char *ifname, struct rdc_link *link, struct rdc_err *err);
+/* The name of netdev @ifindex in this network namespace; -ENXIO when none here has it. */
+int rdc_link_name(int ifindex, char name[IF_NAMESIZE], struct rdc_err *err);
 /* One RTM_NEWLINK carrying only the changed attributes; refused under --root. */
 int rdc_link_set(const struct rdc_link *current, const struct rdc_link_change *change,
 		 struct rdc_err *err);

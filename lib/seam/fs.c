@@ -447,14 +447,14 @@ const char *rdc_fs_capture_error(void)
 
 /* How to open a path (fs_open). */
 struct fs_how {
-	int flags;    /* O_PATH, or O_RDONLY (| O_DIRECTORY); | O_NOFOLLOW: the link itself */
-	mode_t want;  /* what a read or listing needs: S_IFREG, S_IFDIR, or 0 for anything */
-	bool walk;    /* resolve with fs_walk(), which fills canon */
-	bool capture; /* and re-create the links it meets in the capture */
-	char *canon;  /* PATH_MAX bytes: the resolved kernel path, with walk */
-	mode_t got;   /* out: the type found when it is not the one wanted */
-	off_t size;   /* out: a regular file's size where its fd was fstat()ed, else -1 */
-	bool late;      /* a read: the type check may wait for what the first read() says */
+	int flags;	/* O_PATH, or O_RDONLY (| O_DIRECTORY); | O_NOFOLLOW: the link itself */
+	mode_t want;	/* what a read or listing needs: S_IFREG, S_IFDIR, or 0 for anything */
+	bool walk;	/* resolve with fs_walk(), which fills canon */
+	bool capture;	/* and re-create the links it meets in the capture */
+	char *canon;	/* PATH_MAX bytes: the resolved kernel path, with walk */
+	mode_t got;	/* out: the type found when it is not the one wanted */
+	off_t size;	/* out: a regular file's size where its fd was fstat()ed, else -1 */
+	bool late;	/* a read: the type check may wait for what the first read() says */
 	bool unchecked; /* out: it waited (late), fs_read_path() does it when needed */
 };
 

@@ -32,6 +32,18 @@ setup() { skip_unless_lab; }
 	done
 }
 
+# Under host load the clocksource watchdog would move a guest to the HPET, an
+# emulated device every clock read exits to (scripts/lab: tsc=reliable).
+@test "each VM keeps the TSC as its clock, the watchdog off for it" {
+	local h
+	for h in a b; do
+		run --separate-stderr on "$h" 'cat /sys/devices/system/clocksource/clocksource0/current_clocksource; tr " " "\n" </proc/cmdline | grep -x tsc=reliable'
+		assert_success
+		assert_line --index 0 tsc
+		assert_line --index 1 tsc=reliable
+	done
+}
+
 @test "the checkout is the host's, read-only" {
 	run --separate-stderr on a 'pwd; touch x 2>/dev/null || echo read-only'
 	assert_success
