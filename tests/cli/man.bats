@@ -296,13 +296,13 @@ json_paths() {
 # through).  The report needs two hosts with RDMA devices, so the keys are
 # listed here from cmd/bench.c (the lab checks them on real runs); the
 # server's document for a failed run is also read from a live server below.
-BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth duration_s iters warmup_s interval_s
+BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth cq_mod post_list inline_bytes duration_s iters warmup_s interval_s
 	traffic_class mtu_limit_bytes"
 BENCH_ENDPOINT_KEYS="device port netdev gid_index gid ip"
 BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local links.remote
 	links.path_mtu_bytes links.status links.bytes links.msgs links.window_s links.gbps
 	links.mmsgs_per_s links.min_interval_gbps links.max_interval_gbps links.port_share_pct
-	links.port_rate_gbps links.intervals_gbps links.latency_us links.latency_us.count
+	links.port_rate_gbps links.intervals_gbps links.completions links.post_calls links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
 	links.latency_us.max links.latency_us.mean links.latency_us.stdev links.cpu_s
 	links.longest_stall_s links.longest_stall_start_s links.longest_stall_end_s
