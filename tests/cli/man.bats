@@ -373,7 +373,10 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
 	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
 	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench/proto.h" || fail "the magic changed"
-	grep -qE '^#define RDC_BENCH_PROTO_VERSION 2\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 3\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qF "protocol version: 3" "$page" || fail "the page does not state protocol version 3"
+	grep -qE '^#define RDC_ERR_MSG_LEN \(PATH_MAX \+ 256\)$' "$TOP/lib/base/err.h" || fail "RDC_ERR_MSG_LEN changed"
+	grep -qF "a text of at most 4351 bytes" <<<"$flat" || fail "the page does not state ERROR's text limit"
 	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench/proto.h" || fail "the header length changed"
 	grep -qE '^#define RDC_BENCH_MAX_FRAME 65536$' "$TOP/lib/bench/proto.h" || fail "the frame limit changed"
 	grep -qF "16 links per run, 64 QPs per link, 16 MiB per message, 1 GiB of registered memory per side and run, 32 endpoints per host" <<<"$flat" ||
