@@ -673,6 +673,38 @@ static void out_counters(struct rdc_out *o, const struct rdc_counter_set *set)
 		rdc_out_nl(o);
 }
 
+/*
+ * The log2 histogram (rdc_lat_bucket()), JSON and YAML only: the buckets from
+ * the first to the last that holds a sample, empty ones between included, as
+ * {from_us, to_us, count}; to_us null for the last, open bucket.
+ */
+static void out_lat_histogram(struct rdc_out *o, const struct rdc_lat_stats *st)
+{
+	unsigned int first = RDC_LAT_BUCKETS, last = 0;
+
+	for (unsigned int k = 0; k < RDC_LAT_BUCKETS; k++)
+		if (st->hist[k]) {
+			if (first == RDC_LAT_BUCKETS)
+				first = k;
+			last = k;
+		}
+	rdc_out_arr_open(o, "histogram");
+	for (unsigned int k = first; k <= last && first < RDC_LAT_BUCKETS; k++) {
+		uint64_t from, to;
+
+		rdc_lat_bucket_range(k, &from, &to);
+		rdc_out_obj_open(o, NULL);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "from_us", NULL, from);
+		if (to)
+			rdc_out_u64(o, RDC_OUT_MACHINE, "to_us", NULL, to);
+		else
+			rdc_out_null(o, "to_us", NULL);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "count", NULL, st->hist[k]);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+}
+
 static void out_lat(struct rdc_out *o, const struct rdc_lat_stats *st)
 {
 	rdc_out_obj_open(o, "latency_us");
@@ -684,6 +716,7 @@ static void out_lat(struct rdc_out *o, const struct rdc_lat_stats *st)
 	rdc_out_f64(o, RDC_OUT_ANY, "max", "  max %.2f", st->max_us);
 	rdc_out_f64(o, RDC_OUT_ANY, "mean", "  mean %.2f", st->mean_us);
 	rdc_out_f64(o, RDC_OUT_ANY, "stdev", "  stdev %.2f us", st->stdev_us);
+	out_lat_histogram(o, st);
 	rdc_out_obj_close(o);
 }
 

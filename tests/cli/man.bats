@@ -304,7 +304,9 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.mmsgs_per_s links.min_interval_gbps links.max_interval_gbps links.port_share_pct
 	links.port_rate_gbps links.intervals_gbps links.completions links.post_calls links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
-	links.latency_us.max links.latency_us.mean links.latency_us.stdev links.cpu_s
+	links.latency_us.max links.latency_us.mean links.latency_us.stdev
+	links.latency_us.histogram links.latency_us.histogram.from_us links.latency_us.histogram.to_us
+	links.latency_us.histogram.count links.cpu_s
 	links.longest_stall_s links.longest_stall_start_s links.longest_stall_end_s
 	links.silent_to_end links.silent_from_s links.failed_completions links.error
 	links.carrier_lost links.carrier_losses links.carrier_lost_at_s links.carrier_back_at_s

@@ -180,6 +180,12 @@ same_order() {
 	[ "$(jqf li .inline_bytes)" = 220 ] && [ "$(jqf l0 .inline_bytes)" = 0 ]
 	echo "# lat p50: inline 220 $(jqf li '.links[0].latency_us.p50') us, inline 0 $(jqf l0 '.links[0].latency_us.p50') us" >&3
 	[ "$(jqf li '.links[0].latency_us.count')" = 200 ] && [ "$(jqf l0 '.links[0].latency_us.count')" = 200 ]
+	# The histogram: log2 buckets that hold every sample, the first and last not empty, max in one.
+	echo "# lat histogram (inline 220): $(jqf li '[.links[0].latency_us.histogram[] | "[\(.from_us),\(.to_us)) \(.count)"] | join(" ")')" >&3
+	jqf li '.links[0].latency_us as $l | ([$l.histogram[].count] | add) == $l.count
+		and ($l.histogram[0].count > 0) and ($l.histogram[-1].count > 0)
+		and ([$l.histogram[] | select(.from_us <= $l.max and (.to_us == null or $l.max < .to_us))] | length) == 1' |
+		grep -qx true || fail "histogram: $(jqf li '.links[0].latency_us | tojson')"
 	# perftest leaves inline off on Soft-RoCE whatever -I says ("Device not
 	# recognized to implement inline feature"): it shows that, nothing to compare.
 	run pt ib_write_lat "-s 2 -n 20 -I 64"

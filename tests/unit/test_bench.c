@@ -162,6 +162,58 @@ static void test_percentile(void **state)
 		}
 }
 
+/* The log2 buckets of the latency histogram: [0, 1) us, then [2^(k-1), 2^k) us, the last open. */
+static void test_lat_histogram(void **state)
+{
+	static const struct {
+		uint64_t ns;
+		unsigned int bucket;
+	} cases[] = {
+		{0, 0},
+		{999, 0},
+		{1000, 1},
+		{1999, 1},
+		{2000, 2},
+		{3999, 2},
+		{4000, 3},
+		{10386000, 14}, /* 10.4 ms, the lab's p50: [8192, 16384) us */
+		{(1ull << 31) * 1000, 32},
+		{(1ull << 32) * 1000 - 1, 32},
+		{(1ull << 32) * 1000, 33},
+		{UINT64_MAX, 33},
+	};
+	uint64_t samples[] = {500, 1500, 1600, 9000, 9000, 3000000};
+	struct rdc_lat_stats st;
+	uint64_t from, to, sum = 0;
+
+	(void)state;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
+		unsigned int k = rdc_lat_bucket(cases[i].ns);
+
+		if (k != cases[i].bucket)
+			fail_msg("%llu ns: bucket %u, expected %u", (unsigned long long)cases[i].ns,
+				 k, cases[i].bucket);
+		rdc_lat_bucket_range(k, &from, &to);
+		assert_true(cases[i].ns / 1000 >= from);
+		if (to)
+			assert_true(cases[i].ns / 1000 < to);
+	}
+	rdc_lat_bucket_range(0, &from, &to);
+	assert_true(from == 0 && to == 1);
+	rdc_lat_bucket_range(4, &from, &to);
+	assert_true(from == 8 && to == 16);
+	rdc_lat_bucket_range(RDC_LAT_BUCKETS - 1, &from, &to);
+	assert_true(from == 1ull << 32 && to == 0);
+	rdc_lat_stats_compute(samples, RDC_ARRAY_SIZE(samples), &st);
+	assert_int_equal(st.hist[0], 1);  /* 0.5 us */
+	assert_int_equal(st.hist[1], 2);  /* 1.5, 1.6 us */
+	assert_int_equal(st.hist[4], 2);  /* 9 us: [8, 16) */
+	assert_int_equal(st.hist[12], 1); /* 3 ms: [2048, 4096) us */
+	for (unsigned int k = 0; k < RDC_LAT_BUCKETS; k++)
+		sum += st.hist[k];
+	assert_int_equal(sum, RDC_ARRAY_SIZE(samples));
+}
+
 static void test_lat_stats(void **state)
 {
 	static const struct {
@@ -1815,6 +1867,7 @@ int main(void)
 		cmocka_unit_test(test_interval_range),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_lat_stats),
+		cmocka_unit_test(test_lat_histogram),
 		cmocka_unit_test(test_cpu_times_parse),
 		cmocka_unit_test(test_cpu_times_live),
 		cmocka_unit_test(test_cpu_busy_percent),
