@@ -53,14 +53,17 @@ struct rdc_bench_link {
 	struct rdc_bench_params p;
 	struct rdc_bench_endpoint ep;
 	bool server;
+	bool use_inline;    /* the run's messages go inline (inline, a size that fits) */
+	bool inline_strict; /* the user asked for max_inline: a device that takes less fails */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	uint8_t *buf;
+	struct ibv_send_wr *wrs; /* post_list of each, for one chain */
+	struct ibv_sge *sges;
 	uint64_t buf_len, slot;
 	uint32_t max_inline; /* asked of the QP; what the device grants may be more */
-	bool use_inline;     /* the run's messages go inline (inline, a size that fits) */
 	uint32_t rd_atom_resp, rd_atom_init; /* device limits as responder / initiator */
 	enum ibv_mtu active_mtu, path_mtu;
 	uint32_t rx_depth;
@@ -68,11 +71,8 @@ struct rdc_bench_link {
 	uint32_t nqps;
 	uint32_t remote_rkey, remote_rd_atom;
 	uint64_t remote_vaddr;
-	uint32_t sig_every;	 /* signal one work request in this many (cq-mod) */
-	uint32_t post_list;	 /* work requests chained per ibv_post_send() */
-	bool inline_strict;	 /* the user asked for max_inline: a device that takes less fails */
-	struct ibv_send_wr *wrs; /* post_list of each, for one chain */
-	struct ibv_sge *sges;
+	uint32_t sig_every; /* signal one work request in this many (cq-mod) */
+	uint32_t post_list; /* work requests chained per ibv_post_send() */
 
 	struct rdc_bench_sync *sync;
 	pthread_t thread;
