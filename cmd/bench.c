@@ -143,6 +143,10 @@ static const struct rdc_val_uint qp_timeout_range = {.min = 0,
 						     .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_uint retry_range = {
 	.min = 0, .max = RDC_BENCH_RETRY_MAX, .size = sizeof(uint8_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint depth_range = {
+	.min = 1, .max = RDC_BENCH_MAX_DEPTH, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
+static const struct rdc_val_uint inline_range = {
+	.min = 0, .max = RDC_BENCH_MAX_INLINE, .size = sizeof(uint32_t), .given = RDC_VAL_NO_FLAG};
 static const struct rdc_val_seconds window_s = {.min_s = 0.001};
 static const struct rdc_val_seconds warmup_s = {.min_s = 0.001, .zero_ok = true};
 static const struct rdc_val_seconds interval_s = {.min_s = 0.1};
@@ -170,6 +174,33 @@ static const struct rdc_param bench_client_params[] = {
 	 .metavar = "BYTES|nK|nM",
 	 .help = "message size (default 64K, lat 2)",
 	 .parse = client_size},
+	{.name = "tx-depth",
+	 .metavar = "N",
+	 .help = "work requests in flight per QP, 1-1024 (default 128; perftest -t)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(tx_depth),
+	 .spec = &depth_range},
+	{.name = "cq-mod",
+	 .metavar = "N",
+	 .help = "signal one completion every N sends, 1 to tx-depth (default: 1 above 8K, else "
+		 "tx-depth/4, or post-list; perftest -Q)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(cq_mod),
+	 .spec = &depth_range},
+	{.name = "post-list",
+	 .metavar = "N",
+	 .help = "post N work requests per ibv_post_send chain, 1 to tx-depth (default 1; "
+		 "perftest -l)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(post_list),
+	 .spec = &depth_range},
+	{.name = "inline",
+	 .metavar = "N",
+	 .help = "send messages of at most N bytes inline, 0-1024 (default 220 for lat, 0 "
+		 "otherwise; perftest -I)",
+	 .parse = rdc_val_uint,
+	 .dest = CLIENT_PARAM(inline_size),
+	 .spec = &inline_range},
 	{.name = "duration",
 	 .metavar = "SEC",
 	 .excludes = "iters",
@@ -378,6 +409,8 @@ static int bench_needs_live(struct rdc_ctx *ctx, bool bundle_ok)
 }
 
 /* What no single keyword can check: combinations, and the limits of the whole run. */
+static const char *const bw_knobs[] = {"tx-depth", "cq-mod", "post-list"};
+
 static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 			const struct rdc_args *args, struct client_args *ca)
 {
@@ -388,6 +421,12 @@ static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 	if (lat && rdc_arg_given(act, args, "qps"))
 		return rdc_usage_error(ctx, "'qps' applies to the bandwidth tests; lat runs one QP "
 					    "per link");
+	for (size_t i = 0; lat && i < RDC_ARRAY_SIZE(bw_knobs); i++)
+		if (rdc_arg_given(act, args, bw_knobs[i]))
+			return rdc_usage_error(ctx,
+					       "'%s' applies to the bandwidth tests; lat has one "
+					       "write in flight",
+					       bw_knobs[i]);
 	if (lat && (ca->expect_gbps || ca->min_link_gbps))
 		return rdc_usage_error(ctx, "Gb/s thresholds apply to the bandwidth tests");
 	if (rdc_bench_params_check(&ca->o.params, &err))
@@ -499,6 +538,13 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 	rdc_out_u64(o, sink, "msg_size_bytes", ": %" PRIu64 " B", p->size);
 	rdc_out_u64(o, sink, "qps_per_link", ", %" PRIu64 " QP/link", p->qps);
 	rdc_out_u64(o, sink, "tx_depth", ", depth %" PRIu64, p->tx_depth);
+	/* The signalling and posting in effect (the engine's defaults resolved). */
+	rdc_out_u64(o, p->test == RDC_BENCH_LAT ? RDC_OUT_MACHINE : sink, "cq_mod",
+		    ", cq-mod %" PRIu64, rdc_bench_cq_mod(p));
+	rdc_out_u64(o, p->post_list > 1 ? sink : RDC_OUT_MACHINE, "post_list",
+		    ", post-list %" PRIu64, p->post_list);
+	rdc_out_u64(o, rdc_bench_inline_bytes(p) ? sink : RDC_OUT_MACHINE, "inline_bytes",
+		    ", inline <= %" PRIu64 " B", rdc_bench_inline_bytes(p));
 	/* Both keys always: the one not in use is null. */
 	if (p->duration_ns) {
 		rdc_out_f64(o, sink, "duration_s", ", %.3g s", (double)p->duration_ns / 1e9);
@@ -522,9 +568,10 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 static void out_params_null(struct rdc_out *o)
 {
 	static const char *const keys[] = {
-		"test",	      "msg_size_bytes", "qps_per_link", "tx_depth",	 "duration_s",
-		"iters",      "warmup_s",	"interval_s",	"traffic_class", "mtu_limit_bytes",
-		"qp_timeout", "retry_cnt",	"rnr_retry",	"qp_survival_s",
+		"test",	      "msg_size_bytes", "qps_per_link",	   "tx_depth",	 "cq_mod",
+		"post_list",  "inline_bytes",	"duration_s",	   "iters",	 "warmup_s",
+		"interval_s", "traffic_class",	"mtu_limit_bytes", "qp_timeout", "retry_cnt",
+		"rnr_retry",  "qp_survival_s",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)
@@ -626,6 +673,38 @@ static void out_counters(struct rdc_out *o, const struct rdc_counter_set *set)
 		rdc_out_nl(o);
 }
 
+/*
+ * The log2 histogram (rdc_lat_bucket()), JSON and YAML only: the buckets from
+ * the first to the last that holds a sample, empty ones between included, as
+ * {from_us, to_us, count}; to_us null for the last, open bucket.
+ */
+static void out_lat_histogram(struct rdc_out *o, const struct rdc_lat_stats *st)
+{
+	unsigned int first = RDC_LAT_BUCKETS, last = 0;
+
+	for (unsigned int k = 0; k < RDC_LAT_BUCKETS; k++)
+		if (st->hist[k]) {
+			if (first == RDC_LAT_BUCKETS)
+				first = k;
+			last = k;
+		}
+	rdc_out_arr_open(o, "histogram");
+	for (unsigned int k = first; k <= last && first < RDC_LAT_BUCKETS; k++) {
+		uint64_t from, to;
+
+		rdc_lat_bucket_range(k, &from, &to);
+		rdc_out_obj_open(o, NULL);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "from_us", NULL, from);
+		if (to)
+			rdc_out_u64(o, RDC_OUT_MACHINE, "to_us", NULL, to);
+		else
+			rdc_out_null(o, "to_us", NULL);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "count", NULL, st->hist[k]);
+		rdc_out_obj_close(o);
+	}
+	rdc_out_arr_close(o);
+}
+
 static void out_lat(struct rdc_out *o, const struct rdc_lat_stats *st)
 {
 	rdc_out_obj_open(o, "latency_us");
@@ -637,6 +716,7 @@ static void out_lat(struct rdc_out *o, const struct rdc_lat_stats *st)
 	rdc_out_f64(o, RDC_OUT_ANY, "max", "  max %.2f", st->max_us);
 	rdc_out_f64(o, RDC_OUT_ANY, "mean", "  mean %.2f", st->mean_us);
 	rdc_out_f64(o, RDC_OUT_ANY, "stdev", "  stdev %.2f us", st->stdev_us);
+	out_lat_histogram(o, st);
 	rdc_out_obj_close(o);
 }
 
@@ -728,7 +808,8 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 {
 	static const char *const bw_keys[] = {
 		"gbps",		  "mmsgs_per_s",    "min_interval_gbps", "max_interval_gbps",
-		"port_share_pct", "port_rate_gbps", "intervals_gbps",
+		"port_share_pct", "port_rate_gbps", "intervals_gbps",	 "completions",
+		"post_calls",
 	};
 	const struct rdc_bench_link_report *lr = &r->links[i];
 	const struct rdc_bench_result *res = &lr->res;
@@ -784,6 +865,9 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 			rdc_out_f64(o, RDC_OUT_MACHINE, NULL, NULL,
 				    rdc_bench_gbps(res->interval_bytes[k], r->params.interval_ns));
 		rdc_out_arr_close(o);
+		/* What cq-mod and post-list change: machine output only. */
+		rdc_out_u64(o, RDC_OUT_MACHINE, "completions", NULL, res->completions);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "post_calls", NULL, res->post_calls);
 	}
 	rdc_out_f64(o, RDC_OUT_ANY, "cpu_s", "  cpu %.2f s", (double)res->cpu_ns / 1e9);
 	out_stalls(o, r, res);

@@ -41,6 +41,27 @@ void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test te
 	p->qp_timeout = 14;
 	p->retry_cnt = 7;
 	p->rnr_retry = 7;
+	p->cq_mod = 0;
+	p->post_list = 1;
+	p->inline_size = RDC_BENCH_INLINE_DEFAULT;
+}
+
+uint32_t rdc_bench_cq_mod(const struct rdc_bench_params *p)
+{
+	if (p->test == RDC_BENCH_LAT)
+		return 1;
+	if (p->cq_mod)
+		return p->cq_mod;
+	if (p->post_list > 1)
+		return p->post_list;
+	return p->size > 8192 || p->tx_depth < 4 ? 1 : p->tx_depth / 4;
+}
+
+uint32_t rdc_bench_inline_bytes(const struct rdc_bench_params *p)
+{
+	if (p->inline_size != RDC_BENCH_INLINE_DEFAULT)
+		return p->inline_size;
+	return p->test == RDC_BENCH_LAT ? RDC_BENCH_LAT_INLINE : 0;
 }
 
 static uint64_t page_round(uint64_t n)
@@ -106,5 +127,22 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 	if (p->retry_cnt > RDC_BENCH_RETRY_MAX || p->rnr_retry > RDC_BENCH_RETRY_MAX)
 		return rdc_err_set(err, EINVAL, "QP retry counts are 0-%u, not %u and %u",
 				   RDC_BENCH_RETRY_MAX, p->retry_cnt, p->rnr_retry);
+	if (p->test == RDC_BENCH_LAT && (p->tx_depth != 1 || p->cq_mod > 1 || p->post_list != 1))
+		return rdc_err_set(err, EINVAL,
+				   "the latency test has one write in flight: tx-depth, cq-mod and "
+				   "post-list apply to the bandwidth tests");
+	if (p->cq_mod > p->tx_depth)
+		return rdc_err_set(err, EINVAL, "cq-mod %u is over the send queue depth %u",
+				   p->cq_mod, p->tx_depth);
+	if (p->post_list < 1 || p->post_list > p->tx_depth)
+		return rdc_err_set(err, EINVAL,
+				   "post-list %u is outside 1 to the send queue depth %u",
+				   p->post_list, p->tx_depth);
+	if (p->inline_size != RDC_BENCH_INLINE_DEFAULT && p->inline_size > RDC_BENCH_MAX_INLINE)
+		return rdc_err_set(err, EINVAL, "inline %u is over %u bytes", p->inline_size,
+				   RDC_BENCH_MAX_INLINE);
+	if (p->test == RDC_BENCH_READ && rdc_bench_inline_bytes(p))
+		return rdc_err_set(err, EINVAL,
+				   "inline applies to write, send and lat: a read sends no data");
 	return 0;
 }

@@ -50,10 +50,24 @@ struct rdc_bench_params {
 	uint8_t qp_timeout;
 	uint8_t retry_cnt;
 	uint8_t rnr_retry;
+	/*
+	 * perftest's tuning knobs (-Q, -l, -I): signal one send in cq_mod (0:
+	 * the engine's choice, rdc_bench_cq_mod()), chain post_list work
+	 * requests per ibv_post_send(), send messages of at most inline_size
+	 * bytes inline (RDC_BENCH_INLINE_DEFAULT: the test's default,
+	 * rdc_bench_inline_bytes()).
+	 */
+	uint32_t cq_mod;
+	uint32_t post_list;
+	uint32_t inline_size;
 };
 
 #define RDC_BENCH_QP_TIMEOUT_MAX 31
 #define RDC_BENCH_RETRY_MAX 7
+#define RDC_BENCH_MAX_INLINE 1024u /* bytes; the device may take less */
+/* inline_size: perftest's default, 220 bytes for lat (0 where the device takes less), 0 otherwise */
+#define RDC_BENCH_INLINE_DEFAULT UINT32_MAX
+#define RDC_BENCH_LAT_INLINE 220u
 
 /*
  * Defaults as perftest users expect them: 64 KiB (2 B for lat), depth 128, 5 s,
@@ -65,6 +79,15 @@ void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test te
  * what a client sent: never trust the peer).  -EINVAL with the reason.
  */
 int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err);
+/*
+ * Signal one send in this many: cq_mod when given, else post_list when
+ * chains are longer than 1 (perftest's rule), else every send above 8 KiB
+ * or with a queue shallower than 4, else one in a quarter of the queue.
+ * Always 1 for lat.
+ */
+uint32_t rdc_bench_cq_mod(const struct rdc_bench_params *p);
+/* The largest message sent inline, bytes (inline_size with the default resolved). */
+uint32_t rdc_bench_inline_bytes(const struct rdc_bench_params *p);
 /* The buffer slot of one QP: @size page-rounded (twice @size for lat: send and receive areas). */
 uint64_t rdc_bench_slot_bytes(const struct rdc_bench_params *p);
 /* Registered bytes per side for @nlinks links: one slot per QP. */

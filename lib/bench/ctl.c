@@ -174,19 +174,18 @@ int rdc_bench_ctl_expect(int fd, struct rdc_bench_msg *m, unsigned int type, int
 
 	if (rc) {
 		/* Say what was awaited when the connection failed; decode errors speak for themselves. */
-		if (err && (rc == -ETIMEDOUT || rc == -ECONNRESET)) {
-			char what[sizeof(err->msg)];
-
-			snprintf(what, sizeof(what), "%s", err->msg);
-			snprintf(err->msg, sizeof(err->msg), "waiting for %s from the %s: %.200s",
-				 rdc_bench_msg_name(type), peer, what);
-		}
+		if (rc == -ETIMEDOUT || rc == -ECONNRESET)
+			rdc_err_prefix(err, "waiting for %s from the %s", rdc_bench_msg_name(type),
+				       peer);
 		return rc;
 	}
 	if (m->type == RDC_BENCH_MSG_ERROR) {
 		int code = m->u.error.code > 0 && m->u.error.code < 4096 ? m->u.error.code : EPROTO;
 
-		return rdc_err_set(err, code, "%s: %s", peer, m->u.error.text);
+		/* The peer's message whole: the text holds a record's message, the prefix fits beside it. */
+		rc = rdc_err_set(err, code, "%s", m->u.error.text);
+		rdc_err_prefix(err, "%s", peer);
+		return rc;
 	}
 	if (m->type != type)
 		return rdc_err_set(err, EPROTO, "%s sent %s where %s was due", peer,

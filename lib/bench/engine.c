@@ -30,7 +30,6 @@
  */
 #define QP_MIN_RNR_TIMER 12
 #define QP_HOP_LIMIT 64
-#define LAT_INLINE 220		    /* inline bytes tried for lat; bandwidth tests use none */
 #define POLL_BATCH 16		    /* completions per ibv_poll_cq */
 #define DRAIN_NS 3000000000ull	    /* how long a link may take to retire its last requests */
 #define LAT_ANSWER_NS 5000000000ull /* a lat peer silent this long has gone */
@@ -54,13 +53,17 @@ struct rdc_bench_link {
 	struct rdc_bench_params p;
 	struct rdc_bench_endpoint ep;
 	bool server;
+	bool use_inline;    /* the run's messages go inline (inline, a size that fits) */
+	bool inline_strict; /* the user asked for max_inline: a device that takes less fails */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	uint8_t *buf;
+	struct ibv_send_wr *wrs; /* post_list of each, for one chain */
+	struct ibv_sge *sges;
 	uint64_t buf_len, slot;
-	uint32_t max_inline;
+	uint32_t max_inline; /* asked of the QP; what the device grants may be more */
 	uint32_t rd_atom_resp, rd_atom_init; /* device limits as responder / initiator */
 	enum ibv_mtu active_mtu, path_mtu;
 	uint32_t rx_depth;
@@ -68,7 +71,8 @@ struct rdc_bench_link {
 	uint32_t nqps;
 	uint32_t remote_rkey, remote_rd_atom;
 	uint64_t remote_vaddr;
-	uint32_t sig_every; /* signal one work request in this many */
+	uint32_t sig_every; /* signal one work request in this many (cq-mod) */
+	uint32_t post_list; /* work requests chained per ibv_post_send() */
 
 	struct rdc_bench_sync *sync;
 	pthread_t thread;
@@ -202,14 +206,24 @@ static int create_qp(struct rdc_bench_link *l, struct bench_qp *q, struct rdc_er
 	uint32_t rnd = 0;
 
 	q->qp = ibv_create_qp(l->pd, &init);
-	if (!q->qp && l->max_inline) {
-		/* Some devices take less inline data; lat then posts from the MR. */
+	if (!q->qp && l->max_inline && !l->inline_strict) {
+		/* Some devices take less inline data; lat's default then posts from the MR. */
 		l->max_inline = init.cap.max_inline_data = 0;
+		l->use_inline = false;
 		q->qp = ibv_create_qp(l->pd, &init);
+	}
+	if (!q->qp && l->max_inline) {
+		int e = errno;
+
+		verbs_fail(err, e, "create an RC QP", l);
+		rdc_err_detail(err,
+			       "%u bytes inline: more than the device takes? inline 0 turns it off",
+			       l->max_inline);
+		return -(e > 0 ? e : EIO);
 	}
 	if (!q->qp)
 		return verbs_fail(err, errno, "create an RC QP", l);
-	l->max_inline = init.cap.max_inline_data;
+	/* Not init.cap.max_inline_data: devices write back what they grant, asked or not. */
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 		rnd = (uint32_t)rdc_bench_now_ns();
 	q->psn = rnd & 0xffffff;
@@ -239,12 +253,23 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 	l->buf_len = l->slot * p->qps;
 	/* The receiving side of send keeps a full queue of receives per QP. */
 	l->rx_depth = server && p->test == RDC_BENCH_SEND ? p->tx_depth : 1;
-	l->max_inline = p->test == RDC_BENCH_LAT && p->size <= LAT_INLINE ? LAT_INLINE : 0;
+	/* The QP takes inline data only when the run's messages fit it (a read sends none). */
+	l->use_inline = p->size <= rdc_bench_inline_bytes(p);
+	l->max_inline = l->use_inline ? rdc_bench_inline_bytes(p) : 0;
+	l->inline_strict = p->inline_size != RDC_BENCH_INLINE_DEFAULT;
 	/*
 	 * Small messages signal one request in a quarter of the queue, large
-	 * ones every request (it costs nothing there and keeps the count exact).
+	 * ones every request (it costs nothing there and keeps the count
+	 * exact), unless the run says (cq-mod, post-list).
 	 */
-	l->sig_every = p->size > 8192 || p->tx_depth < 4 ? 1 : p->tx_depth / 4;
+	l->sig_every = rdc_bench_cq_mod(p);
+	l->post_list = p->post_list ? p->post_list : 1;
+	l->wrs = calloc(l->post_list, sizeof(*l->wrs));
+	l->sges = calloc(l->post_list, sizeof(*l->sges));
+	if (!l->wrs || !l->sges) {
+		rc = rdc_err_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
 
 	rc = open_device(l, err);
 	if (rc)
@@ -331,6 +356,8 @@ void rdc_bench_link_close(struct rdc_bench_link *l)
 		ibv_close_device(l->ctx);
 	free(l->res.interval_bytes);
 	free(l->res.lat_ns);
+	free(l->wrs);
+	free(l->sges);
 	free(l);
 }
 
@@ -570,44 +597,67 @@ static void credit(struct rdc_bench_link *l, uint64_t now, uint64_t msgs, uint64
 				 __ATOMIC_RELAXED);
 }
 
-static int post_one(struct rdc_bench_link *l, uint32_t q, bool force_signal)
+/*
+ * Post @n requests on QP @q in one chain (post-list).  Every sig_every-th is
+ * signalled and its completion retires it and the unsignalled ones before it;
+ * @force_signal signals the chain's last (the last of an iteration run).
+ */
+static int post_chain(struct rdc_bench_link *l, uint32_t q, uint32_t n, bool force_signal)
 {
 	struct bench_qp *bq = &l->qps[q];
 	uint64_t off = q * l->slot;
-	struct ibv_sge sge = {
-		.addr = (uint64_t)(uintptr_t)(l->buf + off),
-		.length = l->p.size,
-		.lkey = l->mr->lkey,
-	};
-	struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1}, *bad;
-	bool signal = force_signal || bq->unsignaled + 1 >= l->sig_every;
+	enum ibv_wr_opcode opcode;
+	unsigned int flags = 0;
+	uint32_t unsignaled = bq->unsignaled;
+	struct ibv_send_wr *bad;
 	int rc;
 
 	switch (l->p.test) {
 	case RDC_BENCH_READ:
-		wr.opcode = IBV_WR_RDMA_READ;
+		opcode = IBV_WR_RDMA_READ;
 		break;
 	case RDC_BENCH_SEND:
-		wr.opcode = IBV_WR_SEND;
+		opcode = IBV_WR_SEND;
 		break;
 	default:
-		wr.opcode = IBV_WR_RDMA_WRITE;
+		opcode = IBV_WR_RDMA_WRITE;
 		break;
 	}
-	if (wr.opcode != IBV_WR_SEND) {
-		wr.wr.rdma.remote_addr = l->remote_vaddr + off;
-		wr.wr.rdma.rkey = l->remote_rkey;
+	if (l->use_inline && opcode != IBV_WR_RDMA_READ)
+		flags |= IBV_SEND_INLINE;
+	for (uint32_t i = 0; i < n; i++) {
+		struct ibv_send_wr *wr = &l->wrs[i];
+		bool signal = (force_signal && i + 1 == n) || unsignaled + 1 >= l->sig_every;
+
+		l->sges[i] = (struct ibv_sge){
+			.addr = (uint64_t)(uintptr_t)(l->buf + off),
+			.length = l->p.size,
+			.lkey = l->mr->lkey,
+		};
+		*wr = (struct ibv_send_wr){
+			.next = i + 1 < n ? &l->wrs[i + 1] : NULL,
+			.sg_list = &l->sges[i],
+			.num_sge = 1,
+			.opcode = opcode,
+			.send_flags = flags,
+		};
+		if (opcode != IBV_WR_SEND) {
+			wr->wr.rdma.remote_addr = l->remote_vaddr + off;
+			wr->wr.rdma.rkey = l->remote_rkey;
+		}
+		if (signal) {
+			wr->send_flags |= IBV_SEND_SIGNALED;
+			wr->wr_id = (uint64_t)q << 32 | (unsignaled + 1);
+			unsignaled = 0;
+		} else {
+			unsignaled++;
+		}
 	}
-	if (signal) {
-		wr.send_flags = IBV_SEND_SIGNALED;
-		/* The completion retires this request and the unsignalled ones before it. */
-		wr.wr_id = (uint64_t)q << 32 | (bq->unsignaled + 1);
-	}
-	rc = ibv_post_send(bq->qp, &wr, &bad);
+	rc = ibv_post_send(bq->qp, l->wrs, &bad);
 	if (rc)
 		return rc > 0 ? -rc : -EIO;
-	bq->posted++;
-	bq->unsignaled = signal ? 0 : bq->unsignaled + 1;
+	bq->posted += n;
+	bq->unsignaled = unsignaled;
 	return 0;
 }
 
@@ -680,22 +730,37 @@ static void run_bw(struct rdc_bench_link *l)
 			for (uint32_t q = 0; q < l->nqps; q++) {
 				struct bench_qp *bq = &l->qps[q];
 
-				while (bq->posted - bq->completed < p->tx_depth) {
+				/* A whole chain at a time, as perftest's post list. */
+				for (;;) {
+					uint32_t chain = l->post_list;
 					bool last_one = false;
 					int rc;
 
 					if (phase == PHASE_MEASURE && !p->duration_ns) {
 						if (bq->measured_posted == p->iters)
 							break;
-						last_one = bq->measured_posted + 1 == p->iters;
+						if (p->iters - bq->measured_posted <= chain) {
+							chain = (uint32_t)(p->iters -
+									   bq->measured_posted);
+							last_one = true;
+						}
 					}
-					rc = post_one(l, q, last_one);
+					if (bq->posted - bq->completed + chain > p->tx_depth)
+						break;
+					rc = post_chain(l, q, chain, last_one);
 					if (rc) {
-						link_failed(l, -rc, "cannot post a work request");
+						char why[96];
+
+						snprintf(why, sizeof(why),
+							 "cannot post a work request: %s",
+							 strerror(-rc));
+						link_failed(l, -rc, why);
 						break;
 					}
-					if (phase == PHASE_MEASURE)
-						bq->measured_posted++;
+					if (phase == PHASE_MEASURE) {
+						bq->measured_posted += chain;
+						l->res.post_calls++;
+					}
 				}
 			}
 		}
@@ -738,8 +803,10 @@ static void run_bw(struct rdc_bench_link *l)
 				cnt -= warm;
 			}
 			if (phase == PHASE_MEASURE || (phase == PHASE_DRAIN && p->duration_ns)) {
-				if (now >= l->res.window_start_ns && now < t1)
+				if (now >= l->res.window_start_ns && now < t1) {
 					credit(l, now, cnt, cnt * p->size);
+					l->res.completions++;
+				}
 			}
 		}
 	}
@@ -797,7 +864,7 @@ static int lat_write(struct rdc_bench_link *l, uint8_t seq)
 			   *bad;
 
 	src[l->p.size - 1] = seq;
-	if (l->max_inline && l->p.size <= l->max_inline)
+	if (l->use_inline)
 		wr.send_flags |= IBV_SEND_INLINE;
 	wr.wr.rdma.remote_addr = l->remote_vaddr + l->p.size;
 	wr.wr.rdma.rkey = l->remote_rkey;

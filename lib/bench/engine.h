@@ -34,6 +34,12 @@ struct rdc_bench_result {
 	char error[256]; /* what failed, in words */
 	uint64_t bytes;	 /* moved inside the window */
 	uint64_t msgs;
+	/*
+	 * The requester of a bandwidth test, inside the window: signalled
+	 * completions polled (msgs / cq-mod) and ibv_post_send() calls
+	 * (posted requests / post-list).
+	 */
+	uint64_t completions, post_calls;
 	uint64_t window_start_ns, window_end_ns; /* CLOCK_MONOTONIC */
 	uint64_t longest_stall_ns;		 /* longest time without a completion */
 	uint64_t longest_stall_start_ns;	 /* CLOCK_MONOTONIC: the completion before it */

@@ -175,6 +175,9 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u8(w, p->qp_timeout);
 	w_u8(w, p->retry_cnt);
 	w_u8(w, p->rnr_retry);
+	w_u32(w, p->cq_mod);
+	w_u32(w, p->post_list);
+	w_u32(w, p->inline_size);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
@@ -196,6 +199,9 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 	p->qp_timeout = r_u8(r, "qp timeout");
 	p->retry_cnt = r_u8(r, "retry count");
 	p->rnr_retry = r_u8(r, "rnr retry");
+	p->cq_mod = r_u32(r, "cq-mod");
+	p->post_list = r_u32(r, "post-list");
+	p->inline_size = r_u32(r, "inline");
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

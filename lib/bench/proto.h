@@ -28,7 +28,14 @@
  * must be NUL-free and fit their field, and trailing bytes are an error.
  */
 #define RDC_BENCH_PROTO_MAGIC "RDCB"
-#define RDC_BENCH_PROTO_VERSION 2 /* 2: SETUP carries the QP retry settings */
+/*
+ * 2: SETUP carries the QP retry settings.
+ * 3: SETUP carries cq-mod, post-list and inline; ERROR's text holds a whole
+ *    error record's message (RDC_ERR_MSG_LEN), not 255 bytes.
+ * A peer of another version is refused on its first message, in words
+ * ("protocol version mismatch: peer speaks 2, this rdmactl speaks 3").
+ */
+#define RDC_BENCH_PROTO_VERSION 3
 #define RDC_BENCH_HDR_LEN 12
 #define RDC_BENCH_MAX_FRAME 65536
 
@@ -97,7 +104,7 @@ struct rdc_bench_msg {
 		} count;
 		struct {	      /* ERROR */
 			int32_t code; /* positive errno */
-			char text[256];
+			char text[RDC_ERR_MSG_LEN];
 		} error;
 	} u;
 };

@@ -82,6 +82,25 @@ uint64_t rdc_percentile_sorted(const uint64_t *sorted, size_t n, double p)
 	return sorted[rank ? rank - 1 : 0];
 }
 
+unsigned int rdc_lat_bucket(uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+	unsigned int k = 0;
+
+	/* us in [2^(k-1), 2^k): k is its bit length */
+	while (us && k < RDC_LAT_BUCKETS - 1) {
+		us >>= 1;
+		k++;
+	}
+	return k;
+}
+
+void rdc_lat_bucket_range(unsigned int k, uint64_t *from_us, uint64_t *to_us)
+{
+	*from_us = k ? 1ull << (k - 1) : 0;
+	*to_us = k + 1 < RDC_LAT_BUCKETS ? 1ull << k : 0;
+}
+
 void rdc_lat_stats_compute(uint64_t *samples, size_t n, struct rdc_lat_stats *st)
 {
 	double sum = 0, sq = 0, mean;
@@ -91,8 +110,10 @@ void rdc_lat_stats_compute(uint64_t *samples, size_t n, struct rdc_lat_stats *st
 	if (!n)
 		return;
 	qsort(samples, n, sizeof(*samples), cmp_u64);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		sum += (double)samples[i];
+		st->hist[rdc_lat_bucket(samples[i])]++;
+	}
 	mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++) {
 		double d = (double)samples[i] - mean;

@@ -18,10 +18,23 @@ double rdc_bench_imbalance(const double *rates, size_t n);
 void rdc_bench_interval_range(const uint64_t *bytes, size_t n, uint64_t interval_ns, double *min,
 			      double *max);
 
+/*
+ * Latency histogram, log2 buckets of microseconds: bucket 0 holds samples
+ * below 1 us, bucket k (k >= 1) those in [2^(k-1), 2^k) us; the last one
+ * everything from 2^(RDC_LAT_BUCKETS - 2) us (about 1.2 h) on.
+ */
+#define RDC_LAT_BUCKETS 34
+
 struct rdc_lat_stats {
 	size_t count;
 	double min_us, p50_us, p99_us, p999_us, max_us, mean_us, stdev_us;
+	uint64_t hist[RDC_LAT_BUCKETS];
 };
+
+/* The bucket of a sample of @ns nanoseconds. */
+unsigned int rdc_lat_bucket(uint64_t ns);
+/* Bucket @k's range in microseconds: [*from_us, *to_us); to_us 0 for the last, open one. */
+void rdc_lat_bucket_range(unsigned int k, uint64_t *from_us, uint64_t *to_us);
 
 /*
  * Statistics of @n latency samples in nanoseconds.  Sorts @samples in place.

@@ -33,7 +33,7 @@ probe() {
 	python3 - "$PORT" "$1" <<-'EOF'
 	import socket, struct, sys
 	port, case = int(sys.argv[1]), sys.argv[2]
-	def hdr(version=2, mtype=1, length=0, magic=b"RDCB"):
+	def hdr(version=3, mtype=1, length=0, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, length)
 	hello = struct.pack(">H", 13) + b"rdmactl 0.1.0"
 	msg = {
@@ -125,7 +125,7 @@ fake_server() {
 	    else:
 	        log.write("%s %d type %d\n" % (magic.decode(), version, mtype))
 	    return mtype
-	def frame(mtype, payload=b"", version=2, magic=b"RDCB"):
+	def frame(mtype, payload=b"", version=3, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, len(payload)) + payload
 	def s(text):
 	    return struct.pack(">H", len(text)) + text
@@ -136,6 +136,12 @@ fake_server() {
 	read_msg()
 	if mode == "version":
 	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), version=1))
+	elif mode == "v2":
+	    # An rdmactl of protocol 2 refuses a HELLO of 3 in its own version's ERROR.
+	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 3, this rdmactl speaks 2"), version=2))
+	elif mode == "longerror":
+	    # A whole error record's message: a path of 3000 bytes in it.
+	    c.sendall(frame(9, struct.pack(">I", 2) + s(b"cannot read '/" + b"d/" * 1500 + b"end': gone")))
 	elif mode == "magic":
 	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), magic=b"HTTP"))
 	elif mode == "close":
@@ -203,6 +209,21 @@ usage_error() {
 	run --separate-stderr "$RDMACTL" bench "${c[@]}" qp-timeout 0 retry-cnt 0 rnr-retry 7
 	assert_failure 1
 	[[ $stderr == *"cannot reach the bench server"* ]] || fail "$stderr"
+	usage_error "'tx-depth 0': out of range 1-1024" "${c[@]}" tx-depth 0
+	usage_error "'tx-depth 1025': out of range 1-1024" "${c[@]}" tx-depth 1025
+	usage_error "'cq-mod 0': out of range 1-1024" "${c[@]}" cq-mod 0
+	usage_error "'cq-mod x': " "${c[@]}" cq-mod x
+	usage_error "'post-list 0': out of range 1-1024" "${c[@]}" post-list 0
+	usage_error "'post-list 2000': out of range 1-1024" "${c[@]}" post-list 2000
+	usage_error "'inline 1025': out of range 0-1024" "${c[@]}" inline 1025
+	usage_error "'inline -1': " "${c[@]}" inline -1
+	# The edges of the knobs pass: the run fails only on the connection.
+	run --separate-stderr "$RDMACTL" bench "${c[@]}" tx-depth 1024 cq-mod 1024 post-list 1024 inline 1024
+	assert_failure 1
+	[[ $stderr == *"cannot reach the bench server"* ]] || fail "$stderr"
+	run --separate-stderr "$RDMACTL" bench "${c[@]}" tx-depth 1 cq-mod 1 post-list 1 inline 0
+	assert_failure 1
+	[[ $stderr == *"cannot reach the bench server"* ]] || fail "$stderr"
 	usage_error "'expect-gbps -1': not a positive number of Gb/s" "${c[@]}" expect-gbps -1
 	usage_error "'min-link-gbps x': not a positive number of Gb/s" "${c[@]}" min-link-gbps x
 	usage_error "'iters 0': not a number 1-100000000" "${c[@]}" iters 0
@@ -237,6 +258,16 @@ usage_error() {
 	usage_error "Gb/s thresholds apply to the bandwidth tests" "${c[@]}" test lat expect-gbps 1
 	usage_error "Gb/s thresholds apply to the bandwidth tests" "${c[@]}" test lat min-link-gbps 1
 	usage_error "'size' given twice" "${c[@]}" size 1K size 2K
+	# perftest's knobs: within the queue, for the tests they apply to.
+	usage_error "cq-mod 64 is over the send queue depth 32" "${c[@]}" tx-depth 32 cq-mod 64
+	usage_error "cq-mod 200 is over the send queue depth 128" "${c[@]}" cq-mod 200
+	usage_error "post-list 16 is outside 1 to the send queue depth 8" "${c[@]}" post-list 16 tx-depth 8
+	local k
+	for k in tx-depth cq-mod post-list; do
+		usage_error "'$k' applies to the bandwidth tests; lat has one write in flight" \
+			"${c[@]}" test lat "$k" 1
+	done
+	usage_error "inline applies to write, send and lat: a read sends no data" "${c[@]}" test read inline 64
 }
 
 @test "bench client: no HOST, two HOSTs, an unknown keyword" {
@@ -333,11 +364,27 @@ usage_error() {
 	fake_server version
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT"
 	assert_failure 1
-	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 2"* ]] || fail "$stderr"
+	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 3"* ]] || fail "$stderr"
 	run fake_log
 	# The client's HELLO was well-formed, and it said why it gave up.
-	assert_line --index 0 "RDCB 2 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
-	assert_line --index 1 --regexp '^RDCB 2 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
+	assert_line --index 0 "RDCB 3 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
+	assert_line --index 1 --regexp '^RDCB 3 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
+}
+
+@test "bench client: a server of protocol version 2 (before cq-mod, post-list, inline), exit 1" {
+	fake_server v2
+	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" cq-mod 1
+	assert_failure 1
+	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 3"* ]] || fail "$stderr"
+}
+
+@test "bench client: the server's ERROR is printed whole, a 3000-byte path in it" {
+	fake_server longerror
+	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT"
+	assert_failure 1
+	local path
+	path="/$(printf 'd/%.0s' {1..1500})end"
+	[[ $stderr == *"server: cannot read '$path': gone"* ]] || fail "cut: ${stderr:0:200}... (${#stderr} bytes)"
 }
 
 @test "bench client: not a bench server (bad magic), exit 1" {
@@ -385,7 +432,7 @@ usage_error() {
 	[[ $stderr == *"this host has no RDMA port with a RoCE v2 IPv4 GID (see 'rdmactl port gids')"* ]] ||
 		fail "$stderr"
 	run fake_log
-	assert_line --index 1 --regexp "^RDCB 2 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
+	assert_line --index 1 --regexp "^RDCB 3 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
 	# A named link: the name is in the message.
 	fake_server ports
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" link rxe0:mlx5_0
@@ -433,7 +480,7 @@ usage_error() {
 }
 
 # The parameters of a run, as bench client and server documents carry them.
-BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","duration_s","iters","warmup_s",
+BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","duration_s","iters","warmup_s",
 	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
 	"qp_survival_s"]'
 
@@ -535,7 +582,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	run cat "$SRV.out"
 	assert_output --partial "failed: not an rdmactl bench peer (bad magic)"
 	assert_output --partial "failed: message of 2147483647 bytes is over the limit of 65536"
-	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 2"
+	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 3"
 	assert_output --partial "failed: waiting for HELLO from the client: the peer closed the connection"
 	assert_output --partial "failed: malformed HELLO message: bad software name"
 	assert_output --partial "failed: unknown message type 77"
@@ -547,15 +594,15 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	start_server bench server
 	run probe version
 	assert_success
-	assert_output --regexp '^reply 2 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 2$'
+	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 3$'
 	run probe version+hello
-	assert_output --regexp '^reply 2 9 [0-9]+ protocol version mismatch'
+	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch'
 	run probe huge
-	assert_output --regexp '^reply 2 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
+	assert_output --regexp '^reply 3 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
 	run probe magic
-	assert_output --regexp '^reply 2 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
+	assert_output --regexp '^reply 3 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
 	run probe type
-	assert_output --regexp '^reply 2 9 [0-9]+ unknown message type 77$'
+	assert_output --regexp '^reply 3 9 [0-9]+ unknown message type 77$'
 	# One that left says nothing more: no answer to read.
 	run probe truncated
 	assert_output closed

@@ -38,7 +38,7 @@ hostile() {
 	import os, selectors, socket, struct, sys, time
 	mode, n, port, out, src = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 	h = struct.pack(">H", 13) + b"rdmactl 0.1.0"
-	hello = b"RDCB" + struct.pack(">HHI", 2, 1, len(h)) + h
+	hello = b"RDCB" + struct.pack(">HHI", 3, 1, len(h)) + h
 	log = open(out + ".log", "w", buffering=1)
 	sel = selectors.DefaultSelector()
 	conns = []

@@ -296,15 +296,17 @@ json_paths() {
 # through).  The report needs two hosts with RDMA devices, so the keys are
 # listed here from cmd/bench.c (the lab checks them on real runs); the
 # server's document for a failed run is also read from a live server below.
-BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth duration_s iters warmup_s interval_s
+BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth cq_mod post_list inline_bytes duration_s iters warmup_s interval_s
 	traffic_class mtu_limit_bytes"
 BENCH_ENDPOINT_KEYS="device port netdev gid_index gid ip"
 BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local links.remote
 	links.path_mtu_bytes links.status links.bytes links.msgs links.window_s links.gbps
 	links.mmsgs_per_s links.min_interval_gbps links.max_interval_gbps links.port_share_pct
-	links.port_rate_gbps links.intervals_gbps links.latency_us links.latency_us.count
+	links.port_rate_gbps links.intervals_gbps links.completions links.post_calls links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
-	links.latency_us.max links.latency_us.mean links.latency_us.stdev links.cpu_s
+	links.latency_us.max links.latency_us.mean links.latency_us.stdev
+	links.latency_us.histogram links.latency_us.histogram.from_us links.latency_us.histogram.to_us
+	links.latency_us.histogram.count links.cpu_s
 	links.longest_stall_s links.longest_stall_start_s links.longest_stall_end_s
 	links.silent_to_end links.silent_from_s links.failed_completions links.error
 	links.carrier_lost links.carrier_losses links.carrier_lost_at_s links.carrier_back_at_s
@@ -373,7 +375,10 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
 	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
 	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench/proto.h" || fail "the magic changed"
-	grep -qE '^#define RDC_BENCH_PROTO_VERSION 2\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 3\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qF "protocol version: 3" "$page" || fail "the page does not state protocol version 3"
+	grep -qE '^#define RDC_ERR_MSG_LEN \(PATH_MAX \+ 256\)$' "$TOP/lib/base/err.h" || fail "RDC_ERR_MSG_LEN changed"
+	grep -qF "a text of at most 4351 bytes" <<<"$flat" || fail "the page does not state ERROR's text limit"
 	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench/proto.h" || fail "the header length changed"
 	grep -qE '^#define RDC_BENCH_MAX_FRAME 65536$' "$TOP/lib/bench/proto.h" || fail "the frame limit changed"
 	grep -qF "16 links per run, 64 QPs per link, 16 MiB per message, 1 GiB of registered memory per side and run, 32 endpoints per host" <<<"$flat" ||

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <arpa/inet.h>
 #include <math.h>
@@ -20,6 +22,7 @@
 #include "base/util.h"
 #include "bench/bench.h"
 #include "bench/client.h"
+#include "bench/ctl.h"
 #include "bench/engine.h"
 #include "bench/proto.h"
 #include "bench/report.h"
@@ -157,6 +160,58 @@ static void test_percentile(void **state)
 					 (double)ps[k] / 1000.0, n, (unsigned long long)got,
 					 exact_rank(ps[k], n));
 		}
+}
+
+/* The log2 buckets of the latency histogram: [0, 1) us, then [2^(k-1), 2^k) us, the last open. */
+static void test_lat_histogram(void **state)
+{
+	static const struct {
+		uint64_t ns;
+		unsigned int bucket;
+	} cases[] = {
+		{0, 0},
+		{999, 0},
+		{1000, 1},
+		{1999, 1},
+		{2000, 2},
+		{3999, 2},
+		{4000, 3},
+		{10386000, 14}, /* 10.4 ms, the lab's p50: [8192, 16384) us */
+		{(1ull << 31) * 1000, 32},
+		{(1ull << 32) * 1000 - 1, 32},
+		{(1ull << 32) * 1000, 33},
+		{UINT64_MAX, 33},
+	};
+	uint64_t samples[] = {500, 1500, 1600, 9000, 9000, 3000000};
+	struct rdc_lat_stats st;
+	uint64_t from, to, sum = 0;
+
+	(void)state;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
+		unsigned int k = rdc_lat_bucket(cases[i].ns);
+
+		if (k != cases[i].bucket)
+			fail_msg("%llu ns: bucket %u, expected %u", (unsigned long long)cases[i].ns,
+				 k, cases[i].bucket);
+		rdc_lat_bucket_range(k, &from, &to);
+		assert_true(cases[i].ns / 1000 >= from);
+		if (to)
+			assert_true(cases[i].ns / 1000 < to);
+	}
+	rdc_lat_bucket_range(0, &from, &to);
+	assert_true(from == 0 && to == 1);
+	rdc_lat_bucket_range(4, &from, &to);
+	assert_true(from == 8 && to == 16);
+	rdc_lat_bucket_range(RDC_LAT_BUCKETS - 1, &from, &to);
+	assert_true(from == 1ull << 32 && to == 0);
+	rdc_lat_stats_compute(samples, RDC_ARRAY_SIZE(samples), &st);
+	assert_int_equal(st.hist[0], 1);  /* 0.5 us */
+	assert_int_equal(st.hist[1], 2);  /* 1.5, 1.6 us */
+	assert_int_equal(st.hist[4], 2);  /* 9 us: [8, 16) */
+	assert_int_equal(st.hist[12], 1); /* 3 ms: [2048, 4096) us */
+	for (unsigned int k = 0; k < RDC_LAT_BUCKETS; k++)
+		sum += st.hist[k];
+	assert_int_equal(sum, RDC_ARRAY_SIZE(samples));
 }
 
 static void test_lat_stats(void **state)
@@ -366,6 +421,9 @@ static void sample_msg(struct rdc_bench_msg *m, unsigned int type)
 		m->u.setup.params.rnr_retry = 3;
 		m->u.setup.params.iters = 12345;
 		m->u.setup.params.duration_ns = 0;
+		m->u.setup.params.cq_mod = 100;
+		m->u.setup.params.post_list = 0xfedcba98;
+		m->u.setup.params.inline_size = RDC_BENCH_INLINE_DEFAULT;
 		/* fall through */
 	case RDC_BENCH_MSG_SETUP_OK:
 		m->u.setup.nlinks = 2;
@@ -595,6 +653,9 @@ static void f_params(struct frame *f, uint8_t test)
 	f_u8(f, 14);		/* qp timeout */
 	f_u8(f, 7);		/* retry count */
 	f_u8(f, 7);		/* rnr retry */
+	f_u32(f, 0);		/* cq-mod (protocol 3) */
+	f_u32(f, 1);		/* post-list */
+	f_u32(f, 0xffffffff);	/* inline: the default */
 }
 
 /* One link with @nqps QPs, the first one's qpn and psn given. */
@@ -669,7 +730,7 @@ static const struct bad_case bad_cases[] = {
 	/* 24 */ {"trailing bytes after HELLO", -EPROTO, "3 trailing bytes"},
 	/* 25 */ {"link endpoint 32", -EPROTO, "bad link endpoint"},
 	/* 26 */ {"DONE link count 17", -EPROTO, "bad link count"},
-	/* 27 */ {"ERROR text of 256 bytes", -EPROTO, "bad error text"},
+	/* 27 */ {"ERROR text of RDC_ERR_MSG_LEN bytes", -EPROTO, "bad error text"},
 	/* 28 */ {"empty PORTS (control)", 0, NULL},
 	/* 29 */ {"HELLO without payload", -EPROTO, "bad software name"},
 };
@@ -677,7 +738,7 @@ static const struct bad_case bad_cases[] = {
 /* Build frame @k of the table above into @f. */
 static void bad_frame(struct frame *f, size_t k)
 {
-	static char big[300];
+	static char big[RDC_ERR_MSG_LEN];
 
 	memset(big, 'a', sizeof(big));
 	switch (k) {
@@ -777,7 +838,7 @@ static void bad_frame(struct frame *f, size_t k)
 	case 27:
 		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_ERROR);
 		f_u32(f, EIO);
-		f_str(f, big, 256);
+		f_str(f, big, RDC_ERR_MSG_LEN);
 		break;
 	case 28:
 		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_PORTS);
@@ -861,18 +922,18 @@ static void test_decode_header(void **state)
 	f.b[11] -= 2;
 	assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, NULL), -EPROTO);
 
-	/* Another version: the fields are filled so the caller can name it. */
-	f_start(&f, 3, RDC_BENCH_MSG_PORTS);
+	/* Another version (2: before cq-mod, post-list, inline): the fields are filled so the caller can name it. */
+	f_start(&f, 2, RDC_BENCH_MSG_PORTS);
 	f_u32(&f, 0);
 	f_end(&f);
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(rdc_bench_hdr_decode(f.b, &version, &type, &len, &err), -EPROTONOSUPPORT);
-	assert_int_equal(version, 3);
+	assert_int_equal(version, 2);
 	assert_int_equal(type, RDC_BENCH_MSG_PORTS);
 	assert_int_equal(len, 4);
 	assert_int_equal(err.code, EPROTONOSUPPORT);
 	assert_non_null(strstr(err.msg, "version mismatch"));
-	assert_non_null(strstr(err.msg, "peer speaks 3"));
+	assert_non_null(strstr(err.msg, "peer speaks 2, this rdmactl speaks 3"));
 }
 
 /* Every truncation of every valid message, its header length patched to match, fails cleanly. */
@@ -978,6 +1039,9 @@ static void test_params_default(void **state)
 		assert_int_equal(p.qp_timeout, 14);
 		assert_int_equal(p.retry_cnt, 7);
 		assert_int_equal(p.rnr_retry, 7);
+		assert_int_equal(p.cq_mod, 0);
+		assert_int_equal(p.post_list, 1);
+		assert_int_equal(p.inline_size, RDC_BENCH_INLINE_DEFAULT);
 		assert_int_equal(rdc_bench_params_check(&p, &err), 0);
 	}
 }
@@ -1070,6 +1134,106 @@ static void test_params_check(void **state)
 }
 
 #undef K
+
+/*
+ * perftest's knobs: -t, -Q, -l, -I.  What the client may ask and what the
+ * engine then does (cq-mod and inline with their defaults resolved).
+ */
+static void test_params_knobs(void **state)
+{
+	static const struct {
+		const char *what;
+		enum rdc_bench_test test;
+		uint32_t size, depth, cq_mod, post_list, inline_size;
+		int rc;
+		uint32_t sig_every, inline_bytes;
+	} cases[] = {
+#define D RDC_BENCH_INLINE_DEFAULT
+		/* test, size, depth, cq-mod, post-list, inline: rc, signalling, inline */
+		{"write 64K", RDC_BENCH_WRITE, 65536, 128, 0, 1, D, 0, 1, 0},
+		{"write 8K", RDC_BENCH_WRITE, 8192, 128, 0, 1, D, 0, 32, 0},
+		{"write 8K+1", RDC_BENCH_WRITE, 8193, 128, 0, 1, D, 0, 1, 0},
+		{"write depth 3", RDC_BENCH_WRITE, 64, 3, 0, 1, D, 0, 1, 0},
+		{"write depth 64", RDC_BENCH_WRITE, 64, 64, 0, 1, D, 0, 16, 0},
+		{"cq-mod 100", RDC_BENCH_WRITE, 65536, 128, 100, 1, D, 0, 100, 0},
+		{"cq-mod = depth", RDC_BENCH_WRITE, 64, 16, 16, 1, D, 0, 16, 0},
+		{"cq-mod > depth", RDC_BENCH_WRITE, 64, 16, 17, 1, D, -EINVAL, 17, 0},
+		{"post-list 8: cq-mod 8", RDC_BENCH_SEND, 64, 128, 0, 8, D, 0, 8, 0},
+		{"post-list 8, cq-mod 1", RDC_BENCH_SEND, 64, 128, 1, 8, D, 0, 1, 0},
+		{"post-list = depth", RDC_BENCH_READ, 64, 32, 0, 32, D, 0, 32, 0},
+		{"post-list > depth", RDC_BENCH_READ, 64, 32, 0, 33, D, -EINVAL, 33, 0},
+		{"post-list 0", RDC_BENCH_WRITE, 64, 32, 0, 0, D, -EINVAL, 8, 0},
+		{"inline 64", RDC_BENCH_WRITE, 64, 128, 0, 1, 64, 0, 32, 64},
+		{"inline 0", RDC_BENCH_WRITE, 64, 128, 0, 1, 0, 0, 32, 0},
+		{"inline 1024", RDC_BENCH_SEND, 64, 128, 0, 1, 1024, 0, 32, 1024},
+		{"inline 1025", RDC_BENCH_SEND, 64, 128, 0, 1, 1025, -EINVAL, 32, 1025},
+		{"read inline 64", RDC_BENCH_READ, 64, 128, 0, 1, 64, -EINVAL, 32, 64},
+		{"read inline 0", RDC_BENCH_READ, 64, 128, 0, 1, 0, 0, 32, 0},
+		{"lat", RDC_BENCH_LAT, 2, 1, 0, 1, D, 0, 1, 220},
+		{"lat inline 0", RDC_BENCH_LAT, 2, 1, 0, 1, 0, 0, 1, 0},
+		{"lat cq-mod 1", RDC_BENCH_LAT, 2, 1, 1, 1, D, 0, 1, 220},
+		{"lat depth 2", RDC_BENCH_LAT, 2, 2, 0, 1, D, -EINVAL, 1, 220},
+		{"lat cq-mod 2", RDC_BENCH_LAT, 2, 1, 2, 1, D, -EINVAL, 1, 220},
+		{"lat post-list 2", RDC_BENCH_LAT, 2, 1, 0, 2, D, -EINVAL, 1, 220},
+#undef D
+	};
+	(void)state;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
+		struct rdc_bench_params p;
+		struct rdc_err err = {0};
+		int rc;
+
+		rdc_bench_params_default(&p, cases[i].test);
+		p.size = cases[i].size;
+		p.tx_depth = cases[i].depth;
+		p.cq_mod = cases[i].cq_mod;
+		p.post_list = cases[i].post_list;
+		p.inline_size = cases[i].inline_size;
+		rc = rdc_bench_params_check(&p, &err);
+		if (rc != cases[i].rc)
+			fail_msg("%s: %d (%s), expected %d", cases[i].what, rc, err.msg,
+				 cases[i].rc);
+		if (rdc_bench_cq_mod(&p) != cases[i].sig_every)
+			fail_msg("%s: cq-mod %u, expected %u", cases[i].what, rdc_bench_cq_mod(&p),
+				 cases[i].sig_every);
+		assert_int_equal(rdc_bench_inline_bytes(&p), cases[i].inline_bytes);
+	}
+}
+
+/*
+ * A peer's ERROR whole (protocol 3): a message with a path of 3000 bytes
+ * goes over the control connection and comes back as "server: MESSAGE",
+ * not cut at 255 bytes or at 200 as the waits once cut theirs.
+ */
+static void test_ctl_error_whole(void **state)
+{
+	static struct rdc_bench_msg m;
+	static char text[3100], want[RDC_ERR_MSG_LEN];
+	struct rdc_err err = {0};
+	int sv[2];
+	size_t n;
+
+	(void)state;
+	n = (size_t)snprintf(text, sizeof(text), "cannot read '");
+	for (; n < 3000; n++)
+		text[n] = (char)('a' + n % 26);
+	snprintf(text + n, sizeof(text) - n, "': No such file");
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	rdc_bench_ctl_send_error(sv[0], ENOENT, text);
+	assert_int_equal(rdc_bench_ctl_expect(sv[1], &m, RDC_BENCH_MSG_PORTS, 1000, "server", &err),
+			 -ENOENT);
+	snprintf(want, sizeof(want), "server: %s", text);
+	assert_string_equal(err.msg, want);
+	/* A wait that ends says what it waited for, the reason whole after it. */
+	close(sv[0]);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(
+		rdc_bench_ctl_expect(sv[1], &m, RDC_BENCH_MSG_RESULT, 1000, "server", &err),
+		-ECONNRESET);
+	assert_string_equal(err.msg,
+			    "waiting for RESULT from the server: the peer closed the connection");
+	close(sv[1]);
+}
 
 /* The QP retry settings a peer sends are checked like the rest (IB spec limits). */
 static void test_params_check_retry(void **state)
@@ -1703,6 +1867,7 @@ int main(void)
 		cmocka_unit_test(test_interval_range),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_lat_stats),
+		cmocka_unit_test(test_lat_histogram),
 		cmocka_unit_test(test_cpu_times_parse),
 		cmocka_unit_test(test_cpu_times_live),
 		cmocka_unit_test(test_cpu_busy_percent),
@@ -1716,6 +1881,8 @@ int main(void)
 		cmocka_unit_test(test_params_default),
 		cmocka_unit_test(test_params_check),
 		cmocka_unit_test(test_params_check_retry),
+		cmocka_unit_test(test_params_knobs),
+		cmocka_unit_test(test_ctl_error_whole),
 		cmocka_unit_test(test_params_memory),
 		cmocka_unit_test(test_test_names),
 		cmocka_unit_test(test_link_spec_parse),
