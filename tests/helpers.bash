@@ -11,16 +11,42 @@ export NO_COLOR=1
 # Tests preload the dcbnl NIC double; an ASan build of rdmactl must accept
 # a preload that is not its runtime (a no-op for ordinary builds).
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-# Write verbs lock their netdevs (base/lock.h): in this run's scratch, not /run/lock.
-export RDMACTL_LOCK_DIR=${RDMACTL_LOCK_DIR:-$BATS_RUN_TMPDIR/rdmactl-lock}
+# Write verbs lock their netdevs (base/lock.h): in this test file's scratch, not /run/lock.
+# Per file, not per run: with BATS_JOBS (tests/run) two files run at once, and neither may
+# wait for the other's locks or see (or undo) the other's journals.
+export RDMACTL_LOCK_DIR=${RDMACTL_LOCK_DIR:-${BATS_FILE_TMPDIR:-$BATS_RUN_TMPDIR}/rdmactl-lock}
 # Undo journals (cmd/write.h) likewise: never /run/rdmactl of the machine.
-export RDMACTL_RUN_DIR=${RDMACTL_RUN_DIR:-$BATS_RUN_TMPDIR/rdmactl-run}
+export RDMACTL_RUN_DIR=${RDMACTL_RUN_DIR:-${BATS_FILE_TMPDIR:-$BATS_RUN_TMPDIR}/rdmactl-run}
 
 # rdmactl on a fixture host: rd HOST ARGS...
 rd() {
 	local host=$1
 	shift
 	"$RDMACTL" --root "$HOSTS/$host" "$@"
+}
+
+# A TCP port of 127.0.0.1 for a test's own server, that nothing else can take before the
+# server binds it, also with test files running in parallel (BATS_JOBS): below the kernel's
+# ephemeral range (ip_local_port_range), where no connect() and no bind to port 0 (another
+# test's pick) lands, reserved for this bats run (mkdir is atomic: two tests never get the
+# same one), and with no socket on it now (/proc/net/tcp, tcp6).
+own_port() {
+	local lo p hex i
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	# An ephemeral range that starts low leaves no room below it: 10000-32767 then, still
+	# reserved and checked.
+	[ "$lo" -gt 12000 ] || lo=32768
+	mkdir -p "$BATS_RUN_TMPDIR/ports"
+	for i in $(seq 200); do
+		p=$((10000 + ${SRANDOM:-$RANDOM} % (lo - 10000)))
+		mkdir "$BATS_RUN_TMPDIR/ports/$p" 2>/dev/null || continue
+		hex=$(printf %04X "$p")
+		cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -qE "^ *[0-9]+: [0-9A-F]+:$hex " && continue
+		echo "$p"
+		return 0
+	done
+	echo "own_port: no free TCP port in 10000-$((lo - 1)) after $i tries" >&2
+	return 1
 }
 
 # Parse stdin with a real JSON parser; fails on anything but one JSON document.

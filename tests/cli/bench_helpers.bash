@@ -4,9 +4,10 @@
 # port, a real 'rdmactl bench server' on 127.0.0.1 and the waits around it.
 # Each file sets SERVER_PID="" in its setup and ends it in its teardown.
 
-# A TCP port of 127.0.0.1 that nothing listens on (the kernel's choice).
+# A TCP port of 127.0.0.1 that nothing listens on, and that no test file running beside this
+# one (BATS_JOBS) can take before the server binds it: own_port (tests/helpers.bash).
 free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	own_port
 }
 
 # Whether something listens on 127.0.0.1 (or any address) port $1.

@@ -340,16 +340,19 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ] ||
 		skip "this host has RDMA devices: its server would offer ports"
 	local port pid key
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	# A port of this test's own, which no other test file running beside this one (BATS_JOBS)
+	# can take between the pick and the server's bind: tests/helpers.bash's own_port.
+	port=$(own_port)
 	# The server needs an endpoint to start: it reads the rxe bundle's (issue 13).
 	"$RDMACTL" --root "$HOSTS/rxe" -j bench server bind 127.0.0.1 port "$port" once \
 		>"$BATS_TEST_TMPDIR/server.json" \
-		2>/dev/null 3>&- &
+		2>"$BATS_TEST_TMPDIR/server.err" 3>&- &
 	pid=$!
 	# Listening: a line "N: 0100007F:PORT 00000000:0000 0A" in /proc/net/tcp
 	# (up to 30 s: a sanitizer build on a busy machine starts slowly).
 	for _ in $(seq 600); do
 		grep -qE "^ *[0-9]+: 0100007F:$(printf %04X "$port") 00000000:0000 0A " /proc/net/tcp && break
+		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
 	done
 	run "$RDMACTL" bench client 127.0.0.1 port "$port"
@@ -358,7 +361,7 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	# in this shell: 'run wait' waits from a subshell, which is not the server's parent.
 	local st=0
 	wait "$pid" || st=$?
-	[ "$st" -eq 1 ] || fail "the server exited $st, not 1"
+	[ "$st" -eq 1 ] || fail "the server exited $st, not 1: $(cat "$BATS_TEST_TMPDIR/server.err")"
 	[ -s "$BATS_TEST_TMPDIR/server.json" ] || fail "the server printed nothing"
 	while read -r key; do
 		assert_bold "$MAN/rdmactl-bench.8.scd" "$key"

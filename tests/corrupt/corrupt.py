@@ -36,7 +36,9 @@ Usage: tests/corrupt/corrupt.py [--list] [--case ID] [--keep] [HOST...]
   --keep      keep the broken clone of the last case run and print its path
 Environment: RDMACTL (binary under test, default ./rdmactl), CORRUPT_SEED,
 CORRUPT_TIMEOUT (seconds a run, default 20), CORRUPT_JOBS (hosts at a time,
-default the CPU count).
+default the CPU count); RDMACTL_CAPTURE_DIR with RDMACTL_REAL (tests/run's
+JSON capture): RDMACTL_REAL is run, and each JSON output is kept in that
+folder for tests/schema-check, as tests/json-capture keeps them.
 """
 
 import glob
@@ -58,6 +60,8 @@ MARKER = "CORRUPTLEAK%08d" % (int(SEED) if SEED.isdigit() else 0)
 HUGE = 8 << 20  # over RDC_FS_READ_MAX (1 MiB)
 REC_HUGE = 65 << 20  # over RDC_NL_REC_MAX_BYTES (64 MiB)
 REC_LINE = 1 << 20  # RDC_NL_REC_MAX_LINE
+# tests/run's JSON capture (RDMACTL is then tests/json-capture, RDMACTL_REAL the binary).
+CAPTURE_DIR = os.environ.get("RDMACTL_CAPTURE_DIR") if os.environ.get("RDMACTL_REAL") else None
 
 # (verb arguments, allowed exit statuses, JSON?).  'port stats' takes the bundle's two
 # samples (interval WINDOW: the host's recorded window; one reading on a host of one
@@ -361,6 +365,15 @@ def strict_json(text):
         json.loads(text, parse_constant=bad)
 
 
+def capture(cmd, stdout):
+    """Keep a JSON output for tests/schema-check, as tests/json-capture would have."""
+    fd, path = tempfile.mkstemp(suffix=".json", dir=CAPTURE_DIR)
+    with os.fdopen(fd, "wb") as f:
+        f.write(stdout)
+    with open(path[: -len(".json")] + ".cmd", "w") as f:
+        f.write(shell_quote(["rdmactl"] + cmd[1:]) + "\n")
+
+
 def check_run(clone, args, allowed, as_json, env):
     """Run one verb; the list of what is wrong (empty: fine)."""
     cmd = [env["RDMACTL"], "--root", clone.root] + (["-j"] if as_json else []) + args
@@ -370,6 +383,8 @@ def check_run(clone, args, allowed, as_json, env):
         return cmd, ["hung: no exit within %g s" % TIMEOUT]
     except OSError as e:  # e.g. the binary being relinked by a make running beside us
         return cmd, ["cannot run %s: %s" % (cmd[0], e)]
+    if as_json and CAPTURE_DIR and r.stdout:
+        capture(cmd, r.stdout)
     bad = []
     err = r.stderr.decode("utf-8", "replace")
     if r.returncode < 0:
@@ -406,6 +421,13 @@ def child_env():
     env.pop("RDMACTL_REPLAY_STRICT", None)
     env["NO_COLOR"] = "1"
     env["RDMACTL"] = os.environ.get("RDMACTL", os.path.join(TOP, "rdmactl"))
+    if CAPTURE_DIR:
+        # tests/run's capture: this driver has every output in hand already, so it keeps
+        # the JSON ones itself and runs the binary directly, not through tests/json-capture
+        # (a shell, mkfifo and tee for each of thousands of runs).
+        env["RDMACTL"] = os.environ["RDMACTL_REAL"]
+        for k in ("RDMACTL_REAL", "RDMACTL_CAPTURE_DIR"):
+            env.pop(k, None)
     # A sanitizer report must not hide behind exit 1, which is an allowed status.
     env["ASAN_OPTIONS"] = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"), "verify_asan_link_order=0",
                                                    "exitcode=86", "detect_leaks=1"]))
