@@ -28,7 +28,8 @@
 #include "cmd.h"
 #include "signals.h"
 
-static const char *const test_values[] = {"write", "read", "send", "lat", NULL};
+static const char *const test_values[] = {"write",    "read",	  "send", "lat",
+					  "lat-read", "lat-send", NULL};
 static const char *const mtu_values[] = {"256", "512", "1024", "2048", "4096", NULL};
 
 /* What `bench client` keywords fill: the run's options and the verdict thresholds. */
@@ -49,8 +50,9 @@ static int client_test(struct rdc_ctx *ctx, const struct rdc_param *p, const cha
 
 	(void)n;
 	if (rdc_bench_test_parse(w[0], &test))
-		return rdc_usage_error(ctx, "'%s %s': not one of write, read, send, lat", p->name,
-				       w[0]);
+		return rdc_usage_error(
+			ctx, "'%s %s': not one of write, read, send, lat, lat-read, lat-send",
+			p->name, w[0]);
 	rdc_bench_params_default(&ca->o.params, test);
 	return 0;
 }
@@ -153,9 +155,10 @@ static const struct rdc_val_seconds interval_s = {.min_s = 0.1};
 
 static const struct rdc_param bench_client_params[] = {
 	{.name = "test",
-	 .metavar = "write|read|send|lat",
+	 .metavar = "write|read|send|lat|lat-read|lat-send",
 	 .suggest = test_values,
-	 .help = "what to measure (default write)",
+	 .help = "what to measure: bandwidth of write, read, send; latency of write (lat), read, "
+		 "send (default write)",
 	 .parse = client_test},
 	{.name = "link",
 	 .metavar = "LOCAL[:REMOTE]",
@@ -172,7 +175,7 @@ static const struct rdc_param bench_client_params[] = {
 	 .spec = &qps_range},
 	{.name = "size",
 	 .metavar = "BYTES|nK|nM",
-	 .help = "message size (default 64K, lat 2)",
+	 .help = "message size (default 64K, 2 for the latency tests)",
 	 .parse = client_size},
 	{.name = "tx-depth",
 	 .metavar = "N",
@@ -196,8 +199,8 @@ static const struct rdc_param bench_client_params[] = {
 	 .spec = &depth_range},
 	{.name = "inline",
 	 .metavar = "N",
-	 .help = "send messages of at most N bytes inline, 0-1024 (default 220 for lat, 0 "
-		 "otherwise; perftest -I)",
+	 .help = "send messages of at most N bytes inline, 0-1024 (default 220 for lat and "
+		 "lat-send, 0 otherwise; perftest -I)",
 	 .parse = rdc_val_uint,
 	 .dest = CLIENT_PARAM(inline_size),
 	 .spec = &inline_range},
@@ -211,7 +214,7 @@ static const struct rdc_param bench_client_params[] = {
 	{.name = "iters",
 	 .metavar = "N",
 	 .excludes = "duration",
-	 .help = "messages per QP (round trips for lat) instead",
+	 .help = "messages per QP (round trips for the latency tests) instead",
 	 .parse = client_iters},
 	{.name = "warmup",
 	 .metavar = "SEC",
@@ -415,18 +418,20 @@ static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 			const struct rdc_args *args, struct client_args *ca)
 {
 	struct rdc_err err = {0};
-	bool lat = ca->o.params.test == RDC_BENCH_LAT;
+	bool lat = rdc_bench_test_is_lat(ca->o.params.test);
 
 	ca->o.host = args->object;
 	if (lat && rdc_arg_given(act, args, "qps"))
-		return rdc_usage_error(ctx, "'qps' applies to the bandwidth tests; lat runs one QP "
-					    "per link");
+		return rdc_usage_error(ctx,
+				       "'qps' applies to the bandwidth tests; %s runs one QP "
+				       "per link",
+				       rdc_bench_test_name(ca->o.params.test));
 	for (size_t i = 0; lat && i < RDC_ARRAY_SIZE(bw_knobs); i++)
 		if (rdc_arg_given(act, args, bw_knobs[i]))
 			return rdc_usage_error(ctx,
-					       "'%s' applies to the bandwidth tests; lat has one "
-					       "write in flight",
-					       bw_knobs[i]);
+					       "'%s' applies to the bandwidth tests; %s has one "
+					       "message in flight",
+					       bw_knobs[i], rdc_bench_test_name(ca->o.params.test));
 	if (lat && (ca->expect_gbps || ca->min_link_gbps))
 		return rdc_usage_error(ctx, "Gb/s thresholds apply to the bandwidth tests");
 	if (rdc_bench_params_check(&ca->o.params, &err))
@@ -539,7 +544,7 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 	rdc_out_u64(o, sink, "qps_per_link", ", %" PRIu64 " QP/link", p->qps);
 	rdc_out_u64(o, sink, "tx_depth", ", depth %" PRIu64, p->tx_depth);
 	/* The signalling and posting in effect (the engine's defaults resolved). */
-	rdc_out_u64(o, p->test == RDC_BENCH_LAT ? RDC_OUT_MACHINE : sink, "cq_mod",
+	rdc_out_u64(o, rdc_bench_test_is_lat(p->test) ? RDC_OUT_MACHINE : sink, "cq_mod",
 		    ", cq-mod %" PRIu64, rdc_bench_cq_mod(p));
 	rdc_out_u64(o, p->post_list > 1 ? sink : RDC_OUT_MACHINE, "post_list",
 		    ", post-list %" PRIu64, p->post_list);
@@ -820,7 +825,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 	double gbps, lo, hi;
 
 	/* The common window of a timed bandwidth run; a link's own otherwise. */
-	if (r->params.duration_ns && r->params.test != RDC_BENCH_LAT)
+	if (r->params.duration_ns && !rdc_bench_test_is_lat(r->params.test))
 		window = r->window_end_ns - r->window_start_ns;
 	gbps = rdc_bench_gbps(res->bytes, window);
 	rdc_out_obj_open(o, NULL);
@@ -832,7 +837,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 	rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL, res->msgs);
 	rdc_out_f64(o, RDC_OUT_MACHINE, "window_s", NULL, (double)window / 1e9);
 	/* Every key in both kinds of test: latency_us null for bandwidth, the rates for lat. */
-	if (r->params.test == RDC_BENCH_LAT) {
+	if (rdc_bench_test_is_lat(r->params.test)) {
 		out_lat(o, &lr->lat);
 		for (size_t k = 0; k < RDC_ARRAY_SIZE(bw_keys); k++)
 			rdc_out_null(o, bw_keys[k], NULL);
@@ -943,7 +948,7 @@ double bench_client_doc(struct rdc_out *o, const struct rdc_bench_report *r, boo
 	rdc_out_arr_close(o);
 	rdc_out_obj_open(o, "total");
 	rdc_out_text(o, "total");
-	if (p->test != RDC_BENCH_LAT) {
+	if (!rdc_bench_test_is_lat(p->test)) {
 		rdc_out_f64(o, RDC_OUT_ANY, "gbps", "  %.3f Gb/s", total);
 		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s",
 			    rdc_bench_mmsgps(msgs, window));
@@ -1138,7 +1143,7 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 		rdc_out_obj_close(o);
 	}
 	rdc_out_arr_close(o);
-	if (!r->status && window && r->params.test != RDC_BENCH_LAT)
+	if (!r->status && window && !rdc_bench_test_is_lat(r->params.test))
 		rdc_out_f64(o, RDC_OUT_ANY, "client_gbps", ", client measured %.3f Gb/s",
 			    rdc_bench_gbps(bytes, window));
 	else

@@ -106,7 +106,7 @@ static void emit_link(struct rdc_prom *m, const struct rdc_bench_report *r,
 	size_t n = link_labels(&ll, r, lr);
 
 	/* As the report: a timed bandwidth run is judged over the common window. */
-	if (r->params.duration_ns && r->params.test != RDC_BENCH_LAT)
+	if (r->params.duration_ns && !rdc_bench_test_is_lat(r->params.test))
 		window = span(r->window_start_ns, r->window_end_ns);
 	rdc_prom_u64(m, "rdmactl_bench_link_success", ll.l, n, res->status == 0);
 	rdc_prom_u64(m, "rdmactl_bench_transferred_bytes", ll.l, n, res->bytes);
@@ -122,11 +122,11 @@ static void emit_link(struct rdc_prom *m, const struct rdc_bench_report *r,
 		rdc_prom_f64(m, "rdmactl_bench_window_seconds", ll.l, n, (double)window / 1e9);
 		rdc_prom_f64(m, "rdmactl_bench_messages_per_second", ll.l, n,
 			     per_second(res->msgs, window));
-		if (r->params.test != RDC_BENCH_LAT)
+		if (!rdc_bench_test_is_lat(r->params.test))
 			rdc_prom_f64(m, "rdmactl_bench_bandwidth_bytes_per_second", ll.l, n,
 				     per_second(res->bytes, window));
 	}
-	if (r->params.test == RDC_BENCH_LAT)
+	if (rdc_bench_test_is_lat(r->params.test))
 		emit_lat(m, &ll, &lr->lat);
 	for (size_t i = 0; i < lr->counters.count; i++) {
 		const struct rdc_counter *c = &lr->counters.items[i];
@@ -157,7 +157,7 @@ int bench_metrics_fill(struct rdc_prom *m, const struct rdc_bench_report *r, dou
 	rdc_prom_f64(m, "rdmactl_bench_last_run_timestamp_seconds", NULL, 0, now_s);
 	rdc_prom_u64(m, "rdmactl_bench_run_success", NULL, 0, ok);
 	rdc_prom_u64(m, "rdmactl_bench_links", NULL, 0, r->nlinks);
-	if (window && r->params.test != RDC_BENCH_LAT)
+	if (window && !rdc_bench_test_is_lat(r->params.test))
 		rdc_prom_f64(m, "rdmactl_bench_total_bandwidth_bytes_per_second", NULL, 0,
 			     per_second(bytes, window));
 	return rdc_prom_status(m, err);

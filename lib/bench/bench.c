@@ -7,10 +7,9 @@
 #include "bench/bench.h"
 
 static const char *const test_names[] = {
-	[RDC_BENCH_WRITE] = "write",
-	[RDC_BENCH_READ] = "read",
-	[RDC_BENCH_SEND] = "send",
-	[RDC_BENCH_LAT] = "lat",
+	[RDC_BENCH_WRITE] = "write",	   [RDC_BENCH_READ] = "read",
+	[RDC_BENCH_SEND] = "send",	   [RDC_BENCH_LAT] = "lat",
+	[RDC_BENCH_LAT_READ] = "lat-read", [RDC_BENCH_LAT_SEND] = "lat-send",
 };
 
 const char *rdc_bench_test_name(enum rdc_bench_test test)
@@ -32,9 +31,9 @@ void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test te
 {
 	memset(p, 0, sizeof(*p));
 	p->test = test;
-	p->size = test == RDC_BENCH_LAT ? 2 : 65536;
+	p->size = rdc_bench_test_is_lat(test) ? 2 : 65536;
 	p->qps = 1;
-	p->tx_depth = test == RDC_BENCH_LAT ? 1 : 128;
+	p->tx_depth = rdc_bench_test_is_lat(test) ? 1 : 128;
 	p->duration_ns = 5000000000ull;
 	p->warmup_ns = 1000000000ull;
 	p->interval_ns = 1000000000ull;
@@ -48,7 +47,7 @@ void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test te
 
 uint32_t rdc_bench_cq_mod(const struct rdc_bench_params *p)
 {
-	if (p->test == RDC_BENCH_LAT)
+	if (rdc_bench_test_is_lat(p->test))
 		return 1;
 	if (p->cq_mod)
 		return p->cq_mod;
@@ -61,7 +60,8 @@ uint32_t rdc_bench_inline_bytes(const struct rdc_bench_params *p)
 {
 	if (p->inline_size != RDC_BENCH_INLINE_DEFAULT)
 		return p->inline_size;
-	return p->test == RDC_BENCH_LAT ? RDC_BENCH_LAT_INLINE : 0;
+	/* A read sends no data: lat-read's default is 0. */
+	return p->test == RDC_BENCH_LAT || p->test == RDC_BENCH_LAT_SEND ? RDC_BENCH_LAT_INLINE : 0;
 }
 
 static uint64_t page_round(uint64_t n)
@@ -72,7 +72,7 @@ static uint64_t page_round(uint64_t n)
 uint64_t rdc_bench_slot_bytes(const struct rdc_bench_params *p)
 {
 	/* lat: an area to send from and one the peer writes into */
-	return page_round(p->test == RDC_BENCH_LAT ? 2ull * p->size : p->size);
+	return page_round(rdc_bench_test_is_lat(p->test) ? 2ull * p->size : p->size);
 }
 
 uint64_t rdc_bench_params_memory(const struct rdc_bench_params *p, uint32_t nlinks)
@@ -92,13 +92,13 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 	if (p->qps < 1 || p->qps > RDC_BENCH_MAX_QPS)
 		return rdc_err_set(err, EINVAL, "%u QPs per link is outside 1-%u", p->qps,
 				   RDC_BENCH_MAX_QPS);
-	if (p->test == RDC_BENCH_LAT &&
+	if (rdc_bench_test_is_lat(p->test) &&
 	    (p->iters > RDC_BENCH_MAX_LAT_ITERS ||
 	     p->duration_ns > (uint64_t)RDC_BENCH_MAX_LAT_SECONDS * 1000000000ull))
 		return rdc_err_set(err, EINVAL,
 				   "lat keeps every sample: at most %u iterations or %u s per run",
 				   RDC_BENCH_MAX_LAT_ITERS, RDC_BENCH_MAX_LAT_SECONDS);
-	if (p->test == RDC_BENCH_LAT && p->qps != 1)
+	if (rdc_bench_test_is_lat(p->test) && p->qps != 1)
 		return rdc_err_set(err, EINVAL, "the latency test runs one QP per link");
 	if (p->tx_depth < 1 || p->tx_depth > RDC_BENCH_MAX_DEPTH)
 		return rdc_err_set(err, EINVAL, "send queue depth %u is outside 1-%u", p->tx_depth,
@@ -127,9 +127,10 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 	if (p->retry_cnt > RDC_BENCH_RETRY_MAX || p->rnr_retry > RDC_BENCH_RETRY_MAX)
 		return rdc_err_set(err, EINVAL, "QP retry counts are 0-%u, not %u and %u",
 				   RDC_BENCH_RETRY_MAX, p->retry_cnt, p->rnr_retry);
-	if (p->test == RDC_BENCH_LAT && (p->tx_depth != 1 || p->cq_mod > 1 || p->post_list != 1))
+	if (rdc_bench_test_is_lat(p->test) &&
+	    (p->tx_depth != 1 || p->cq_mod > 1 || p->post_list != 1))
 		return rdc_err_set(err, EINVAL,
-				   "the latency test has one write in flight: tx-depth, cq-mod and "
+				   "a latency test has one message in flight: tx-depth, cq-mod and "
 				   "post-list apply to the bandwidth tests");
 	if (p->cq_mod > p->tx_depth)
 		return rdc_err_set(err, EINVAL, "cq-mod %u is over the send queue depth %u",
@@ -141,8 +142,10 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 	if (p->inline_size != RDC_BENCH_INLINE_DEFAULT && p->inline_size > RDC_BENCH_MAX_INLINE)
 		return rdc_err_set(err, EINVAL, "inline %u is over %u bytes", p->inline_size,
 				   RDC_BENCH_MAX_INLINE);
-	if (p->test == RDC_BENCH_READ && rdc_bench_inline_bytes(p))
-		return rdc_err_set(err, EINVAL,
-				   "inline applies to write, send and lat: a read sends no data");
+	if ((p->test == RDC_BENCH_READ || p->test == RDC_BENCH_LAT_READ) &&
+	    rdc_bench_inline_bytes(p))
+		return rdc_err_set(
+			err, EINVAL,
+			"inline applies to write, send, lat and lat-send: a read sends no data");
 	return 0;
 }

@@ -24,9 +24,28 @@
 #define RDC_BENCH_MAX_LAT_ITERS 10000000u
 #define RDC_BENCH_MAX_LAT_SECONDS 60u
 
-enum rdc_bench_test { RDC_BENCH_WRITE, RDC_BENCH_READ, RDC_BENCH_SEND, RDC_BENCH_LAT };
+/*
+ * lat is the latency of RDMA writes (ib_write_lat), lat-read of RDMA reads
+ * (ib_read_lat: a sample is a read's whole round trip), lat-send of
+ * send/receive (ib_send_lat).  The values are the protocol's: append only.
+ */
+enum rdc_bench_test {
+	RDC_BENCH_WRITE,
+	RDC_BENCH_READ,
+	RDC_BENCH_SEND,
+	RDC_BENCH_LAT,
+	RDC_BENCH_LAT_READ,
+	RDC_BENCH_LAT_SEND,
+};
+#define RDC_BENCH_TEST_LAST RDC_BENCH_LAT_SEND
 
-/* "write" / "read" / "send" / "lat"; NULL for an unknown value. */
+/* One of the latency tests: one message in flight, every sample kept. */
+static inline bool rdc_bench_test_is_lat(enum rdc_bench_test test)
+{
+	return test == RDC_BENCH_LAT || test == RDC_BENCH_LAT_READ || test == RDC_BENCH_LAT_SEND;
+}
+
+/* "write" / "read" / "send" / "lat" / "lat-read" / "lat-send"; NULL for an unknown value. */
 const char *rdc_bench_test_name(enum rdc_bench_test test);
 int rdc_bench_test_parse(const char *name, enum rdc_bench_test *test);
 

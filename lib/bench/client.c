@@ -305,7 +305,8 @@ static int client_measure(struct client *c, struct rdc_err *err)
 
 			for (uint32_t i = 0; i < r->nlinks; i++)
 				bytes[i] = rdc_bench_link_interval(c->links[i], k);
-			if (p->test != RDC_BENCH_LAT && tick <= planned_end && c->cb->interval)
+			if (!rdc_bench_test_is_lat(p->test) && tick <= planned_end &&
+			    c->cb->interval)
 				c->cb->interval(c->cb->arg, r, k, bytes);
 			k++;
 			tick += p->interval_ns;
@@ -358,7 +359,7 @@ static void client_collect(struct client *c)
 		counters_delta(&c->before[i], &after, &lr->counters);
 		rdc_counters_free(&after);
 	}
-	if (r->params.duration_ns && r->params.test != RDC_BENCH_LAT) {
+	if (r->params.duration_ns && !rdc_bench_test_is_lat(r->params.test)) {
 		/* The common window, whatever each link did inside it. */
 		uint64_t planned_end = r->start_ns + r->params.warmup_ns + r->params.duration_ns;
 

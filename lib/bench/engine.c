@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* engine.c - verbs resources per link and the data loops of write, read, send and lat */
+/* engine.c - verbs resources per link and the data loops of the bandwidth and latency tests */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -409,7 +409,7 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 				   "%s: the peer's GID is not a RoCE v2 IPv4-mapped one; both ends "
 				   "must use the same GID type",
 				   l->ep.device);
-	if (l->p.test == RDC_BENCH_READ && !remote->rd_atom)
+	if ((l->p.test == RDC_BENCH_READ || l->p.test == RDC_BENCH_LAT_READ) && !remote->rd_atom)
 		return rdc_err_set(err, EOPNOTSUPP, "%s: the peer accepts no RDMA reads",
 				   l->ep.device);
 	if (remote->mtu && mtu_enum(remote->mtu) < path)
@@ -464,8 +464,13 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 					  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 					  IBV_QP_MAX_QP_RD_ATOMIC))
 			return verbs_fail(err, errno, "move a QP to RTS", l);
-		/* The receiving side of send: a full receive queue before the first send. */
-		for (uint32_t r = 0; l->server && l->p.test == RDC_BENCH_SEND && r < l->rx_depth;
+		/*
+		 * The receiving side of send: a full receive queue before the first
+		 * send; both sides of lat-send: the one receive of the ping-pong.
+		 */
+		for (uint32_t r = 0; ((l->server && l->p.test == RDC_BENCH_SEND) ||
+				      l->p.test == RDC_BENCH_LAT_SEND) &&
+				     r < l->rx_depth;
 		     r++) {
 			int e = post_recv(l, q);
 
@@ -872,6 +877,83 @@ static int lat_write(struct rdc_bench_link *l, uint8_t seq)
 	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
 }
 
+/* lat-read: read @size bytes of the peer's buffer into ours, signalled. */
+static int lat_read(struct rdc_bench_link *l)
+{
+	struct ibv_sge sge = {
+		.addr = (uint64_t)(uintptr_t)l->buf, .length = l->p.size, .lkey = l->mr->lkey};
+	struct ibv_send_wr wr = {.sg_list = &sge,
+				 .num_sge = 1,
+				 .opcode = IBV_WR_RDMA_READ,
+				 .send_flags = IBV_SEND_SIGNALED},
+			   *bad;
+	int rc;
+
+	wr.wr.rdma.remote_addr = l->remote_vaddr;
+	wr.wr.rdma.rkey = l->remote_rkey;
+	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
+	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
+}
+
+/* lat-send: send @size bytes to the peer's posted receive, signalled. */
+static int lat_send(struct rdc_bench_link *l)
+{
+	struct ibv_sge sge = {
+		.addr = (uint64_t)(uintptr_t)l->buf, .length = l->p.size, .lkey = l->mr->lkey};
+	struct ibv_send_wr wr = {.sg_list = &sge,
+				 .num_sge = 1,
+				 .opcode = IBV_WR_SEND,
+				 .send_flags = IBV_SEND_SIGNALED},
+			   *bad;
+	int rc;
+
+	if (l->use_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
+	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
+}
+
+/*
+ * lat-send: wait until our send completed (unless *@sent) and the peer's
+ * message arrived (unless *@recvd); a receive that arrives is posted again
+ * at once, for the peer's next message.  Errors as lat_wait's.
+ */
+static int lat_send_wait(struct rdc_bench_link *l, bool *sent, bool *recvd, bool patient)
+{
+	uint64_t deadline = rdc_bench_now_ns() + LAT_ANSWER_NS;
+	struct ibv_wc wc;
+
+	for (unsigned int spin = 0;; spin++) {
+		int n = ibv_poll_cq(l->cq, 1, &wc);
+
+		if (n < 0)
+			return -EIO;
+		if (n == 1) {
+			if (wc.status != IBV_WC_SUCCESS) {
+				link_failed_wc(l, &wc, rdc_bench_now_ns());
+				return -EIO;
+			}
+			if (wc.opcode & IBV_WC_RECV) {
+				int rc = post_recv(l, 0);
+
+				if (rc)
+					return rc > 0 ? -rc : -EIO;
+				*recvd = true;
+			} else {
+				*sent = true;
+			}
+		}
+		if (*sent && *recvd)
+			return 0;
+		if ((spin & 1023) == 0) {
+			if (stop_requested(l))
+				return -ECANCELED;
+			if (!patient && rdc_bench_now_ns() > deadline)
+				return -ETIMEDOUT;
+		}
+	}
+}
+
 /*
  * Wait until the peer's byte @seq (unless negative) lands at the end of our
  * receive area and, unless *@sent, our own write completed.  -EIO on a
@@ -946,9 +1028,33 @@ static void lat_error(struct rdc_bench_link *l, int rc)
 }
 
 /*
- * The client of lat: write a sequence byte into the peer's receive area,
- * wait for the peer to write it back into ours.  A sample is half the round
- * trip, as ib_write_lat reports it.
+ * One round trip of the client: lat writes a sequence byte into the peer's
+ * receive area and waits for the peer to write it back into ours; lat-send
+ * sends and waits for the peer's send; lat-read reads and waits for the
+ * read's completion.
+ */
+static int lat_round(struct rdc_bench_link *l, uint8_t seq)
+{
+	bool sent = false, recvd = false;
+	int rc;
+
+	switch (l->p.test) {
+	case RDC_BENCH_LAT_READ:
+		rc = lat_read(l);
+		return rc ? rc : lat_wait(l, -1, &sent, false);
+	case RDC_BENCH_LAT_SEND:
+		rc = lat_send(l);
+		return rc ? rc : lat_send_wait(l, &sent, &recvd, false);
+	default:
+		rc = lat_write(l, seq);
+		return rc ? rc : lat_wait(l, seq, &sent, false);
+	}
+}
+
+/*
+ * The client of the latency tests.  A sample is half the round trip for lat
+ * and lat-send, the whole read for lat-read, as ib_write_lat, ib_send_lat
+ * and ib_read_lat report them.
  */
 static void run_ping(struct rdc_bench_link *l)
 {
@@ -957,6 +1063,7 @@ static void run_ping(struct rdc_bench_link *l)
 	uint64_t t1 = p->duration_ns ? t0 + p->duration_ns : UINT64_MAX;
 	uint64_t last = l->sync->start_ns, now;
 	bool measuring = !p->warmup_ns;
+	uint64_t halves = p->test == RDC_BENCH_LAT_READ ? 1 : 2;
 	uint8_t seq = 0;
 
 	l->res.window_start_ns = t0;
@@ -971,7 +1078,6 @@ static void run_ping(struct rdc_bench_link *l)
 	}
 	for (;;) {
 		uint64_t sent_at;
-		bool sent = false;
 		int rc;
 
 		now = rdc_bench_now_ns();
@@ -985,12 +1091,7 @@ static void run_ping(struct rdc_bench_link *l)
 			break;
 		seq = lat_next(seq);
 		sent_at = rdc_bench_now_ns();
-		rc = lat_write(l, seq);
-		if (rc) {
-			link_failed(l, -rc, "cannot post a write");
-			break;
-		}
-		rc = lat_wait(l, seq, &sent, false);
+		rc = lat_round(l, seq);
 		now = rdc_bench_now_ns();
 		if (rc) {
 			lat_error(l, rc);
@@ -999,7 +1100,7 @@ static void run_ping(struct rdc_bench_link *l)
 		note_activity(l, now, &last);
 		if (!measuring)
 			continue;
-		if (!lat_keep(l, (now - sent_at) / 2)) {
+		if (!lat_keep(l, (now - sent_at) / halves)) {
 			link_failed(l, ENOMEM,
 				    "too many latency samples; use iters or a shorter run");
 			break;
@@ -1037,6 +1138,30 @@ static void run_pong(struct rdc_bench_link *l)
 	l->res.window_end_ns = rdc_bench_now_ns();
 }
 
+/* The server of lat-send: answer every message with one of the same size. */
+static void run_pong_send(struct rdc_bench_link *l)
+{
+	l->res.window_start_ns = l->sync->start_ns;
+	for (;;) {
+		bool sent = true, recvd = false;
+		int rc = lat_send_wait(l, &sent, &recvd, true);
+
+		if (!rc) {
+			sent = false;
+			rc = lat_send(l);
+			if (!rc)
+				rc = lat_send_wait(l, &sent, &recvd, false);
+		}
+		if (rc) {
+			lat_error(l, rc);
+			break;
+		}
+		l->res.msgs++;
+		l->res.bytes += l->p.size;
+	}
+	l->res.window_end_ns = rdc_bench_now_ns();
+}
+
 static void *link_thread(void *arg)
 {
 	struct rdc_bench_link *l = arg;
@@ -1049,10 +1174,12 @@ static void *link_thread(void *arg)
 		;
 	cpu0 = thread_cpu_ns();
 	l->bucket_base_ns = l->sync->start_ns + l->p.warmup_ns;
-	if (l->server)
-		l->p.test == RDC_BENCH_SEND ? run_receiver(l) : run_pong(l);
+	if (l->server && l->p.test == RDC_BENCH_SEND)
+		run_receiver(l);
+	else if (l->server)
+		l->p.test == RDC_BENCH_LAT_SEND ? run_pong_send(l) : run_pong(l);
 	else
-		l->p.test == RDC_BENCH_LAT ? run_ping(l) : run_bw(l);
+		rdc_bench_test_is_lat(l->p.test) ? run_ping(l) : run_bw(l);
 	l->res.cpu_ns = thread_cpu_ns() - cpu0;
 	__atomic_store_n(&l->res.finished, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -1060,8 +1187,9 @@ static void *link_thread(void *arg)
 
 static bool link_has_work(const struct rdc_bench_link *l)
 {
-	/* The target of write and read is the NIC alone. */
-	return !l->server || l->p.test == RDC_BENCH_SEND || l->p.test == RDC_BENCH_LAT;
+	/* The target of write, read and lat-read is the NIC alone. */
+	return !l->server || l->p.test == RDC_BENCH_SEND || l->p.test == RDC_BENCH_LAT ||
+	       l->p.test == RDC_BENCH_LAT_SEND;
 }
 
 int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_bench_sync *sync,
@@ -1073,7 +1201,7 @@ int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_be
 
 		l->sync = sync;
 		memset(&l->res, 0, sizeof(l->res));
-		if (!l->server && l->p.test != RDC_BENCH_LAT) {
+		if (!l->server && !rdc_bench_test_is_lat(l->p.test)) {
 			uint64_t span = l->p.duration_ns
 						? l->p.duration_ns
 						: (uint64_t)RDC_BENCH_MAX_SECONDS * 1000000000ull;

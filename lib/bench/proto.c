@@ -184,7 +184,7 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 {
 	uint8_t test = r_u8(r, "test");
 
-	if (!r->bad && test > RDC_BENCH_LAT)
+	if (!r->bad && test > RDC_BENCH_TEST_LAST)
 		r->bad = "test";
 	p->test = test;
 	p->size = r_u32(r, "size");
@@ -301,7 +301,8 @@ static bool msg_counts_ok(const struct rdc_bench_msg *m)
 				if (l->qps[q].qpn > 0xffffff || l->qps[q].psn > 0xffffff)
 					return false;
 		}
-		return m->type == RDC_BENCH_MSG_SETUP_OK || m->u.setup.params.test <= RDC_BENCH_LAT;
+		return m->type == RDC_BENCH_MSG_SETUP_OK ||
+		       m->u.setup.params.test <= RDC_BENCH_TEST_LAST;
 	case RDC_BENCH_MSG_DONE:
 	case RDC_BENCH_MSG_RESULT:
 		return m->u.count.nlinks <= RDC_BENCH_MAX_LINKS;

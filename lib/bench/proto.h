@@ -31,7 +31,9 @@
 /*
  * 2: SETUP carries the QP retry settings.
  * 3: SETUP carries cq-mod, post-list and inline; ERROR's text holds a whole
- *    error record's message (RDC_ERR_MSG_LEN), not 255 bytes.
+ *    error record's message (RDC_ERR_MSG_LEN), not 255 bytes; SETUP's test
+ *    takes lat-read (4) and lat-send (5) too (added before any release spoke
+ *    3: no peer of protocol 3 knows fewer tests).
  * A peer of another version is refused on its first message, in words
  * ("protocol version mismatch: peer speaks 2, this rdmactl speaks 3").
  */

@@ -44,8 +44,12 @@
 #define POLL_MS 500	    /* how often a waiting thread looks at the stop flag */
 #define LINGER_MS 1000	    /* a turned-away client's time to read its ERROR and close */
 #define LISTEN_BACKLOG 128
-/* The largest first message read whole: a HELLO is 12 + 2 + 31 bytes. */
-#define HELLO_CAP 256
+/*
+ * The largest first message read whole: a HELLO is 12 + 2 + 31 bytes, the
+ * ERROR of a client that gave up before its HELLO holds an error record's
+ * message whole (code, length, text: protocol 3).
+ */
+#define FIRST_CAP (RDC_BENCH_HDR_LEN + 4 + 2 + RDC_ERR_MSG_LEN)
 
 static int listen_socket(const struct rdc_bench_server_opts *o, struct rdc_err *err)
 {
@@ -272,7 +276,7 @@ struct conn {
 	uint64_t deadline_ns; /* HELLO due, or the end of the linger */
 	size_t have;	      /* bytes of buf read */
 	char peer[64];	      /* "ADDR:PORT" */
-	uint8_t buf[HELLO_CAP];
+	uint8_t buf[FIRST_CAP];
 };
 
 struct server {
@@ -512,10 +516,11 @@ static void conn_read_hello(struct server *srv, struct conn *c)
 		/* The header is whole: check it, and whether its message fits. */
 		rc = rdc_bench_hdr_decode(c->buf, &version, &type, &len, &err);
 		if (!rc && RDC_BENCH_HDR_LEN + (size_t)len > sizeof(c->buf))
-			rc = rdc_err_set(
-				&err, EMSGSIZE,
-				"a %s message of %u bytes where HELLO (at most %zu) was due",
-				rdc_bench_msg_name(type), len, sizeof(c->buf) - RDC_BENCH_HDR_LEN);
+			rc = rdc_err_set(&err, EMSGSIZE,
+					 "a %s message of %u bytes where HELLO (or ERROR, at most "
+					 "%zu) was due",
+					 rdc_bench_msg_name(type), len,
+					 sizeof(c->buf) - RDC_BENCH_HDR_LEN);
 		if (rc) {
 			conn_refuse(srv, c, true, err.code, err.msg);
 			return;

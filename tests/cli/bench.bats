@@ -190,7 +190,7 @@ usage_error() {
 @test "bench client: bad values are usage errors, exit 2, named" {
 	# Nothing listens on port 1: a client that got as far as connecting exits 1.
 	local c=(client 127.0.0.1 port 1)
-	usage_error "'test foo': not one of write, read, send, lat" "${c[@]}" test foo
+	usage_error "'test foo': not one of write, read, send, lat, lat-read, lat-send" "${c[@]}" test foo
 	usage_error "'size 0': at least 1 byte" "${c[@]}" size 0
 	usage_error "'size 12X': not BYTES, nK or nM" "${c[@]}" size 12X
 	usage_error "'size 99999999999999999999': at most 16M" "${c[@]}" size 99999999999999999999
@@ -255,6 +255,9 @@ usage_error() {
 	usage_error "'dscp' and 'tclass' exclude each other" "${c[@]}" tclass 104 dscp 26
 	usage_error "lat runs one QP per link" "${c[@]}" test lat qps 2
 	usage_error "lat runs one QP per link" "${c[@]}" qps 1 test lat
+	usage_error "lat-read runs one QP per link" "${c[@]}" test lat-read qps 2
+	usage_error "lat-send runs one QP per link" "${c[@]}" test lat-send qps 2
+	usage_error "Gb/s thresholds apply to the bandwidth tests" "${c[@]}" test lat-read expect-gbps 1
 	usage_error "Gb/s thresholds apply to the bandwidth tests" "${c[@]}" test lat expect-gbps 1
 	usage_error "Gb/s thresholds apply to the bandwidth tests" "${c[@]}" test lat min-link-gbps 1
 	usage_error "'size' given twice" "${c[@]}" size 1K size 2K
@@ -263,11 +266,16 @@ usage_error() {
 	usage_error "cq-mod 200 is over the send queue depth 128" "${c[@]}" cq-mod 200
 	usage_error "post-list 16 is outside 1 to the send queue depth 8" "${c[@]}" post-list 16 tx-depth 8
 	local k
-	for k in tx-depth cq-mod post-list; do
-		usage_error "'$k' applies to the bandwidth tests; lat has one write in flight" \
-			"${c[@]}" test lat "$k" 1
+	local t
+	for t in lat lat-read lat-send; do
+		for k in tx-depth cq-mod post-list; do
+			usage_error "'$k' applies to the bandwidth tests; $t has one message in flight" \
+				"${c[@]}" test "$t" "$k" 1
+		done
 	done
-	usage_error "inline applies to write, send and lat: a read sends no data" "${c[@]}" test read inline 64
+	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test read inline 64
+	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test lat-read inline 64
+	usage_error "'test lat-write': not one of write, read, send, lat, lat-read, lat-send" "${c[@]}" test lat-write
 }
 
 @test "bench client: no HOST, two HOSTs, an unknown keyword" {

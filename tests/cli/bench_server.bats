@@ -259,3 +259,41 @@ timed() {
 	run "$TOP/tests/schema-check" "$SRV.out"
 	assert_success
 }
+
+@test "bench server -j: a client's ERROR before its HELLO is read whole, a 3000-byte one too" {
+	command -v jq >/dev/null || skip "jq not installed"
+	start_server -j bench server
+	# ERROR (type 9): code, then the text with its length; 3000 bytes, past the old 256-byte buffer.
+	python3 - "$PORT" <<-'EOF' 3>&-
+	import socket, struct, sys
+	text = b"cannot read '" + b"p" * 2984 + b"'"
+	body = struct.pack(">IH", 5, len(text)) + text
+	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+	s.sendall(b"RDCB" + struct.pack(">HHI", 3, 9, len(body)) + body)
+	s.settimeout(5)
+	try:
+	    while s.recv(4096):
+	        pass
+	except OSError:
+	    pass
+	EOF
+	wait_lines "$SRV.out" 1
+	run jq -r '.error' "$SRV.out"
+	assert_output "client: cannot read '$(printf 'p%.0s' $(seq 2984))'"
+	server_alive
+	# A message larger than any first one is still refused by its size.
+	python3 - "$PORT" <<-'EOF' 3>&-
+	import socket, struct, sys
+	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+	s.sendall(b"RDCB" + struct.pack(">HHI", 3, 9, 60000))
+	s.settimeout(5)
+	try:
+	    while s.recv(4096):
+	        pass
+	except OSError:
+	    pass
+	EOF
+	wait_lines "$SRV.out" 2
+	run jq -r '.error' <(sed -n 2p "$SRV.out")
+	assert_output --regexp "^an? ERROR message of 60000 bytes where HELLO \(or ERROR, at most [0-9]+\) was due$"
+}

@@ -382,9 +382,11 @@ make_stub() {
 @test "__complete: bench test values; a given keyword is not offered again" {
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 test ""
 	assert_success
-	assert_equal "$(sort <<<"$output")" "$(lines write read send lat)"
+	assert_equal "$(sort <<<"$output")" "$(lines write read send lat lat-read lat-send)"
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 test l
-	assert_output lat
+	assert_equal "$(sort <<<"$output")" "$(lines lat lat-read lat-send)"
+	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 test lat-s
+	assert_output lat-send
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 test read qps 2 ""
 	refute_line test
 	refute_line qps
@@ -681,7 +683,7 @@ make_stub() {
 	comp rdmactl --root "$EMPTY" bench client 198.18.1.1 te
 	assert_equal "$reply" test
 	comp rdmactl --root "$EMPTY" bench client 198.18.1.1 test ""
-	assert_equal "$reply" "$(lines write read send lat)"
+	assert_equal "$reply" "$(lines write read send lat lat-read lat-send)"
 	comp rdmactl --root "$EMPTY" bench client 198.18.1.1 link rxe0 li
 	assert_equal "$reply" link
 	comp rdmactl --root "$EMPTY" bench server ""
@@ -694,7 +696,7 @@ make_stub() {
 	comp rdmactl-bench --root "$EMPTY" ""
 	assert_equal "$reply" "$(lines client server help)"
 	comp rdmactl-bench --root "$EMPTY" client 198.18.1.1 test ""
-	assert_equal "$reply" "$(lines write read send lat)"
+	assert_equal "$reply" "$(lines write read send lat lat-read lat-send)"
 	comp "$BIN/rdmactl-bench" --root "$EMPTY" server o
 	assert_equal "$reply" once
 	# "LOCAL:REMOTE": bash splits at ':'; rdmactl gets one word.
@@ -784,7 +786,7 @@ zcomp() {
 	command -v zsh >/dev/null || skip "zsh not installed"
 	run zcomp rdmactl --root "$EMPTY" bench client 198.18.1.1 test ""
 	assert_success
-	assert_equal "$(sort <<<"$output")" "$(lines write read send lat)"
+	assert_equal "$(sort <<<"$output")" "$(lines write read send lat lat-read lat-send)"
 	run zcomp rdmactl-bench --root "$EMPTY" ""
 	assert_equal "$(sort <<<"$output")" "$(lines client server help)"
 	run zcomp rdmactl-bench --root "$EMPTY" client 198.18.1.1 link rxe0 li

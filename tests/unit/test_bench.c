@@ -499,6 +499,21 @@ static void test_msg_roundtrip(void **state)
 			assert_memory_equal(buf, again, (size_t)len);
 		}
 	}
+	/* Every test value goes through SETUP (protocol 3: lat-read and lat-send too). */
+	for (int t = RDC_BENCH_WRITE; t <= RDC_BENCH_TEST_LAST; t++) {
+		struct rdc_err err = {0};
+		long len;
+
+		sample_msg(&in, RDC_BENCH_MSG_SETUP);
+		rdc_bench_params_default(&in.u.setup.params, (enum rdc_bench_test)t);
+		len = rdc_bench_msg_encode(&in, buf, sizeof(buf));
+		assert_true(len > RDC_BENCH_HDR_LEN);
+		memset(&out, 0x5a, sizeof(out));
+		if (rdc_bench_msg_decode(buf, (size_t)len, &out, &err))
+			fail_msg("test %d: %s", t, err.msg);
+		assert_int_equal(out.u.setup.params.test, t);
+		assert_memory_equal(&in, &out, sizeof(in));
+	}
 	/* START and STARTED are a bare header. */
 	sample_msg(&in, RDC_BENCH_MSG_START);
 	assert_int_equal(rdc_bench_msg_encode(&in, buf, sizeof(buf)), RDC_BENCH_HDR_LEN);
@@ -724,7 +739,7 @@ static const struct bad_case bad_cases[] = {
 	/* 18 */ {"prefix length 32 (control)", 0, NULL},
 	/* 19 */ {"active 2", -EPROTO, "bad active"},
 	/* 20 */ {"device name of 64 bytes", -EPROTO, "bad device name"},
-	/* 21 */ {"test 4", -EPROTO, "bad test"},
+	/* 21 */ {"test 6", -EPROTO, "bad test"},
 	/* 22 */ {"test 3 (control)", 0, NULL},
 	/* 23 */ {"trailing byte after START", -EPROTO, "1 trailing bytes"},
 	/* 24 */ {"trailing bytes after HELLO", -EPROTO, "3 trailing bytes"},
@@ -812,7 +827,7 @@ static void bad_frame(struct frame *f, size_t k)
 	case 21:
 	case 22:
 		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
-		f_params(f, k == 21 ? 4 : 3);
+		f_params(f, k == 21 ? 6 : 5);
 		f_u32(f, 1);
 		f_link(f, 0, 1, 1, 1);
 		break;
@@ -1014,10 +1029,9 @@ static void test_params_default(void **state)
 		enum rdc_bench_test test;
 		uint32_t size, depth;
 	} cases[] = {
-		{RDC_BENCH_WRITE, 65536, 128},
-		{RDC_BENCH_READ, 65536, 128},
-		{RDC_BENCH_SEND, 65536, 128},
-		{RDC_BENCH_LAT, 2, 1},
+		{RDC_BENCH_WRITE, 65536, 128}, {RDC_BENCH_READ, 65536, 128},
+		{RDC_BENCH_SEND, 65536, 128},  {RDC_BENCH_LAT, 2, 1},
+		{RDC_BENCH_LAT_READ, 2, 1},    {RDC_BENCH_LAT_SEND, 2, 1},
 	};
 	(void)state;
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
@@ -1066,6 +1080,8 @@ static void test_params_check(void **state)
 		{"qps 64", RDC_BENCH_WRITE, K, 64, K, K, K, K, K, K, 0},
 		{"qps 65", RDC_BENCH_WRITE, K, 65, K, K, K, K, K, K, -EINVAL},
 		{"lat qps 2", RDC_BENCH_LAT, K, 2, K, K, K, K, K, K, -EINVAL},
+		{"lat-read qps 2", RDC_BENCH_LAT_READ, K, 2, K, K, K, K, K, K, -EINVAL},
+		{"lat-send qps 2", RDC_BENCH_LAT_SEND, K, 2, K, K, K, K, K, K, -EINVAL},
 		{"depth 0", RDC_BENCH_WRITE, K, K, 0, K, K, K, K, K, -EINVAL},
 		{"depth 1024", RDC_BENCH_WRITE, K, K, 1024, K, K, K, K, K, 0},
 		{"depth 1025", RDC_BENCH_WRITE, K, K, 1025, K, K, K, K, K, -EINVAL},
@@ -1175,6 +1191,14 @@ static void test_params_knobs(void **state)
 		{"lat depth 2", RDC_BENCH_LAT, 2, 2, 0, 1, D, -EINVAL, 1, 220},
 		{"lat cq-mod 2", RDC_BENCH_LAT, 2, 1, 2, 1, D, -EINVAL, 1, 220},
 		{"lat post-list 2", RDC_BENCH_LAT, 2, 1, 0, 2, D, -EINVAL, 1, 220},
+		{"lat-send", RDC_BENCH_LAT_SEND, 2, 1, 0, 1, D, 0, 1, 220},
+		{"lat-send inline 0", RDC_BENCH_LAT_SEND, 2, 1, 0, 1, 0, 0, 1, 0},
+		{"lat-send depth 2", RDC_BENCH_LAT_SEND, 2, 2, 0, 1, D, -EINVAL, 1, 220},
+		{"lat-read: nothing inline", RDC_BENCH_LAT_READ, 2, 1, 0, 1, D, 0, 1, 0},
+		{"lat-read inline 64", RDC_BENCH_LAT_READ, 2, 1, 0, 1, 64, -EINVAL, 1, 64},
+		{"lat-read inline 0", RDC_BENCH_LAT_READ, 2, 1, 0, 1, 0, 0, 1, 0},
+		{"lat-read cq-mod 2", RDC_BENCH_LAT_READ, 2, 1, 2, 1, D, -EINVAL, 1, 0},
+		{"lat-read post-list 2", RDC_BENCH_LAT_READ, 2, 1, 0, 2, D, -EINVAL, 1, 0},
 #undef D
 	};
 	(void)state;
@@ -1302,6 +1326,10 @@ static void test_test_names(void **state)
 		{"read", 0, RDC_BENCH_READ},
 		{"send", 0, RDC_BENCH_SEND},
 		{"lat", 0, RDC_BENCH_LAT},
+		{"lat-read", 0, RDC_BENCH_LAT_READ},
+		{"lat-send", 0, RDC_BENCH_LAT_SEND},
+		{"lat-write", -EINVAL, 0},
+		{"lat-", -EINVAL, 0},
 		{"Write", -EINVAL, 0},
 		{"bw", -EINVAL, 0},
 		{"", -EINVAL, 0},
@@ -1319,7 +1347,14 @@ static void test_test_names(void **state)
 			assert_string_equal(rdc_bench_test_name(t), cases[i].in);
 		}
 	}
-	assert_null(rdc_bench_test_name((enum rdc_bench_test)4));
+	assert_null(rdc_bench_test_name((enum rdc_bench_test)(RDC_BENCH_TEST_LAST + 1)));
+	/* The latency tests, and only they. */
+	assert_true(rdc_bench_test_is_lat(RDC_BENCH_LAT));
+	assert_true(rdc_bench_test_is_lat(RDC_BENCH_LAT_READ));
+	assert_true(rdc_bench_test_is_lat(RDC_BENCH_LAT_SEND));
+	assert_false(rdc_bench_test_is_lat(RDC_BENCH_WRITE));
+	assert_false(rdc_bench_test_is_lat(RDC_BENCH_READ));
+	assert_false(rdc_bench_test_is_lat(RDC_BENCH_SEND));
 	assert_null(rdc_bench_test_name((enum rdc_bench_test) - 1));
 }
 
