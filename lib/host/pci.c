@@ -70,6 +70,11 @@ int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
 	return 0;
 }
 
+void rdc_pci_free(struct rdc_pci *pci)
+{
+	rdc_issues_free(&pci->issues);
+}
+
 /* @n hex digits, then @sep (or the end when @sep is 0); the position after it or NULL. */
 static const char *pci_hex_field(const char *s, size_t min, size_t max, char sep)
 {
