@@ -275,7 +275,7 @@ static void lk_with_addrs(const struct rdc_diag_check *c, struct rdc_diag_result
 			l->p[n++] = p;
 		else
 			rdc_diag_skip(r, c, p, "addresses of %s not read: %s",
-				      rdc_diag_ip_netdev(p), p->netif.addrs_reason);
+				      rdc_diag_ip_netdev(p), rdc_diag_str(p->netif.addrs_reason));
 	}
 	l->n = n;
 }

@@ -143,12 +143,15 @@ static void netif_addresses_read(struct rdc_diag_port *p)
 		return;
 	rdc_netif_read(p->ip_netdev, ip, NULL);
 	nif->have_addrs = ip->have_addrs;
-	memcpy(nif->addrs_reason, ip->addrs_reason, sizeof(nif->addrs_reason));
+	free(nif->addrs_reason);
+	nif->addrs_reason = ip->addrs_reason; /* moved */
+	ip->addrs_reason = NULL;
 	nif->naddrs = ip->naddrs;
 	memcpy(nif->addrs, ip->addrs, sizeof(nif->addrs));
 	nif->arp_ignore = ip->arp_ignore;
 	nif->arp_announce = ip->arp_announce;
 	nif->rp_filter = ip->rp_filter;
+	rdc_netif_free(ip);
 	free(ip);
 }
 
@@ -214,6 +217,8 @@ static int sample_read(struct rdc_diag_port *p, struct rdc_diag_sample *s, bool 
 			s->carrier_changes = p->netif.carrier_changes;
 		else if (!rdc_netif_read(p->port.netdev.name, &nif, NULL))
 			s->carrier_changes = nif.carrier_changes;
+		if (!first)
+			rdc_netif_free(&nif);
 	}
 	if (s->ib_rc == -ENOMEM || s->hw_rc == -ENOMEM || s->netdev_rc == -ENOMEM)
 		return -ENOMEM;
@@ -349,6 +354,7 @@ void rdc_diag_host_free(struct rdc_diag_host *h)
 			rdc_counters_free(&p->s[k].netdev);
 		}
 		free(p->gids);
+		rdc_netif_free(&p->netif);
 		rdc_issues_free(&p->issues);
 		rdc_port_free(&p->port);
 	}
