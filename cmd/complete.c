@@ -95,10 +95,11 @@ static void complete_netdevs(const char *cur, bool bonds_only)
 	if (rdc_netdev_names(&nets, NULL))
 		return;
 	for (size_t i = 0; i < nets.count; i++) {
-		struct rdc_netdev nd;
+		struct rdc_netdev nd = {0};
 
 		if (!bonds_only || (!rdc_netdev_read(nets.names[i], &nd, NULL) && nd.is_bond))
 			emit(nets.names[i], cur);
+		rdc_netdev_free(&nd);
 	}
 	rdc_names_free(&nets);
 }

@@ -1072,7 +1072,7 @@ static void bond_value(struct rdc_out *o, const char *compared, const struct rdc
 		       const struct rdc_dcb *d)
 {
 	struct rdc_ofed_qos q;
-	struct rdc_netdev nd;
+	struct rdc_netdev nd = {0};
 	bool mtu = !strcmp(compared, "mtu_bytes");
 
 	if (!strcmp(compared, "pfc.enabled_prios")) {
@@ -1106,6 +1106,7 @@ static void bond_value(struct rdc_out *o, const char *compared, const struct rdc
 	} else {
 		rdc_out_null(o, "value", NULL);
 	}
+	rdc_netdev_free(&nd);
 }
 
 /*

@@ -232,32 +232,36 @@ void port_out_str_or_bad(struct rdc_out *o, const char *key, const char *fmt, co
 /*
  * Messages already printed: device-wide values are in every port of the
  * device, and `port stats interval` reads the same files every sample.  Say
- * each once per run.
+ * each once per run.  Kept as 64-bit FNV-1a hashes of the whole message: a
+ * message has no length bound (base/issues.h) and the records it came from
+ * are freed between samples; two messages sharing a hash is a chance of one
+ * in 2^64 per pair.
  */
-static char issue_seen[64][sizeof(((struct rdc_err *)0)->msg)];
+static uint64_t issue_seen[64];
 static unsigned int issue_nseen;
 
 static bool issue_first_time(const char *msg)
 {
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
 	for (unsigned int i = 0; i < issue_nseen; i++)
-		if (!strcmp(issue_seen[i], msg))
+		if (issue_seen[i] == h)
 			return false;
 	if (issue_nseen < RDC_ARRAY_SIZE(issue_seen))
-		rdc_strlcpy(issue_seen[issue_nseen++], msg, sizeof(issue_seen[0]));
+		issue_seen[issue_nseen++] = h;
 	return true;
 }
 
 unsigned int port_report_issues(struct rdc_ctx *ctx, const struct rdc_issues *is)
 {
 	for (unsigned int i = 0; i < is->count; i++) {
-		struct rdc_err e = is->items[i];
+		const struct rdc_issue *it = &is->items[i];
 
-		if (!issue_first_time(e.msg))
-			continue;
-		/* Paths and texts come from the system read: no raw control characters. */
-		rdc_str_escape(e.msg, sizeof(e.msg), is->items[i].msg, false);
-		rdc_str_escape(e.detail, sizeof(e.detail), is->items[i].detail, false);
-		rdc_log_error_record(ctx->verb, &e);
+		/* Paths and texts come from the system read: the log escapes control characters. */
+		if (issue_first_time(it->msg))
+			rdc_log_error_parts(ctx->verb, it->msg, it->code, it->plain, it->detail);
 	}
 	if (is->lost)
 		log_err("%s: %u more values could not be read", ctx->verb, is->lost);

@@ -268,6 +268,7 @@ out:
 		free(tables[i]);
 	free(tables);
 	free(counts);
+	rdc_issues_free(&issues);
 	rdc_ports_free(&ports);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "base/config.h"
+#include "base/util.h"
 #include "base/yaml_file.h"
 
 /* Where the parser is in the one shape we accept. */
@@ -42,13 +43,16 @@ static int cfg_errorf(struct cfg_parse *p, const yaml_event_t *ev, const char *f
 	RDC_PRINTF(3, 4);
 static int cfg_errorf(struct cfg_parse *p, const yaml_event_t *ev, const char *fmt, ...)
 {
-	char what[200];
+	char *what = NULL; /* it quotes the file's keys and values: whole */
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	rdc_str_vcatf(&what, fmt, ap);
 	va_end(ap);
-	return cfg_error(p, ev, what);
+	rc = cfg_error(p, ev, what ? what : "(no memory for the message)");
+	free(what);
+	return rc;
 }
 
 /*

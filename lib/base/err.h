@@ -37,12 +37,11 @@ enum rdc_err_kind {
  * exactly one line from it; lib/ never prints.
  */
 /*
- * The record is a value: it is copied (struct assignment into base/issues.h
- * lists, undo results, the first error of a run), kept in arrays and on the
- * stack, and never released, so its text cannot be allocated (a copy would
- * share or leak it; there is no one place that frees a record).  Its text is
- * therefore fixed-size, and sized so that every message rdmactl composes
- * fits whole:
+ * The record is a value: it is copied (struct assignment into undo results,
+ * the first error of a run), kept in arrays and on the stack, and never
+ * released, so its text cannot be allocated (a copy would share or leak it;
+ * there is no one place that frees a record).  Its text is therefore
+ * fixed-size, and sized so that every message rdmactl composes fits whole:
  *
  *   msg     one format of ours (its words, names, numbers: under 256 bytes)
  *           with one path of up to PATH_MAX bytes in it ("cannot read
@@ -57,11 +56,11 @@ enum rdc_err_kind {
  * tests/unit/test_err_words.c shows a message with one PATH_MAX path never
  * reaches.
  *
- * Why not PATH_MAX for the detail too: the record is embedded six times in
- * every base/issues.h list, and lists sit in every port, netdev and PCI
- * function (host/); each 4 KiB here costs about 0.1 MB per RDMA port read
- * (the msg's already took `port` on 800 devices from 19 to 84 MB, `diag`
- * from 46 to 207 MB).  The largest stack frame is rdc_ports_read()'s, 140 KB.
+ * Why not PATH_MAX for the detail too: records sit in arrays and on stacks,
+ * and 5 KiB each is already much.  base/issues.h keeps none by value (an
+ * issues list holding six of them in every port, netdev and PCI function
+ * took `port` on 800 devices from 19 to 84 MB): its records are made on the
+ * heap, whole, when one is kept.
  */
 #define RDC_ERR_MSG_LEN (PATH_MAX + 256)
 #define RDC_ERR_DETAIL_LEN 1024

@@ -13,8 +13,6 @@
 static const char *log_prog = "rdmactl";
 static enum rdc_log_level log_level = RDC_LOG_WARN;
 
-#define LOG_TEXT_MAX 1024 /* one message, before escaping */
-
 static void log_put(const char *s, bool keep_nl);
 
 void rdc_log_init(const char *prog, enum rdc_log_level level)
@@ -54,24 +52,37 @@ void rdc_log(enum rdc_log_level level, const char *fmt, ...)
  */
 static void log_put(const char *s, bool keep_nl)
 {
-	char esc[4 * LOG_TEXT_MAX + 1];
+	/* Escaped, a byte takes at most 4 ("\xNN"; a "\uNNNN" stands for 2 bytes or more). */
+	size_t size = 4 * strlen(s) + 1;
+	char *esc = malloc(size);
 
-	rdc_str_escape(esc, sizeof(esc), s, keep_nl); /* cut at a whole character if too long */
+	if (!esc) {
+		fputs("(no memory for the message)", stderr);
+		return;
+	}
+	rdc_str_escape(esc, size, s, keep_nl);
 	fputs(esc, stderr);
+	free(esc);
 }
 
-void rdc_log_error_record(const char *verb, const struct rdc_err *err)
+void rdc_log_error_parts(const char *verb, const char *msg, int code, bool plain,
+			 const char *detail)
 {
 	fprintf(stderr, "%s: ", log_prog);
 	if (verb)
 		fprintf(stderr, "%s: ", verb);
-	log_put(err->msg[0] ? err->msg : "failed", false);
-	if (err->code && !err->plain)
-		fprintf(stderr, ": %s", strerror(err->code));
-	if (err->detail[0]) {
+	log_put(msg[0] ? msg : "failed", false);
+	if (code && !plain)
+		fprintf(stderr, ": %s", strerror(code));
+	if (detail[0]) {
 		fputs(" (", stderr);
-		log_put(err->detail, false);
+		log_put(detail, false);
 		fputc(')', stderr);
 	}
 	fputc('\n', stderr);
+}
+
+void rdc_log_error_record(const char *verb, const struct rdc_err *err)
+{
+	rdc_log_error_parts(verb, err->msg, err->code, err->plain, err->detail);
 }

@@ -2,6 +2,8 @@
 /* log.h - messages on stderr with levels (-q, -v, -vv) */
 #pragma once
 
+#include <stdbool.h>
+
 #include "base/err.h"
 
 enum rdc_log_level { RDC_LOG_ERR, RDC_LOG_WARN, RDC_LOG_INFO, RDC_LOG_DEBUG };
@@ -17,3 +19,6 @@ void rdc_log(enum rdc_log_level level, const char *fmt, ...) RDC_PRINTF(2, 3);
 
 /* "rdmactl: VERB: MSG: strerror (DETAIL)" from an error record. */
 void rdc_log_error_record(const char *verb, const struct rdc_err *err);
+/* The same from its parts (a record kept whole on the heap: base/issues.h); @verb may be NULL. */
+void rdc_log_error_parts(const char *verb, const char *msg, int code, bool plain,
+			 const char *detail);

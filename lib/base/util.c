@@ -142,6 +142,34 @@ int rdc_strlcpy(char *dst, const char *src, size_t size)
 	return 0;
 }
 
+void rdc_str_vcatf(char **s, const char *fmt, va_list ap)
+{
+	size_t len = *s ? strlen(*s) : 0;
+	char *grown;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	grown = realloc(*s, len + (size_t)n + 1);
+	if (!grown)
+		return;
+	vsnprintf(grown + len, (size_t)n + 1, fmt, ap);
+	*s = grown;
+}
+
+void rdc_str_catf(char **s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rdc_str_vcatf(s, fmt, ap);
+	va_end(ap);
+}
+
 int rdc_parse_size(const char *s, uint64_t max, uint64_t *v)
 {
 	char num[32];

@@ -85,6 +85,13 @@ long rdc_hex_decode(const char *hex, void *out, size_t size);
 /* Copy with truncation, always NUL-terminated; returns -ENAMETOOLONG if cut. */
 int rdc_strlcpy(char *dst, const char *src, size_t size);
 /*
+ * Append printf text to the string *@s owns (NULL is the empty string),
+ * whole: lists of names whose length the host decides.  The caller frees *@s.
+ * Without memory *@s keeps what it held.
+ */
+void rdc_str_catf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rdc_str_vcatf(char **s, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+/*
  * Prose into @buf that never ends mid-word: text longer than @size is cut at
  * the last space that leaves room for " ..." and ends with it.  For titles
  * and reasons in fixed fields, whose authors size them to fit; this is the

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -35,7 +36,11 @@
 #define SRC_QP "check parameter"
 #define SRC_WINDOW "4.096 us * 2^timeout * (retry_cnt + 1) (IBTA)"
 
-/* Append printf text to @buf, cutting what does not fit. */
+/*
+ * Append printf text to @buf, cutting what does not fit: only for text whose
+ * bound is known (the 8 priorities, our words around one reason); lists of
+ * members are built on the heap (rdc_str_catf).
+ */
 static void RDC_PRINTF(3, 4) check_append(char *buf, size_t size, const char *fmt, ...)
 {
 	size_t len = strnlen(buf, size);
@@ -254,9 +259,9 @@ struct check {
 	const struct rdc_bond_facts *f;
 	const struct rdc_bond_check_params *p;
 	struct rdc_findings *out;
-	size_t n;      /* members looked at: b->nmembers within the array */
-	bool no_lag;   /* RoCE LAG is impossible (mode, members): QPs cannot move */
-	char nics[96]; /* the members' NICs, when they are more than one */
+	size_t n;    /* members looked at: b->nmembers within the array */
+	bool no_lag; /* RoCE LAG is impossible (mode, members): QPs cannot move */
+	char *nics;  /* the members' NICs, when they are more than one; NULL else */
 	struct rdc_bond_member_facts none; /* stands in for facts not read */
 };
 
@@ -415,7 +420,7 @@ static void check_nic(struct check *c)
 	const struct rdc_bond *b = c->b;
 	const char *pci[RDC_BOND_MAX_MEMBERS] = {NULL};
 	struct rdc_finding *skip = NULL, *f;
-	char nics[96] = "", src[64];
+	char *nics = NULL, src[64];
 	size_t nnics = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
@@ -432,18 +437,21 @@ static void check_nic(struct check *c)
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = pci[j] && check_same_nic(pci[j], pci[i]);
 		if (!seen) {
-			check_append(nics, sizeof(nics), "%s%.*s", nnics ? ", " : "",
-				     (int)check_nic_len(pci[i]), pci[i]);
+			/* The address up to the function: "0000:3b:00" of "0000:3b:00.1". */
+			rdc_str_catf(&nics, "%s%.*s", nnics ? ", " : "", (int)check_nic_len(pci[i]),
+				     pci[i]);
 			nnics++;
 		}
 	}
-	if (nnics < 2)
+	if (nnics < 2) {
+		free(nics);
 		return;
+	}
 	c->no_lag = true;
-	rdc_strlcpy(c->nics, nics, sizeof(c->nics));
+	c->nics = nics; /* freed by rdc_bond_check_eval() */
 	f = rdc_findings_add(c->out, "bond.members-not-one-nic", RDC_SEV_FAIL,
 			     "members are ports of %zu NICs (%s): no RoCE LAG possible", nnics,
-			     nics);
+			     nics ? nics : "");
 	for (size_t i = 0; i < c->n; i++) {
 		if (!pci[i])
 			continue;
@@ -465,7 +473,7 @@ static void check_member_state(struct check *c)
 	const struct rdc_bond *b = c->b;
 	struct rdc_finding *f = NULL, *skip = NULL;
 	const char *down = NULL;
-	char fix[256] = "", ups[192] = "";
+	char *fix = NULL, *ups = NULL;
 	size_t ndown = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
@@ -501,15 +509,15 @@ static void check_member_state(struct check *c)
 		else
 			rdc_ev_detail(rdc_ev_unknown(f, "carrier", SRC_CARRIER, "not read"), "%s",
 				      m->name);
-		check_append(fix, sizeof(fix), "%s'rdmactl port show %s'", fix[0] ? ", " : "",
-			     m->name);
-		check_append(ups, sizeof(ups), "%s'rdmactl port set %s up'", ups[0] ? ", " : "",
-			     m->name);
+		rdc_str_catf(&fix, "%s'rdmactl port show %s'", fix ? ", " : "", m->name);
+		rdc_str_catf(&ups, "%s'rdmactl port set %s up'", ups ? ", " : "", m->name);
 	}
 	rdc_finding_fix(f,
 			"if it was set down, %s; else check the cable, the optics and the switch "
 			"port: %s",
-			ups, fix);
+			ups ? ups : "", fix ? fix : "");
+	free(fix);
+	free(ups);
 	/* One member down: one command.  Several: each is named in the text. */
 	if (ndown == 1)
 		rdc_finding_fix_cmd(f, RDC_WORDS("rdmactl", "port", "set", down, "up"));
@@ -519,7 +527,7 @@ static void check_speed(struct check *c)
 {
 	const struct rdc_bond *b = c->b;
 	struct rdc_finding *f, *skip = NULL;
-	char src[64], title[128] = "", fix[256] = "";
+	char src[64], *title = NULL, *fix = NULL;
 	int64_t first = -1, top = -1;
 	bool differ = false;
 
@@ -538,13 +546,16 @@ static void check_speed(struct check *c)
 			first = m->speed_mbps;
 		else if (m->speed_mbps != first)
 			differ = true;
-		check_append(title, sizeof(title), "%s%s %lld Mb/s", title[0] ? ", " : "", m->name,
+		rdc_str_catf(&title, "%s%s %lld Mb/s", title ? ", " : "", m->name,
 			     (long long)m->speed_mbps);
 	}
-	if (!differ)
+	if (!differ) {
+		free(title);
 		return;
+	}
 	f = rdc_findings_add(c->out, "bond.speed-mismatch", RDC_SEV_WARN,
-			     "members' speeds differ: %s", title);
+			     "members' speeds differ: %s", title ? title : "");
+	free(title);
 	for (size_t i = 0; i < c->n; i++)
 		if (b->members[i].speed_mbps > top)
 			top = b->members[i].speed_mbps;
@@ -555,8 +566,7 @@ static void check_speed(struct check *c)
 			continue;
 		rdc_ev_detail(rdc_ev_int(f, "speed_mbps", src, m->speed_mbps), "%s", m->name);
 		if (m->speed_mbps < top)
-			check_append(fix, sizeof(fix), "%s'rdmactl port show %s'",
-				     fix[0] ? ", " : "", m->name);
+			rdc_str_catf(&fix, "%s'rdmactl port show %s'", fix ? ", " : "", m->name);
 	}
 	rdc_finding_why(f,
 			"hashing spreads flows evenly whatever the speed, so the slower member "
@@ -565,14 +575,15 @@ static void check_speed(struct check *c)
 	rdc_finding_fix(f,
 			"give every member the same speed: check the slower one's optics, cable, "
 			"autonegotiation and switch port (%s)",
-			fix);
+			fix ? fix : "");
+	free(fix);
 }
 
 static void check_mtu(struct check *c)
 {
 	const struct rdc_bond *b = c->b;
 	struct rdc_finding *f, *skip = NULL;
-	char fix[320] = "", title[128] = "";
+	char *fix = NULL, *title = NULL;
 	int64_t want = b->mtu;
 
 	/* The members should carry the bond's MTU; without it, the largest member's. */
@@ -589,21 +600,23 @@ static void check_mtu(struct check *c)
 		}
 		if (m->mtu == want)
 			continue;
-		check_append(title, sizeof(title), "%s%s %lld", title[0] ? ", " : "", m->name,
-			     (long long)m->mtu);
-		check_append(fix, sizeof(fix), "%s'rdmactl port set %s mtu %lld'",
-			     fix[0] ? "; " : "", m->name, (long long)want);
+		rdc_str_catf(&title, "%s%s %lld", title ? ", " : "", m->name, (long long)m->mtu);
+		rdc_str_catf(&fix, "%s'rdmactl port set %s mtu %lld'", fix ? "; " : "", m->name,
+			     (long long)want);
 	}
-	if (!fix[0])
+	if (!fix) {
+		free(title);
 		return;
+	}
 	if (b->mtu > 0)
 		f = rdc_findings_add(c->out, "bond.mtu-mismatch", RDC_SEV_FAIL,
 				     "members' MTU differ from %s's %lld: %s", b->name,
-				     (long long)want, title);
+				     (long long)want, title ? title : "");
 	else
 		f = rdc_findings_add(c->out, "bond.mtu-mismatch", RDC_SEV_FAIL,
-				     "members' MTU differ: %s, largest %lld", title,
+				     "members' MTU differ: %s, largest %lld", title ? title : "",
 				     (long long)want);
+	free(title);
 	/* The bond's MTU, then each member's: whose it is in the detail. */
 	if (b->mtu > 0)
 		rdc_ev_detail(rdc_ev_int(f, "mtu_bytes", SRC_MTU, b->mtu), "%s", b->name);
@@ -630,6 +643,7 @@ static void check_mtu(struct check *c)
 	} else {
 		rdc_finding_fix(f, "%s", fix);
 	}
+	free(fix);
 }
 
 /* "0x08 (prio 3)", "0x18 (prio 3,4)", "0x00 (none)". */
@@ -676,7 +690,7 @@ static void check_pfc(struct check *c)
 {
 	const struct rdc_bond *b = c->b;
 	struct rdc_finding *f, *skip = NULL;
-	char title[128] = "", text[32];
+	char *title = NULL, text[32];
 	bool differ = false;
 	int first = -1;
 
@@ -695,13 +709,15 @@ static void check_pfc(struct check *c)
 		else if (m->pfc_en != first)
 			differ = true;
 		check_pfc_text(text, sizeof(text), m->pfc_en);
-		check_append(title, sizeof(title), "%s%s %s", title[0] ? ", " : "",
-			     b->members[i].name, text);
+		rdc_str_catf(&title, "%s%s %s", title ? ", " : "", b->members[i].name, text);
 	}
-	if (!differ)
+	if (!differ) {
+		free(title);
 		return;
+	}
 	f = rdc_findings_add(c->out, "bond.pfc-mismatch", RDC_SEV_FAIL, "members' PFC differ: %s",
-			     title);
+			     title ? title : "");
+	free(title);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rdc_bond_member_facts *m = check_facts(c, i);
 
@@ -718,7 +734,7 @@ static void check_trust(struct check *c)
 {
 	const struct rdc_bond *b = c->b;
 	struct rdc_finding *f, *skip = NULL;
-	char title[128] = "";
+	char *title = NULL;
 	const char *first = NULL;
 	bool differ = false;
 
@@ -739,13 +755,15 @@ static void check_trust(struct check *c)
 			first = m->trust;
 		else if (strcmp(m->trust, first))
 			differ = true;
-		check_append(title, sizeof(title), "%s%s %s", title[0] ? ", " : "",
-			     b->members[i].name, m->trust);
+		rdc_str_catf(&title, "%s%s %s", title ? ", " : "", b->members[i].name, m->trust);
 	}
-	if (!differ)
+	if (!differ) {
+		free(title);
 		return;
+	}
 	f = rdc_findings_add(c->out, "bond.trust-mismatch", RDC_SEV_FAIL,
-			     "members trust different fields: %s", title);
+			     "members trust different fields: %s", title ? title : "");
+	free(title);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rdc_bond_member_facts *m = check_facts(c, i);
 
@@ -926,6 +944,7 @@ static void check_failover(struct check *c)
 	const struct rdc_bond *b = c->b;
 	const struct rdc_bond_check_params *p = c->p;
 	double fo = rdc_bond_failover_s(b), w = rdc_qp_survival_s(p->qp_timeout, p->retry_cnt);
+	/* fix: our words with three numbers and a bond name (15 bytes), under 300 bytes. */
 	char fos[32], ws[32], ack[32], fix[320];
 	struct rdc_finding *f;
 	int t;
@@ -938,7 +957,7 @@ static void check_failover(struct check *c)
 		if (b->mode >= 0 && !rdc_bond_mode_roce_lag(b->mode))
 			rdc_ev_text(f, "mode", SRC_MODE, "%s", MODE_NAME(b->mode));
 		/* The NICs as one list of words: how many is in the title. */
-		if (c->nics[0])
+		if (c->nics)
 			rdc_ev_text(f, "nics", NET_CLASS "/MEMBER/device", "%s", c->nics);
 		rdc_finding_why(f,
 				"a QP stays on its port's RDMA device and dies with the port "
@@ -1133,4 +1152,5 @@ void rdc_bond_check_eval(const struct rdc_bond *b, const struct rdc_bond_facts *
 	for (size_t i = first; i < out->count; i++)
 		if (!out->items[i].bond[0])
 			rdc_strlcpy(out->items[i].bond, b->name, sizeof(out->items[i].bond));
+	free(c.nics);
 }

@@ -78,11 +78,12 @@ struct rdc_bond_member_facts {
 	bool have_dcb;	      /* dcbnl answered with IEEE PFC: pfc_en is known */
 	uint8_t pfc_en;	      /* bit per priority with PFC on */
 	char dcb_source[160];
-	char dcb_reason[128];
+	/* An error record's message, whole (it may name a path under --root). */
+	char dcb_reason[RDC_ERR_MSG_LEN];
 	char trust[8]; /* "dscp", "pcp"; "" unknown */
 	int dscp_apps; /* DSCP APP entries when trust came from dcbnl, else -1 */
 	char trust_source[160];
-	char trust_reason[128];
+	char trust_reason[RDC_ERR_MSG_LEN + 64]; /* our words around dcb_reason */
 };
 
 /* members[i] describes b->members[i] of the bond it was read for. */

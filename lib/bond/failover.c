@@ -406,7 +406,7 @@ struct fo_rdma_conn {
 	bool connected;
 	int status, rc;
 	uint64_t failed_ns, started_ns, ended_ns, stall_ns;
-	char error[256];
+	char error[RDC_ERR_MSG_LEN]; /* run.error, or the error record's message */
 };
 
 struct fo_rdma {
@@ -1017,7 +1017,7 @@ static int rdma_find_device(const char *bond, char *out, size_t size, char *why,
 	int rc = rdc_ports_read(&list, &err);
 
 	if (rc) {
-		snprintf(why, whysize, "cannot read the RDMA ports: %.150s", err.msg);
+		snprintf(why, whysize, "cannot read the RDMA ports: %s", err.msg);
 		return rc;
 	}
 	rc = -ENODEV;
@@ -1140,7 +1140,7 @@ static void rdma_report(struct fo_state *s, struct fo_rdma *d, uint64_t fault_ns
 	for (size_t i = 0; i < d->niv; i++)
 		rr->bytes += d->iv[i].bytes;
 	if (!d->nruns || !c0->connected) {
-		snprintf(rr->reason, sizeof(rr->reason), "no RDMA traffic: %.170s",
+		snprintf(rr->reason, sizeof(rr->reason), "no RDMA traffic: %s",
 			 d->nruns && c0->error[0] ? c0->error : "the connection did not start");
 		return;
 	}

@@ -41,7 +41,8 @@ struct rdc_failover_rdma_run {
 	int status;		   /* the connection's: 0, or -errno when it failed */
 	uint64_t failed_ns;	   /* CLOCK_MONOTONIC of the failure, 0 none */
 	uint64_t longest_stall_ns; /* longest time without a completion */
-	char error[256];	   /* the failed completion in words ("transport retry ...") */
+	/* The failed completion in words ("transport retry ..."): a bench error record's message. */
+	char error[RDC_ERR_MSG_LEN];
 };
 
 /* 0 when the run went through or failed as measured; -errno (with @err) when it could not start. */
@@ -176,13 +177,14 @@ struct rdc_failover_probe_report {
 };
 
 struct rdc_failover_rdma_report {
-	bool ran;	    /* a stream was set up and carried traffic before the fault */
-	char reason[192];   /* why not, or what cut it short */
+	bool ran; /* a stream was set up and carried traffic before the fault */
+	/* Why not, or what cut it short: our words around one error message, whole. */
+	char reason[RDC_ERR_MSG_LEN + 128];
 	char device[72];    /* "rxeb/1" */
 	bool survived;	    /* the first connection carried traffic after the fault, never failed */
 	double failed_s;    /* when it failed, NAN: it did not */
 	char wc_status[96]; /* its completion status ("local QP operation error") */
-	char error[256];    /* the whole failure as the bench engine said it */
+	char error[RDC_ERR_MSG_LEN]; /* the whole failure as the bench engine said it */
 	double resumed_s; /* survived: first interval with bytes after the stall, NAN: none seen */
 	double reconnected_s; /* a new connection's first interval with bytes, NAN: none */
 	double stall_ms;      /* longest time without a completion on the first connection */

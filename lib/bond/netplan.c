@@ -26,14 +26,18 @@ static int np_error(struct np_load *l, const yaml_node_t *node, const char *fmt,
 	RDC_PRINTF(3, 4);
 static int np_error(struct np_load *l, const yaml_node_t *node, const char *fmt, ...)
 {
-	char msg[200];
+	char *msg = NULL; /* it quotes the file's keys and values: whole */
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rdc_str_vcatf(&msg, fmt, ap);
 	va_end(ap);
-	return rdc_err_set(l->err, EINVAL, "%s line %zu: %s", l->path,
-			   node ? node->start_mark.line + 1 : 0, msg);
+	rc = rdc_err_set(l->err, EINVAL, "%s line %zu: %s", l->path,
+			 node ? node->start_mark.line + 1 : 0,
+			 msg ? msg : "(no memory for the message)");
+	free(msg);
+	return rc;
 }
 
 static const char *np_scalar(const yaml_node_t *n)

@@ -78,18 +78,19 @@ static uint32_t delay_as_read(uint32_t delay_ms, int64_t miimon_ms)
 /* A netdev that may join @bond: it exists, is no bond, and belongs to no other master. */
 static int member_check(const char *bond, const char *name, struct rdc_err *err)
 {
-	struct rdc_netdev nd;
+	struct rdc_netdev nd = {0};
+	int rc = 0;
 
 	if (!strcmp(name, bond))
 		return rdc_err_set_usage(err, "'%s' cannot be a member of itself", bond);
 	if (!rdc_netdev_exists(name) || rdc_netdev_read(name, &nd, NULL))
-		return rdc_err_set_usage(err, "member '%s': no such network interface", name);
-	if (nd.is_bond)
-		return rdc_err_set_usage(err, "member '%s' is itself a bond", name);
-	if (nd.master[0] && strcmp(nd.master, bond))
-		return rdc_err_set_usage(err, "member '%s' already belongs to '%s'", name,
-					 nd.master);
-	return 0;
+		rc = rdc_err_set_usage(err, "member '%s': no such network interface", name);
+	else if (nd.is_bond)
+		rc = rdc_err_set_usage(err, "member '%s' is itself a bond", name);
+	else if (nd.master[0] && strcmp(nd.master, bond))
+		rc = rdc_err_set_usage(err, "member '%s' already belongs to '%s'", name, nd.master);
+	rdc_netdev_free(&nd);
+	return rc;
 }
 
 /*
@@ -778,8 +779,10 @@ static int bond_change_load(const void *blob, const char *name, void **out, stru
 static bool enslaved_to(const char *netdev, const char *bond)
 {
 	struct rdc_netdev nd;
+	bool yes = !rdc_netdev_read(netdev, &nd, NULL) && !strcmp(nd.master, bond);
 
-	return !rdc_netdev_read(netdev, &nd, NULL) && !strcmp(nd.master, bond);
+	rdc_netdev_free(&nd);
+	return yes;
 }
 
 /*

@@ -102,6 +102,7 @@ static void value_mtu(const struct rdc_dcb_target *t, const struct rdc_dcb *d, c
 
 	if (!rdc_netdev_read(t->netdev, &nd, NULL) && nd.mtu >= 0)
 		snprintf(b, n, "%" PRId64, nd.mtu);
+	rdc_netdev_free(&nd);
 }
 
 /* Mb/s; a member without link has no speed, which is its own finding (carrier), not this one. */
@@ -111,6 +112,7 @@ static void value_speed(const struct rdc_dcb_target *t, const struct rdc_dcb *d,
 
 	if (!rdc_netdev_read(t->netdev, &nd, NULL) && nd.speed_mbps > 0)
 		snprintf(b, n, "%" PRId64, nd.speed_mbps);
+	rdc_netdev_free(&nd);
 }
 
 static const struct {

@@ -196,7 +196,7 @@ int rdc_dcb_targets_all(const struct rdc_port_list *list, struct rdc_dcb_targets
 		const struct rdc_port *p = &list->ports[i];
 		char devport[RDC_IBDEV_NAME + 8];
 		struct rdc_carriers c;
-		struct rdc_netdev bond;
+		struct rdc_netdev bond = {0};
 		const char *upper = "", *name = devport;
 		int rc;
 
@@ -210,6 +210,7 @@ int rdc_dcb_targets_all(const struct rdc_port_list *list, struct rdc_dcb_targets
 			upper = p->upper;
 			name = p->upper;
 		}
+		rdc_netdev_free(&bond);
 		rc = rdc_carriers_of(list, name, &c, err);
 		if (rc == -ENOMEM) {
 			rdc_dcb_targets_free(ts);

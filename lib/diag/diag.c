@@ -349,23 +349,11 @@ const char *rdc_diag_ip_netdev(const struct rdc_diag_port *p)
 
 void rdc_diag_cat(char **s, const char *fmt, ...)
 {
-	size_t len = *s ? strlen(*s) : 0;
-	char *grown;
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	rdc_str_vcatf(s, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	grown = realloc(*s, len + (size_t)n + 1);
-	if (!grown)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(grown + len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	*s = grown;
 }
 
 void rdc_diag_append(char *buf, size_t size, const char *fmt, ...)

@@ -412,7 +412,7 @@ static void check_speed(const struct rdc_diag_host *h, const struct rdc_diag_che
 		}
 		if (!n->have_linkmodes) {
 			rdc_diag_skip(r, c, p, "link settings: %s",
-				      n->linkmodes_reason[0] ? n->linkmodes_reason : "not read");
+				      n->linkmodes_reason ? n->linkmodes_reason : "not read");
 			continue;
 		}
 		if (n->speed_mbps <= 0) {
@@ -635,7 +635,7 @@ static void check_fec_off(const struct rdc_diag_host *h, const struct rdc_diag_c
 		}
 		if (!n->have_fec) {
 			rdc_diag_skip(r, c, p, "FEC: %s",
-				      n->fec_reason[0] ? n->fec_reason : "not read");
+				      n->fec_reason ? n->fec_reason : "not read");
 			continue;
 		}
 		/* ETHTOOL_FEC_NONE: the driver cannot configure FEC at all, nothing to judge. */

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -88,12 +89,14 @@ static void lk_collect(const struct rdc_diag_host *h, const struct rdc_diag_chec
 	}
 }
 
-/* "ens1f0np0, ens1f1np1" for the links @idx. */
-static void lk_names(const struct lk_links *l, const size_t *idx, size_t n, char *buf, size_t size)
+/* "ens1f0np0, ens1f1np1" for the links @idx (up to LK_MAX of them), whole; the caller frees it. */
+static char *lk_names(const struct lk_links *l, const size_t *idx, size_t n)
 {
-	buf[0] = '\0';
+	char *names = NULL;
+
 	for (size_t i = 0; i < n; i++)
-		rdc_diag_append(buf, size, "%s%s", i ? ", " : "", rdc_diag_ip_netdev(l->p[idx[i]]));
+		rdc_diag_cat(&names, "%s%s", i ? ", " : "", rdc_diag_ip_netdev(l->p[idx[i]]));
+	return names;
 }
 
 /* ---- subnets ------------------------------------------------------------ */
@@ -272,7 +275,7 @@ static void lk_with_addrs(const struct rdc_diag_check *c, struct rdc_diag_result
 			l->p[n++] = p;
 		else
 			rdc_diag_skip(r, c, p, "addresses of %s not read: %s",
-				      rdc_diag_ip_netdev(p), p->netif.addrs_reason);
+				      rdc_diag_ip_netdev(p), rdc_diag_str(p->netif.addrs_reason));
 	}
 	l->n = n;
 }
@@ -348,7 +351,8 @@ static void check_arp_flux(const struct rdc_diag_host *h, const struct rdc_diag_
 	lk_group(&l, true, &g);
 	for (size_t root = 0; root < l.n; root++) {
 		size_t idx[LK_MAX], n;
-		char subnet[64], names[128], bad[96] = "", src[160];
+		/* bad: the three sysctls of ours with a number each; src: a netdev and a sysctl. */
+		char subnet[64], *names, bad[96] = "", src[160];
 		bool known = false, any = false;
 		struct rdc_finding *f;
 
@@ -357,7 +361,7 @@ static void check_arp_flux(const struct rdc_diag_host *h, const struct rdc_diag_
 		n = lk_members(&l, &g, root, true, idx, subnet, sizeof(subnet));
 		if (n < 2)
 			continue;
-		lk_names(&l, idx, n, names, sizeof(names));
+		names = lk_names(&l, idx, n);
 		for (size_t s = 0; s < RDC_ARRAY_SIZE(arp_sysctls); s++) {
 			bool listed = false;
 
@@ -376,14 +380,18 @@ static void check_arp_flux(const struct rdc_diag_host *h, const struct rdc_diag_
 		}
 		if (!known) {
 			rdc_diag_skip(r, c, NULL,
-				      "%s share %s, but their ARP sysctls were not read", names,
-				      subnet);
+				      "%s share %s, but their ARP sysctls were not read",
+				      rdc_diag_str(names), subnet);
+			free(names);
 			continue;
 		}
-		if (!any)
+		if (!any) {
+			free(names);
 			continue;
-		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "ARP flux on %s (%s): %s", subnet, names,
-				 bad);
+		}
+		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "ARP flux on %s (%s): %s", subnet,
+				 rdc_diag_str(names), bad);
+		free(names);
 		lk_addr_evidence(f, &l, idx, n, true);
 		for (size_t k = 0; k < n; k++) {
 			const struct rdc_diag_port *p = l.p[idx[k]];
@@ -431,7 +439,7 @@ static void check_same_subnet(const struct rdc_diag_host *h, const struct rdc_di
 	lk_group(&l, false, &g);
 	for (size_t root = 0; root < l.n; root++) {
 		size_t idx[LK_MAX], n;
-		char subnet[64], names[128];
+		char subnet[64], *names;
 		struct rdc_finding *f;
 
 		if (lk_root(&g, root) != root)
@@ -439,10 +447,11 @@ static void check_same_subnet(const struct rdc_diag_host *h, const struct rdc_di
 		n = lk_members(&l, &g, root, false, idx, subnet, sizeof(subnet));
 		if (n < 2)
 			continue;
-		lk_names(&l, idx, n, names, sizeof(names));
+		names = lk_names(&l, idx, n);
 		f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN,
 				 "%zu RoCE links share subnet %s (%s): traffic leaves by one", n,
-				 subnet, names);
+				 subnet, rdc_diag_str(names));
+		free(names);
 		lk_addr_evidence(f, &l, idx, n, false);
 		rdc_finding_why(
 			f, "more addresses in one subnet are not more paths: the kernel routes "
@@ -534,7 +543,8 @@ static void check_traffic_imbalance(const struct rdc_diag_host *h, const struct 
 {
 	const struct lk_bytes_src *s = NULL;
 	uint64_t bytes[LK_MAX], total = 0;
-	char when[48], tot[32], b[32], src[160], src2[160], hca[96] = "", members[96] = "";
+	char when[48], tot[32], b[32], src[RDC_DIAG_SOURCE_LEN], src2[RDC_DIAG_SOURCE_LEN];
+	char *both = NULL, *hca = NULL, *members = NULL;
 	struct lk_links l;
 	struct rdc_finding *f;
 	size_t top = 0;
@@ -590,15 +600,18 @@ static void check_traffic_imbalance(const struct rdc_diag_host *h, const struct 
 
 		rdc_diag_counter_source(p, s->set, s->tx, src, sizeof(src));
 		rdc_diag_counter_source(p, s->set, s->rx, src2, sizeof(src2));
+		rdc_diag_cat(&both, "%s", src);
 		if (strcmp(src, src2))
-			rdc_diag_append(src, sizeof(src), " + %s",
-					strrchr(src2, '/') ? strrchr(src2, '/') + 1 : src2);
+			rdc_diag_cat(&both, " + %s",
+				     strrchr(src2, '/') ? strrchr(src2, '/') + 1 : src2);
 		lk_size(bytes[i], b, sizeof(b));
-		rdc_ev_detail(lk_bytes_evidence(f, p, s, bytes[i], src), "%s, %s, %.1f%%",
-			      p->port.netdev.name, b, 100.0 * (double)bytes[i] / (double)total);
-		rdc_diag_append(hca, sizeof(hca), "%s%s", i ? "," : "", p->port.device);
-		rdc_diag_append(members, sizeof(members), "%s%s", i ? "," : "",
-				p->port.netdev.name);
+		rdc_ev_detail(lk_bytes_evidence(f, p, s, bytes[i], rdc_diag_str(both)),
+			      "%s, %s, %.1f%%", p->port.netdev.name, b,
+			      100.0 * (double)bytes[i] / (double)total);
+		free(both);
+		both = NULL;
+		rdc_diag_cat(&hca, "%s%s", i ? "," : "", p->port.device);
+		rdc_diag_cat(&members, "%s%s", i ? "," : "", p->port.netdev.name);
 	}
 	rdc_ev_detail(rdc_ev_real(f, "share_pct", "its bytes / all the links' bytes", share), "%s",
 		      l.p[top]->port.netdev.name);
@@ -612,7 +625,9 @@ static void check_traffic_imbalance(const struct rdc_diag_host *h, const struct 
 			"spread QPs over the devices (NCCL_IB_HCA=%s, UCX_NET_DEVICES, one rdma_cm "
 			"source address per link), or, for ports of one NIC, RoCE LAG: 'rdmactl "
 			"bond create bond0 mode 802.3ad members %s xmit-hash layer3+4 miimon 100'",
-			hca, members);
+			rdc_diag_str(hca), rdc_diag_str(members));
+	free(hca);
+	free(members);
 }
 
 /* ---- links.mtu-differs -------------------------------------------------- */
@@ -621,7 +636,7 @@ static void check_mtu_differs(const struct rdc_diag_host *h, const struct rdc_di
 			      struct rdc_diag_result *r)
 {
 	struct lk_links l;
-	char title[128] = "", fix[256] = "", src[160];
+	char *title = NULL, *fix = NULL, src[64 + IF_NAMESIZE];
 	int64_t max = -1;
 	bool differ = false;
 	size_t n = 0;
@@ -658,13 +673,15 @@ static void check_mtu_differs(const struct rdc_diag_host *h, const struct rdc_di
 	for (size_t i = 0; i < l.n; i++) {
 		const struct rdc_diag_port *p = l.p[i];
 
-		rdc_diag_append(title, sizeof(title), "%s%s %lld", i ? ", " : "",
-				p->port.netdev.name, (long long)p->port.netdev.mtu);
+		rdc_diag_cat(&title, "%s%s %lld", i ? ", " : "", p->port.netdev.name,
+			     (long long)p->port.netdev.mtu);
 		if (p->port.netdev.mtu < max)
-			rdc_diag_append(fix, sizeof(fix), "%s'rdmactl port set %s mtu %lld'",
-					fix[0] ? ", " : "", p->port.netdev.name, (long long)max);
+			rdc_diag_cat(&fix, "%s'rdmactl port set %s mtu %lld'", fix ? ", " : "",
+				     p->port.netdev.name, (long long)max);
 	}
-	f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "RoCE links' MTUs differ: %s", title);
+	f = rdc_diag_add(r, c, NULL, RDC_SEV_WARN, "RoCE links' MTUs differ: %s",
+			 rdc_diag_str(title));
+	free(title);
 	/*
 	 * Each link's MTU, then each RDMA port's active MTU (the netdev in the
 	 * detail): with many links what is left out is the least needed.
@@ -690,7 +707,9 @@ static void check_mtu_differs(const struct rdc_diag_host *h, const struct rdc_di
 			   "smaller MTU RoCE's path MTU (active_mtu) is smaller, so the same data "
 			   "takes more packets, a peer's larger frames are dropped there, and a "
 			   "job that moves between links behaves differently");
-	rdc_finding_fix(f, "%s (the switch ports and the peers must take it too)", fix);
+	rdc_finding_fix(f, "%s (the switch ports and the peers must take it too)",
+			rdc_diag_str(fix));
+	free(fix);
 }
 
 static const struct rdc_diag_check checks[] = {

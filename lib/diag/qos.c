@@ -581,7 +581,7 @@ static void check_global_pause(const struct rdc_diag_host *h, const struct rdc_d
 		have_txf = !rdc_diag_delta(p, RDC_DIAG_NETDEV, "tx_pause_ctrl_phy", &txf);
 		if (!p->netif.have_pause && !have_rxf && !have_txf) {
 			rdc_diag_skip(r, c, p, "pause settings not read: %s",
-				      p->netif.pause_reason[0] ? p->netif.pause_reason : "unknown");
+				      p->netif.pause_reason ? p->netif.pause_reason : "unknown");
 			continue;
 		}
 		on = p->netif.have_pause && (p->netif.pause_rx || p->netif.pause_tx);

@@ -57,7 +57,7 @@ static int port_add(struct rdc_diag_host *h, size_t earlier, const struct rdc_po
 	}
 	dp = &h->ports[h->nports++];
 	memset(dp, 0, sizeof(*dp));
-	dp->port = *p;
+	rdc_port_copy(&dp->port, p);
 	if (!p->has_netdev) {
 		snprintf(dp->label, sizeof(dp->label), "%s/%u", p->device, p->port);
 		return 0;
@@ -67,6 +67,7 @@ static int port_add(struct rdc_diag_host *h, size_t earlier, const struct rdc_po
 		rdc_strlcpy(dp->bond, p->netdev.name, sizeof(dp->bond));
 		rdc_strlcpy(dp->ip_netdev, p->netdev.name, sizeof(dp->ip_netdev));
 		dp->lag_secondary = member > 0;
+		rdc_netdev_free(&dp->port.netdev);
 		if (rdc_netdev_read(netdev, &dp->port.netdev, NULL))
 			rdc_strlcpy(dp->port.netdev.name, netdev, sizeof(dp->port.netdev.name));
 	} else {
@@ -142,12 +143,15 @@ static void netif_addresses_read(struct rdc_diag_port *p)
 		return;
 	rdc_netif_read(p->ip_netdev, ip, NULL);
 	nif->have_addrs = ip->have_addrs;
-	memcpy(nif->addrs_reason, ip->addrs_reason, sizeof(nif->addrs_reason));
+	free(nif->addrs_reason);
+	nif->addrs_reason = ip->addrs_reason; /* moved */
+	ip->addrs_reason = NULL;
 	nif->naddrs = ip->naddrs;
 	memcpy(nif->addrs, ip->addrs, sizeof(nif->addrs));
 	nif->arp_ignore = ip->arp_ignore;
 	nif->arp_announce = ip->arp_announce;
 	nif->rp_filter = ip->rp_filter;
+	rdc_netif_free(ip);
 	free(ip);
 }
 
@@ -180,14 +184,6 @@ static void port_facts_read(struct rdc_diag_port *p)
 		err_reason(&e, p->gid_reason, sizeof(p->gid_reason));
 }
 
-static bool issues_have(const struct rdc_issues *is, const char *msg)
-{
-	for (unsigned int i = 0; i < is->count; i++)
-		if (!strcmp(is->items[i].msg, msg))
-			return true;
-	return false;
-}
-
 /* The counters of one port now.  Missing sets keep their -errno; only -ENOMEM fails. */
 static int sample_read(struct rdc_diag_port *p, struct rdc_diag_sample *s, bool first)
 {
@@ -208,10 +204,7 @@ static int sample_read(struct rdc_diag_port *p, struct rdc_diag_sample *s, bool 
 	rdc_counters_free(&both);
 	s->hw_rc = s->ib_rc;
 	/* The second sample reads the same files: what failed twice is said once. */
-	for (unsigned int i = 0; i < unread.issues.count; i++)
-		if (!issues_have(&p->issues, unread.issues.items[i].msg))
-			rdc_issues_add(&p->issues, &unread.issues.items[i]);
-	p->issues.lost += unread.issues.lost;
+	rdc_issues_merge(&p->issues, &unread.issues);
 	rdc_counter_unread_free(&unread);
 	s->carrier_changes = -1;
 	if (!p->port.has_netdev) {
@@ -224,6 +217,8 @@ static int sample_read(struct rdc_diag_port *p, struct rdc_diag_sample *s, bool 
 			s->carrier_changes = p->netif.carrier_changes;
 		else if (!rdc_netif_read(p->port.netdev.name, &nif, NULL))
 			s->carrier_changes = nif.carrier_changes;
+		if (!first)
+			rdc_netif_free(&nif);
 	}
 	if (s->ib_rc == -ENOMEM || s->hw_rc == -ENOMEM || s->netdev_rc == -ENOMEM)
 		return -ENOMEM;
@@ -359,6 +354,9 @@ void rdc_diag_host_free(struct rdc_diag_host *h)
 			rdc_counters_free(&p->s[k].netdev);
 		}
 		free(p->gids);
+		rdc_netif_free(&p->netif);
+		rdc_issues_free(&p->issues);
+		rdc_port_free(&p->port);
 	}
 	free(h->ports);
 	free(h->bond_facts);

@@ -433,7 +433,7 @@ static void check_gid_missing(const struct rdc_diag_host *h, const struct rdc_di
 		}
 		if (!p->netif.have_addrs) {
 			rdc_diag_skip(r, c, p, "addresses of %s not read: %s",
-				      rdc_diag_ip_netdev(p), p->netif.addrs_reason);
+				      rdc_diag_ip_netdev(p), rdc_diag_str(p->netif.addrs_reason));
 			continue;
 		}
 		for (size_t a = 0; a < p->netif.naddrs && a < RDC_NETIF_ADDRS_MAX; a++) {

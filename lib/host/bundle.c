@@ -256,15 +256,18 @@ int rdc_bundle_listing_check(FILE *listing, struct rdc_err *err)
 		char *p = line, *end;
 		char type = line[0];
 
+		/* Quoted whole below: the error record holds a PATH_MAX name and tar's words. */
+		line[strcspn(line, "\n")] = '\0';
+
 		/*
 		 * A device node is never captured, and --root opens what it reads
 		 * before it can see what it is (fs.h): opening some devices acts
 		 * (a watchdog arms, a tape rewinds).  Refused before tar makes one.
 		 */
 		if (type == 'c' || type == 'b')
-			return rdc_err_set_plain(
-				err, EINVAL, "a device node: not a bundle rdmactl made: '%.80s'",
-				line);
+			return rdc_err_set_plain(err, EINVAL,
+						 "a device node: not a bundle rdmactl made: '%s'",
+						 line);
 		/* "-rw-r--r-- 0/0  1234 2026-12-02 23:15 ./name" (--numeric-owner) */
 		for (int field = 0; field < 2; field++) {
 			p += strcspn(p, " \t\n");
@@ -273,7 +276,7 @@ int rdc_bundle_listing_check(FILE *listing, struct rdc_err *err)
 		errno = 0;
 		size = strtoull(p, &end, 10);
 		if (!*line || *line == ' ' || end == p || errno || (*end != ' ' && *end != '\t'))
-			return rdc_err_set_plain(err, EPROTO, "cannot read tar's listing: '%.80s'",
+			return rdc_err_set_plain(err, EPROTO, "cannot read tar's listing: '%s'",
 						 line);
 		entries++;
 		if (type == '-' || type == 'h')

@@ -81,7 +81,7 @@ static void carriers_direct(struct rdc_carriers *c, const struct rdc_port_list *
 			    const char *name, enum rdc_port_relation rel)
 {
 	size_t before = c->count;
-	struct rdc_netdev bond;
+	struct rdc_netdev bond = {0};
 
 	for (size_t i = 0; i < list->count; i++) {
 		const struct rdc_port *p = &list->ports[i];
@@ -96,8 +96,10 @@ static void carriers_direct(struct rdc_carriers *c, const struct rdc_port_list *
 			if (!strcmp(p->netdev.slaves[k], name))
 				carrier_add(c, name, i, rel);
 	}
-	if (c->count > before || rdc_netdev_read(name, &bond, NULL) || !bond.is_bond)
+	if (c->count > before || rdc_netdev_read(name, &bond, NULL) || !bond.is_bond) {
+		rdc_netdev_free(&bond);
 		return;
+	}
 	/* A bond without LAG: each member that is a port's own netdev, in the bond's order. */
 	for (unsigned int k = 0; k < bond.nslaves; k++)
 		for (size_t i = 0; i < list->count; i++) {
@@ -110,6 +112,7 @@ static void carriers_direct(struct rdc_carriers *c, const struct rdc_port_list *
 		}
 	if (c->count > before)
 		carrier_bond(c, &bond, false);
+	rdc_netdev_free(&bond);
 }
 
 struct lowers {

@@ -252,6 +252,7 @@ int rdc_gid_table_match(const char *dev, unsigned int port, bool ethernet, const
 
 	*match = false;
 	rc = rdc_gid_table_read_all(dev, port, ethernet, &gids, &n, &ignored, err);
+	rdc_issues_free(&ignored);
 	if (rc)
 		return rc == -ENOMEM ? rc : 0;
 	for (size_t i = 0; i < n && !*match; i++) {

@@ -350,19 +350,25 @@ static void mark_roce_lag(struct rdc_port_list *list)
 	/* Decide for every port first: a port made a LAG port must not change another's answer. */
 	for (size_t i = 0; lag && i < list->count; i++) {
 		const struct rdc_port *p = &list->ports[i];
-		struct rdc_netdev bond;
+		struct rdc_netdev bond = {0};
 
 		if (!p->has_netdev || p->roce_lag || !p->gid0_netdev[0] ||
 		    strcmp(p->netdev.master, p->gid0_netdev) ||
-		    rdc_netdev_read(p->gid0_netdev, &bond, NULL) || !bond.is_bond)
+		    rdc_netdev_read(p->gid0_netdev, &bond, NULL) || !bond.is_bond) {
+			rdc_netdev_free(&bond);
 			continue;
+		}
 		for (unsigned int k = 0; k < bond.nslaves; k++)
 			lag[i] |= !is_port_netdev(list, bond.slaves[k]);
+		rdc_netdev_free(&bond);
 	}
 	for (size_t i = 0; lag && i < list->count; i++) {
 		struct rdc_port *p = &list->ports[i];
 
-		if (!lag[i] || rdc_netdev_read(p->gid0_netdev, &p->netdev, NULL))
+		if (!lag[i])
+			continue;
+		rdc_netdev_free(&p->netdev);
+		if (rdc_netdev_read(p->gid0_netdev, &p->netdev, NULL))
 			continue;
 		p->roce_lag = true;
 		p->upper[0] = '\0';
@@ -388,6 +394,7 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 		/* Every RDMA device has ports/; one without is broken, not portless. */
 		if (rdc_fs_list(&ports, &lerr, IB_CLASS "/%s/ports", devs.names[d])) {
 			rdc_issues_add(&list->issues, &lerr);
+			rdc_port_free(&tmpl);
 			continue;
 		}
 		if (ports.count == 0)
@@ -410,6 +417,7 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 				cap = cap ? cap * 2 : 8;
 				grown = realloc(list->ports, cap * sizeof(*grown));
 				if (!grown) {
+					rdc_port_free(&tmpl);
 					rdc_names_free(&ports);
 					rdc_names_free(&devs);
 					rdc_ports_free(list);
@@ -417,20 +425,39 @@ int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err)
 				}
 				list->ports = grown;
 			}
-			list->ports[list->count] = tmpl;
+			rdc_port_copy(&list->ports[list->count], &tmpl);
 			list->ports[list->count].port = num;
 			read_port(&list->ports[list->count]);
 			list->count++;
 		}
 		rdc_names_free(&ports);
+		rdc_port_free(&tmpl);
 	}
 	rdc_names_free(&devs);
 	mark_roce_lag(list);
 	return 0;
 }
 
+void rdc_port_copy(struct rdc_port *to, const struct rdc_port *from)
+{
+	*to = *from;
+	rdc_issues_copy(&to->issues, &from->issues);
+	rdc_issues_copy(&to->pci.issues, &from->pci.issues);
+	rdc_issues_copy(&to->netdev.issues, &from->netdev.issues);
+}
+
+void rdc_port_free(struct rdc_port *p)
+{
+	rdc_issues_free(&p->issues);
+	rdc_pci_free(&p->pci);
+	rdc_netdev_free(&p->netdev);
+}
+
 void rdc_ports_free(struct rdc_port_list *list)
 {
+	for (size_t i = 0; i < list->count; i++)
+		rdc_port_free(&list->ports[i]);
+	rdc_issues_free(&list->issues);
 	free(list->ports);
 	list->ports = NULL;
 	list->count = 0;

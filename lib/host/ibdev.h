@@ -95,7 +95,12 @@ struct rdc_port_list {
  * cannot be listed in list->issues.
  */
 int rdc_ports_read(struct rdc_port_list *list, struct rdc_err *err);
+/* Free every port, the list's issues and the array. */
 void rdc_ports_free(struct rdc_port_list *list);
+/* Make @to a copy of @from that owns its own issues (theirs are heap lists). */
+void rdc_port_copy(struct rdc_port *to, const struct rdc_port *from);
+/* Free what @p holds (its, its PCI function's and its netdev's issues). */
+void rdc_port_free(struct rdc_port *p);
 
 /*
  * Keep only the ports a user named (in place): a device, DEV/PORT, a netdev

@@ -131,3 +131,8 @@ int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err
 	}
 	return 0;
 }
+
+void rdc_netdev_free(struct rdc_netdev *nd)
+{
+	rdc_issues_free(&nd->issues);
+}

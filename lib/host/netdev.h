@@ -33,5 +33,8 @@ int rdc_netdev_names(struct rdc_names *names, struct rdc_err *err);
 /*
  * Fill @nd from /sys/class/net/NAME; -ENODEV when there is no such interface.
  * A value that cannot be read stays unknown and is recorded in nd->issues.
+ * @nd is overwritten, not freed: rdc_netdev_free() it after.
  */
 int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err);
+/* Free what rdc_netdev_read() left in @nd (its issues), whatever it returned. */
+void rdc_netdev_free(struct rdc_netdev *nd);

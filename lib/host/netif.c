@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* netif.c - a network interface as diag reads it: sysfs, procfs, RTM_GETADDR and ethtool */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,21 +35,24 @@
  *   -ENODEV, -EPERM       the same, in words
  *   anything else         the transport's message and the errno text
  */
-static void netif_reason(char *buf, size_t size, int rc, const struct rdc_err *e)
+static char *netif_reason(int rc, const struct rdc_err *e)
 {
+	char *why;
+
 	if (rc == -ENODATA && rdc_nl_mode() == RDC_NL_REPLAY)
-		snprintf(buf, size, "no answer in the recording");
-	else if (rc == -ENODATA && rdc_nl_mode() == RDC_NL_OFF)
-		snprintf(buf, size, "no kernel recording");
-	else if (rc == -EOPNOTSUPP)
-		snprintf(buf, size, "the driver does not support it (EOPNOTSUPP)");
-	else if (rc == -ENODEV)
-		snprintf(buf, size, "no such interface (ENODEV)");
-	else if (rc == -EPERM)
-		snprintf(buf, size, "not permitted (EPERM)");
-	else
-		/* The message names the request; a reason field has room for its start. */
-		snprintf(buf, size, "%.80s: %s", e->msg[0] ? e->msg : "failed", strerror(-rc));
+		return strdup("no answer in the recording");
+	if (rc == -ENODATA && rdc_nl_mode() == RDC_NL_OFF)
+		return strdup("no kernel recording");
+	if (rc == -EOPNOTSUPP)
+		return strdup("the driver does not support it (EOPNOTSUPP)");
+	if (rc == -ENODEV)
+		return strdup("no such interface (ENODEV)");
+	if (rc == -EPERM)
+		return strdup("not permitted (EPERM)");
+	/* The message names the request, whole. */
+	if (asprintf(&why, "%s: %s", e->msg[0] ? e->msg : "failed", strerror(-rc)) < 0)
+		return NULL;
+	return why;
 }
 
 /* ---- sysfs and procfs --------------------------------------------------- */
@@ -192,12 +196,12 @@ static void netif_read_addrs(struct rdc_netif *n)
 	struct rdc_addr4_list v4;
 	struct rdc_addr6_list v6;
 	struct rdc_err e = {0};
-	char why4[96] = "", why6[96] = "";
+	char *why4 = NULL, *why6 = NULL;
 	int rc4, rc6;
 
 	rc4 = rdc_addr4_list(&v4, &e);
 	if (rc4) {
-		netif_reason(why4, sizeof(why4), rc4, &e);
+		why4 = netif_reason(rc4, &e);
 	} else {
 		for (size_t i = 0; i < v4.count; i++) {
 			uint32_t be = htonl(v4.items[i].addr);
@@ -212,7 +216,7 @@ static void netif_read_addrs(struct rdc_netif *n)
 	rdc_err_clear(&e);
 	rc6 = rdc_addr6_list(&v6, &e);
 	if (rc6) {
-		netif_reason(why6, sizeof(why6), rc6, &e);
+		why6 = netif_reason(rc6, &e);
 	} else {
 		for (size_t i = 0; n->ifindex > 0 && i < v6.count; i++)
 			if (v6.items[i].ifindex == n->ifindex)
@@ -221,17 +225,19 @@ static void netif_read_addrs(struct rdc_netif *n)
 		rdc_addr6_list_free(&v6);
 		if (n->ifindex <= 0) {
 			rc6 = -ENOENT;
-			snprintf(why6, sizeof(why6), "no ifindex to match IPv6 addresses by");
+			why6 = strdup("no ifindex to match IPv6 addresses by");
 		}
 	}
 
 	n->have_addrs = !rc4 && !rc6;
 	if (rc4 && rc6)
-		snprintf(n->addrs_reason, sizeof(n->addrs_reason), "IPv4: %s; IPv6: %s", why4,
-			 why6);
+		rdc_str_catf(&n->addrs_reason, "IPv4: %s; IPv6: %s", why4 ? why4 : "?",
+			     why6 ? why6 : "?");
 	else if (rc4 || rc6)
-		snprintf(n->addrs_reason, sizeof(n->addrs_reason), "%s: %s", rc4 ? "IPv4" : "IPv6",
-			 rc4 ? why4 : why6);
+		rdc_str_catf(&n->addrs_reason, "%s: %s", rc4 ? "IPv4" : "IPv6",
+			     rc4 ? (why4 ? why4 : "?") : (why6 ? why6 : "?"));
+	free(why4);
+	free(why6);
 }
 
 /* ---- ethtool ------------------------------------------------------------ */
@@ -248,7 +254,7 @@ static void netif_read_ethtool(struct rdc_netif *n)
 
 	rc = rdc_ethtool_pause_get(n->name, &pause, &e);
 	if (rc) {
-		netif_reason(n->pause_reason, sizeof(n->pause_reason), rc, &e);
+		n->pause_reason = netif_reason(rc, &e);
 	} else {
 		n->have_pause = true;
 		n->pause_autoneg = pause.autoneg;
@@ -260,11 +266,10 @@ static void netif_read_ethtool(struct rdc_netif *n)
 	rc = rdc_ethtool_fec_get(n->name, &active, &configured, &e);
 	fec = rc ? NULL : rdc_ethtool_fec_name(active);
 	if (rc) {
-		netif_reason(n->fec_reason, sizeof(n->fec_reason), rc, &e);
+		n->fec_reason = netif_reason(rc, &e);
 	} else if (!fec) {
 		/* Seen with the link down: the driver knows no mode in use. */
-		snprintf(n->fec_reason, sizeof(n->fec_reason),
-			 "the driver names no active FEC mode (0x%x)", active);
+		rdc_str_catf(&n->fec_reason, "the driver names no active FEC mode (0x%x)", active);
 	} else {
 		n->have_fec = true;
 		rdc_strlcpy(n->fec_active, fec, sizeof(n->fec_active));
@@ -273,7 +278,7 @@ static void netif_read_ethtool(struct rdc_netif *n)
 	rdc_err_clear(&e);
 	rc = rdc_ethtool_link_get(n->name, &link, &e);
 	if (rc) {
-		netif_reason(n->linkmodes_reason, sizeof(n->linkmodes_reason), rc, &e);
+		n->linkmodes_reason = netif_reason(rc, &e);
 	} else {
 		bool lp_known = false;
 
@@ -318,6 +323,15 @@ int rdc_netif_read(const char *ifname, struct rdc_netif *n, struct rdc_err *err)
 	netif_read_addrs(n);
 	netif_read_ethtool(n);
 	return 0;
+}
+
+void rdc_netif_free(struct rdc_netif *n)
+{
+	free(n->addrs_reason);
+	free(n->pause_reason);
+	free(n->fec_reason);
+	free(n->linkmodes_reason);
+	n->addrs_reason = n->pause_reason = n->fec_reason = n->linkmodes_reason = NULL;
 }
 
 int rdc_host_facts_read(struct rdc_host_facts *f, struct rdc_err *err)

@@ -33,8 +33,13 @@ struct rdc_netif {
 	int64_t carrier_changes; /* since boot; -1 unknown */
 	char carrier_source[96];
 
-	bool have_addrs;	/* the RTM_GETADDR dumps answered */
-	char addrs_reason[224]; /* "IPv4: WHY; IPv6: WHY", each WHY under 96 bytes */
+	bool have_addrs; /* the RTM_GETADDR dumps answered */
+	/*
+	 * Why a part was not read, whole, or NULL: a transport's message can name
+	 * a path (a recording under --root), so each reason is on the heap and
+	 * the record is freed with rdc_netif_free().
+	 */
+	char *addrs_reason; /* "IPv4: WHY; IPv6: WHY" */
 	size_t naddrs;
 	struct rdc_netif_addr addrs[RDC_NETIF_ADDRS_MAX];
 
@@ -42,15 +47,15 @@ struct rdc_netif {
 	int arp_ignore, arp_announce, rp_filter;
 
 	bool have_pause; /* ETHTOOL_GPAUSEPARAM */
-	char pause_reason[128];
+	char *pause_reason;
 	bool pause_autoneg, pause_rx, pause_tx;
 
 	bool have_fec; /* ETHTOOL_GFECPARAM */
-	char fec_reason[128];
+	char *fec_reason;
 	char fec_active[32]; /* "off", "rs", "baser", "llrs", "auto", "none" */
 
 	bool have_linkmodes; /* ETHTOOL_GLINKSETTINGS */
-	char linkmodes_reason[128];
+	char *linkmodes_reason;
 	int64_t speed_mbps;	/* current; -1 unknown (no link) */
 	int64_t max_speed_mbps; /* fastest supported mode; -1 unknown */
 	/* Fastest mode this end supports and the partner advertises; -1 unknown (no partner info). */
@@ -67,8 +72,13 @@ struct rdc_netif {
 	char local_cpulist[64]; /* "0-15,32-47"; a longer one ends ",..." */
 };
 
-/* Read everything about @ifname; parts that cannot be read say why.  -ENODEV: no such netdev. */
+/*
+ * Read everything about @ifname; parts that cannot be read say why.  -ENODEV: no such netdev.
+ * @n is overwritten, not freed: rdc_netif_free() it after, whatever this returned.
+ */
 int rdc_netif_read(const char *ifname, struct rdc_netif *n, struct rdc_err *err);
+/* Free the reasons @n holds (NULL-safe); they are NULL after. */
+void rdc_netif_free(struct rdc_netif *n);
 
 /* Host-wide facts. */
 struct rdc_host_facts {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* pci.c - PCIe link, NUMA node and driver of a device */
+#define _GNU_SOURCE /* asprintf */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -32,13 +33,17 @@ int rdc_pci_parse_speed(const char *text, double *gts)
  */
 static bool pci_read_speed(struct rdc_pci *pci, const char *devpath, const char *file, double *gts)
 {
-	char buf[64], path[512];
+	char buf[64];
+	int rc = rdc_sysval_str(&pci->issues, buf, sizeof(buf), "%s/%s", devpath, file);
+	char *path;
 
-	snprintf(path, sizeof(path), "%s/%s", devpath, file);
-	int rc = rdc_sysval_str(&pci->issues, buf, sizeof(buf), "%s", path);
-
-	if (rc > 0 && rdc_pci_parse_speed(buf, gts) && strcmp(buf, "Unknown"))
-		rdc_sysval_bad(&pci->issues, path, buf, "a PCIe link speed");
+	/* @devpath is where a bundle's link leads, up to PATH_MAX: the message names it whole. */
+	if (rc > 0 && rdc_pci_parse_speed(buf, gts) && strcmp(buf, "Unknown")) {
+		if (asprintf(&path, "%s/%s", devpath, file) < 0)
+			path = NULL;
+		rdc_sysval_bad(&pci->issues, path ? path : devpath, buf, "a PCIe link speed");
+		free(path);
+	}
 	return rc != 0;
 }
 
@@ -68,6 +73,11 @@ int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
 		((pci->max_speed_gts > 0 && pci->cur_speed_gts < pci->max_speed_gts) ||
 		 (pci->max_width > 0 && pci->cur_width >= 0 && pci->cur_width < pci->max_width));
 	return 0;
+}
+
+void rdc_pci_free(struct rdc_pci *pci)
+{
+	rdc_issues_free(&pci->issues);
 }
 
 /* @n hex digits, then @sep (or the end when @sep is 0); the position after it or NULL. */

@@ -24,8 +24,11 @@ struct rdc_pci {
 /*
  * Read the PCI function at kernel path @devpath ("/sys/devices/pci0000:00/.../0000:3b:00.0").
  * A value that cannot be read stays unknown and is recorded in pci->issues.
+ * @pci is overwritten, not freed: rdc_pci_free() it after.
  */
 int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err);
+/* Free what rdc_pci_read() left in @pci (its issues), whatever it returned. */
+void rdc_pci_free(struct rdc_pci *pci);
 
 /*
  * Whether @s is a PCI function address as sysfs names devices:

@@ -21,6 +21,7 @@ static int unread_add(struct rdc_counter_unread *u, const char *group, const cha
 void rdc_counter_unread_free(struct rdc_counter_unread *u)
 {
 	rdc_counters_free(&u->names);
+	rdc_issues_free(&u->issues);
 	memset(u, 0, sizeof(*u));
 }
 

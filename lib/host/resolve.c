@@ -47,15 +47,17 @@ bool rdc_addr_to_gid(const char *text, int *family, uint8_t gid[16])
 static void filter_issues(struct rdc_issues *is, const char *dev)
 {
 	char needle[RDC_IBDEV_NAME + 32];
-	unsigned int kept = 0;
 
 	snprintf(needle, sizeof(needle), IB_CLASS "/%s/", dev);
-	for (unsigned int i = 0; i < is->count; i++) {
-		if (strstr(is->items[i].msg, needle))
-			is->items[kept++] = is->items[i];
-	}
-	is->count = kept;
-	is->lost = 0;
+	rdc_issues_keep_matching(is, needle);
+}
+
+/* Drop every port; the list's own issues stay (what could not be read is still said). */
+static void drop_ports(struct rdc_port_list *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		rdc_port_free(&list->ports[i]);
+	list->count = 0;
 }
 
 /* Drop the ports not marked in @keep; returns how many are left. */
@@ -63,9 +65,12 @@ static size_t keep_marked(struct rdc_port_list *list, const bool *keep)
 {
 	size_t kept = 0;
 
-	for (size_t i = 0; i < list->count; i++)
+	for (size_t i = 0; i < list->count; i++) {
 		if (keep[i])
-			list->ports[kept++] = list->ports[i];
+			list->ports[kept++] = list->ports[i]; /* moved: the issues go with it */
+		else
+			rdc_port_free(&list->ports[i]);
+	}
 	list->count = kept;
 	return kept;
 }
@@ -259,7 +264,7 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 		/* Every device could hold the address: what could not be read stays said. */
 		rc = resolve_address(list, name, keep, q, err);
 		if (rc)
-			list->count = 0;
+			drop_ports(list);
 		else
 			keep_marked(list, keep);
 		free(keep);
@@ -291,7 +296,7 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 	if (strchr(name, '/') || !rdc_netdev_exists(name)) {
 		free(keep);
 		rc = unknown_name(list, name, err);
-		list->count = 0;
+		drop_ports(list);
 		return rc;
 	}
 	rdc_strlcpy(q->netdev, name, sizeof(q->netdev));
@@ -300,7 +305,7 @@ int rdc_ports_resolve(struct rdc_port_list *list, const char *name, struct rdc_p
 		keep_marked(list, keep);
 		rc = 0;
 	} else if (rc == 0) {
-		list->count = 0;
+		drop_ports(list);
 		/* A device that could not be read may serve it: the claim is only about the rest. */
 		rc = rdc_issues_any(&list->issues)
 			     ? rdc_err_set_plain(

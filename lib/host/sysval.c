@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* sysval.c - one sysfs value: read, absent, or a recorded reason why not */
+#define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -11,25 +13,29 @@
 
 void rdc_sysval_bad(struct rdc_issues *is, const char *path, const char *text, const char *what)
 {
-	char shown[96];
+	/* The text goes to a terminal in the message: no raw control characters (4 bytes a byte). */
+	size_t size = 4 * strlen(text) + 1;
+	char *shown = malloc(size);
 
-	/* The text goes to a terminal in the message: no raw control characters. */
-	rdc_str_escape(shown, sizeof(shown), text, false);
-	rdc_issues_addf(is, EINVAL, "'%s' holds '%s', not %s", path, shown, what);
+	if (shown)
+		rdc_str_escape(shown, size, text, false);
+	rdc_issues_addf(is, EINVAL, "'%s' holds '%s', not %s", path, shown ? shown : "?", what);
+	free(shown);
 }
 
-static int sysval_read(struct rdc_issues *is, char *buf, size_t size, char *path, size_t psize,
-		       const char *fmt, va_list ap)
+/* The path is built on the heap (*@path, the caller frees it): a message names it whole. */
+static int sysval_read(struct rdc_issues *is, char *buf, size_t size, char **path, const char *fmt,
+		       va_list ap)
 {
 	struct rdc_err err = {0};
-	int rc, n;
+	int rc;
 
-	n = vsnprintf(path, psize, fmt, ap);
-	if (n < 0 || (size_t)n >= psize) {
-		rdc_issues_addf(is, ENAMETOOLONG, "cannot read '%.200s...'", path);
-		return -ENAMETOOLONG;
+	if (vasprintf(path, fmt, ap) < 0) {
+		*path = NULL;
+		rdc_issues_addf(is, ENOMEM, "cannot hold a sysfs path");
+		return -ENOMEM;
 	}
-	rc = rdc_fs_read(buf, size, &err, "%s", path);
+	rc = rdc_fs_read(buf, size, &err, "%s", *path);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc < 0) {
@@ -41,13 +47,14 @@ static int sysval_read(struct rdc_issues *is, char *buf, size_t size, char *path
 
 int rdc_sysval_str(struct rdc_issues *is, char *buf, size_t size, const char *fmt, ...)
 {
-	char path[512];
+	char *path;
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = sysval_read(is, buf, size, path, sizeof(path), fmt, ap);
+	rc = sysval_read(is, buf, size, &path, fmt, ap);
 	va_end(ap);
+	free(path);
 	if (rc <= 0)
 		buf[0] = '\0';
 	return rc;
@@ -55,39 +62,41 @@ int rdc_sysval_str(struct rdc_issues *is, char *buf, size_t size, const char *fm
 
 int rdc_sysval_u64(struct rdc_issues *is, uint64_t *v, const char *fmt, ...)
 {
-	char path[512], buf[64];
+	char *path, buf[64];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = sysval_read(is, buf, sizeof(buf), path, sizeof(path), fmt, ap);
+	rc = sysval_read(is, buf, sizeof(buf), &path, fmt, ap);
 	va_end(ap);
-	if (rc <= 0)
-		return rc;
-	rc = rdc_parse_u64(buf, 10, v);
-	if (rc) {
-		rdc_sysval_bad(is, path, buf,
-			       rc == -ERANGE ? "a number below 2^64" : "a decimal number");
-		return rc;
+	if (rc > 0) {
+		rc = rdc_parse_u64(buf, 10, v);
+		if (rc)
+			rdc_sysval_bad(is, path, buf,
+				       rc == -ERANGE ? "a number below 2^64" : "a decimal number");
+		else
+			rc = 1;
 	}
-	return 1;
+	free(path);
+	return rc;
 }
 
 int rdc_sysval_i64(struct rdc_issues *is, int64_t *v, const char *fmt, ...)
 {
-	char path[512], buf[64];
+	char *path, buf[64];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = sysval_read(is, buf, sizeof(buf), path, sizeof(path), fmt, ap);
+	rc = sysval_read(is, buf, sizeof(buf), &path, fmt, ap);
 	va_end(ap);
-	if (rc <= 0)
-		return rc;
-	rc = rdc_parse_i64(buf, v);
-	if (rc) {
-		rdc_sysval_bad(is, path, buf, "a decimal number");
-		return rc;
+	if (rc > 0) {
+		rc = rdc_parse_i64(buf, v);
+		if (rc)
+			rdc_sysval_bad(is, path, buf, "a decimal number");
+		else
+			rc = 1;
 	}
-	return 1;
+	free(path);
+	return rc;
 }

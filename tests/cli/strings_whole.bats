@@ -127,3 +127,30 @@ long_devices_host() {
 	[ "$stderr" = "rdmactl: port: cannot use root '$p': No such file or directory" ] ||
 		fail "$stderr"
 }
+
+# A copy of cx6dx whose PCI functions sit under three 200-byte bridge directories (a path of
+# over 700 bytes, as deep hierarchies and bundles make them), the first function's link speed
+# unreadable as a speed.  Its record named a path cut at 512 bytes (no such file: nothing
+# said) or "cannot read '<200 bytes>...'".
+deep_pci_host() {
+	local h=$BATS_TEST_TMPDIR/deep deep l target
+	cp -a "$FIXTURES/cx6dx" "$h"
+	deep=$(printf 'b%.0s' {1..200})/$(printf 'c%.0s' {1..200})/$(printf 'd%.0s' {1..200})
+	mkdir -p "$h/sys/devices/pci0000:00/$deep"
+	mv "$h/sys/devices/pci0000:00/0000:00:02.0" "$h/sys/devices/pci0000:00/$deep/"
+	find "$h/sys" -type l -lname '*pci0000:00/0000:00:02.0*' | while IFS= read -r l; do
+		target=$(readlink "$l")
+		ln -sfn "${target/pci0000:00\/0000:00:02.0/pci0000:00/$deep/0000:00:02.0}" "$l"
+	done
+	echo "fast" >"$h/sys/devices/pci0000:00/$deep/0000:00:02.0/0000:3b:00.0/current_link_speed"
+	echo "$h $deep"
+}
+
+@test "strings whole: a value under a 700-byte PCI path is reported with that path whole" {
+	local h deep
+	read -r h deep < <(deep_pci_host)
+	run --separate-stderr "$RDMACTL" --root "$h" port mlx5_0
+	assert_failure 1
+	[ "$stderr" = "rdmactl: port: '/sys/devices/pci0000:00/$deep/0000:00:02.0/0000:3b:00.0/current_link_speed' holds 'fast', not a PCIe link speed: Invalid argument" ] ||
+		fail "$stderr"
+}

@@ -628,6 +628,88 @@ static void test_unknown_dcb(void **state)
 	assert_int_equal(rdc_findings_worst(&list), RDC_SEV_INFO);
 }
 
+/*
+ * Sixteen members with 15-byte names on sixteen NICs, each a speed, an MTU,
+ * PFC and trust of its own: every member in every list (titles were cut at
+ * 128 bytes, fixes at 256 and 320, the NICs at 96), and an unknown member's
+ * DCB reason, an error message naming a path, whole in the detail (128).
+ */
+static void test_lists_whole(void **state)
+{
+	static struct rdc_bond_facts f; /* 140 KB: off the stack */
+	static struct rdc_bond b;
+	char name[IF_NAMESIZE], part[96], reason[600];
+	const struct rdc_finding *x;
+
+	(void)state;
+	good_lag(&b, &f);
+	b.nmembers = 0;
+	b.mtu = -1;
+	for (unsigned int i = 0; i < RDC_BOND_MAX_MEMBERS; i++) {
+		snprintf(name, sizeof(name), "ens%02uf0np0abcde", i + 10);
+		assert_int_equal(strlen(name), 15);
+		member(&b, name);
+		b.members[i].speed_mbps = i ? 25000 : 100000;
+		b.members[i].mtu = i ? 1500 + i : 9000;
+	}
+	rdc_bond_facts_init(&b, &f);
+	for (unsigned int i = 0; i < RDC_BOND_MAX_MEMBERS; i++) {
+		struct rdc_bond_member_facts *m = &f.members[i];
+
+		snprintf(m->pci, sizeof(m->pci), "0000:%02x:00.0", i + 0x10);
+		m->pci_reason[0] = '\0';
+		m->have_dcb = i != 15;
+		m->pfc_en = i ? 0x08 : 0x18;
+		snprintf(m->dcb_source, sizeof(m->dcb_source), "dcbnl DCB_CMD_IEEE_GET");
+		m->dcb_reason[0] = '\0';
+		snprintf(m->trust, sizeof(m->trust), "%s", i ? "dscp" : "pcp");
+		snprintf(m->trust_source, sizeof(m->trust_source), "/sys/class/net/%s/qos/trust",
+			 m->name);
+		m->trust_reason[0] = '\0';
+	}
+	memset(reason, 'r', sizeof(reason) - 1);
+	memcpy(reason, "cannot read '/", 14);
+	reason[sizeof(reason) - 2] = '\'';
+	reason[sizeof(reason) - 1] = '\0';
+	snprintf(f.members[15].dcb_reason, sizeof(f.members[15].dcb_reason), "%s", reason);
+	eval(&b, &f, &defaults, &list);
+
+	x = expect(&list, "bond.members-not-one-nic", RDC_SEV_FAIL);
+	for (unsigned int i = 0; i < RDC_BOND_MAX_MEMBERS; i++) {
+		snprintf(part, sizeof(part), "0000:%02x:00", i + 0x10);
+		assert_contains(x->title, part);
+	}
+	x = expect(&list, "bond.speed-mismatch", RDC_SEV_WARN);
+	for (unsigned int i = 0; i < RDC_BOND_MAX_MEMBERS; i++) {
+		snprintf(part, sizeof(part), "%s %s Mb/s", b.members[i].name,
+			 i ? "25000" : "100000");
+		assert_contains(x->title, part);
+		snprintf(part, sizeof(part), "'rdmactl port show %s'", b.members[i].name);
+		if (i)
+			assert_contains(x->fix, part);
+	}
+	x = expect(&list, "bond.mtu-mismatch", RDC_SEV_FAIL);
+	for (unsigned int i = 1; i < RDC_BOND_MAX_MEMBERS; i++) {
+		snprintf(part, sizeof(part), "%s %u", b.members[i].name, 1500 + i);
+		assert_contains(x->title, part);
+		snprintf(part, sizeof(part), "'rdmactl port set %s mtu 9000'", b.members[i].name);
+		assert_contains(x->fix, part);
+	}
+	x = expect(&list, "bond.pfc-mismatch", RDC_SEV_FAIL);
+	for (unsigned int i = 0; i < RDC_BOND_MAX_MEMBERS - 1; i++)
+		assert_contains(x->title, b.members[i].name);
+	x = expect(&list, "bond.trust-mismatch", RDC_SEV_FAIL);
+	for (unsigned int i = 0; i < RDC_BOND_MAX_MEMBERS; i++) {
+		snprintf(part, sizeof(part), "%s %s", b.members[i].name, i ? "dscp" : "pcp");
+		assert_contains(x->title, part);
+	}
+	x = expect(&list, "bond.pfc-skipped", RDC_SEV_INFO);
+	snprintf(part, sizeof(part), "%s: ", b.members[15].name);
+	assert_contains(ev(x, "pfc_en")->detail, part);
+	assert_contains(ev(x, "pfc_en")->detail, reason);
+	rdc_findings_clear(&list);
+}
+
 static void test_unknown_bond_values(void **state)
 {
 	struct rdc_bond_facts f;
@@ -911,7 +993,8 @@ int main(void)
 		cmocka_unit_test(test_miimon_off),	    cmocka_unit_test(test_lacp_slow),
 		cmocka_unit_test(test_qp_timeout),	    cmocka_unit_test(test_unknown_dcb),
 		cmocka_unit_test(test_unknown_bond_values), cmocka_unit_test(test_members),
-		cmocka_unit_test(test_findings_list),	    cmocka_unit_test(test_facts_read),
+		cmocka_unit_test(test_lists_whole),	    cmocka_unit_test(test_findings_list),
+		cmocka_unit_test(test_facts_read),
 	};
 
 	return cmocka_run_group_tests_name("bond_check", tests, NULL, NULL);

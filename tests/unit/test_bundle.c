@@ -112,6 +112,27 @@ static void test_listing_garbage(void **state)
 	assert_non_null(strstr(err.msg, "cannot read tar's listing"));
 }
 
+/* The line is quoted whole, without its newline (it was cut at 80 bytes). */
+static void test_listing_line_whole(void **state)
+{
+	static const char node[] = "crw-rw-rw- 0/0 10,130 2026-12-02 23:15 ./sys/devices/pci0000:00/"
+				   "0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver";
+	static const char junk[] = "tar: ./sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0: "
+				   "Cannot open: Permission denied, and more words after it";
+	struct rdc_err err = {0};
+	char text[512], want[512];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s\n", node);
+	assert_int_equal(check_text(text, &err), -EINVAL);
+	snprintf(want, sizeof(want), "a device node: not a bundle rdmactl made: '%s'", node);
+	assert_string_equal(err.msg, want);
+	snprintf(text, sizeof(text), "%s\n", junk);
+	assert_int_equal(check_text(text, &err), -EPROTO);
+	snprintf(want, sizeof(want), "cannot read tar's listing: '%s'", junk);
+	assert_string_equal(err.msg, want);
+}
+
 /* The file writer: what it refuses, what it writes. */
 static void test_safefile(void **state)
 {
@@ -289,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_listing_ok),
 		cmocka_unit_test(test_listing_caps),
 		cmocka_unit_test(test_listing_garbage),
+		cmocka_unit_test(test_listing_line_whole),
 		cmocka_unit_test(test_safefile),
 		cmocka_unit_test(test_remove_error),
 		cmocka_unit_test(test_pack_stream),

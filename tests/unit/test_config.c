@@ -81,6 +81,27 @@ static void test_errors_name_the_line(void **state)
 	}
 }
 
+/* A key that is no setting is quoted whole, however long (the message was cut at 200 bytes). */
+static void test_error_quotes_whole(void **state)
+{
+	static struct rdc_cfg cfg;
+	struct rdc_err err = {0};
+	char key[301], text[1024], want[512];
+
+	(void)state;
+	memset(key, 'K', sizeof(key) - 1);
+	key[sizeof(key) - 1] = '\0';
+	snprintf(text, sizeof(text), "devices:\n  - dev: a\n    %s: 1\n", key);
+	assert_int_equal(load(text, &cfg, &err), -EINVAL);
+	snprintf(want, sizeof(want),
+		 "line 3: '%s' is not a setting (keys are keywords such as 'prio-pfc'; options "
+		 "such as --dry-run go on the command line)",
+		 key);
+	if (!strstr(err.msg, want))
+		fail_msg("'%s' lacks '%s'", err.msg, want);
+	rdc_cfg_free(&cfg);
+}
+
 static void test_missing_file(void **state)
 {
 	static struct rdc_cfg cfg;
@@ -96,6 +117,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_error_quotes_whole),
 		cmocka_unit_test(test_missing_file),
 	};
 

@@ -142,6 +142,8 @@ static int teardown(void **state)
 			rdc_counters_free(&ports[i].s[k].hw);
 			rdc_counters_free(&ports[i].s[k].netdev);
 		}
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(ports); i++)
+		rdc_netif_free(&ports[i].netif);
 	return 0;
 }
 
@@ -493,8 +495,7 @@ static void test_speed(void **state)
 
 	/* No link settings: skipped with the reading's reason. */
 	ports[0].netif.have_linkmodes = false;
-	rdc_strlcpy(ports[0].netif.linkmodes_reason, "no kernel recording",
-		    sizeof(ports[0].netif.linkmodes_reason));
+	ports[0].netif.linkmodes_reason = strdup("no kernel recording"); /* teardown() */
 	run("link.speed-below-capability");
 	assert_int_equal(res.findings.count, 0);
 	assert_string_equal(skipped("link.speed-below-capability", "mlx5_0/1 " ND),
@@ -642,8 +643,7 @@ static void test_fec_off(void **state)
 	run("link.fec-off");
 	assert_contains(skipped("link.fec-off", "mlx5_0/1 " ND), "no FEC settings");
 	ports[0].netif.have_fec = false;
-	rdc_strlcpy(ports[0].netif.fec_reason, "the driver does not support it (EOPNOTSUPP)",
-		    sizeof(ports[0].netif.fec_reason));
+	ports[0].netif.fec_reason = strdup("the driver does not support it (EOPNOTSUPP)");
 	run("link.fec-off");
 	assert_string_equal(skipped("link.fec-off", "mlx5_0/1 " ND),
 			    "FEC: the driver does not support it (EOPNOTSUPP)");

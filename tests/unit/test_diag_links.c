@@ -366,8 +366,7 @@ static void test_same_subnet_skips(void **state)
 	(void)state;
 	two_links(&host, GIB, GIB);
 	host.ports[0].netif.have_addrs = false;
-	snprintf(host.ports[0].netif.addrs_reason, sizeof(host.ports[0].netif.addrs_reason),
-		 "RTM_GETADDR: Operation not permitted");
+	host.ports[0].netif.addrs_reason = strdup("RTM_GETADDR: Operation not permitted");
 	fx_run(&host, "links.same-subnet", &res);
 	fx_none(&res);
 	fx_skipped(&res, "links.same-subnet", "mlx5_0/1 ens1f0np0",

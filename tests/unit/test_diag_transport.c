@@ -361,7 +361,7 @@ static void test_gid_skips(void **state)
 	snprintf(p->gid_reason, sizeof(p->gid_reason), "no recording of the GID table");
 	p = fx_port(&host, 2, "mlx5_2", "ens2f0np0", "0000:af:00.0");
 	p->netif.have_addrs = false;
-	snprintf(p->netif.addrs_reason, sizeof(p->netif.addrs_reason), "RTM_GETADDR: no recording");
+	p->netif.addrs_reason = strdup("RTM_GETADDR: no recording"); /* rdc_diag_host_free() */
 	fx_run(&host, "transport.gid-missing", &res);
 	fx_none(&res);
 	fx_skipped(&res, "transport.gid-missing", "mlx5_0/1 ib0",

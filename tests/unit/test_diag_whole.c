@@ -264,6 +264,75 @@ static void test_counter_source_whole(void **state)
 	assert_string_equal(src, want);
 }
 
+/*
+ * links.same-subnet and links.arp-flux list the links of one subnet: eight
+ * 15-byte netdevs were cut at 128 bytes ("... ens1f6np0abxyz6, ens1f7np").
+ */
+static void test_subnet_names_whole(void **state)
+{
+	static const char *const ids[] = {"links.same-subnet", "links.arp-flux"};
+
+	(void)state;
+	for (size_t k = 0; k < RDC_ARRAY_SIZE(ids); k++) {
+		const struct rdc_finding *f;
+		char ip[32];
+
+		host_of_long_names(NPORTS);
+		for (size_t i = 0; i < NPORTS; i++) {
+			snprintf(ip, sizeof(ip), "192.168.7.%zu", i + 1);
+			fx_addr_gids(&host.ports[i], ip, 24);
+		}
+		host.facts.arp_ignore_all = host.facts.arp_announce_all = 0;
+		fx_run(&host, ids[k], &res);
+		f = fx_expect(&res, ids[k], RDC_SEV_WARN);
+		for (size_t i = 0; i < NPORTS; i++)
+			fx_contains(f->title, host.ports[i].port.netdev.name);
+		teardown(NULL);
+	}
+}
+
+/*
+ * links.mtu-differs names every link with its MTU in the title and a command
+ * for each smaller one in the fix (cut at 128 and 256 bytes), and
+ * links.traffic-imbalance every device and member in its fix (96 bytes).
+ */
+static void test_links_lists_whole(void **state)
+{
+	const struct rdc_finding *f;
+	char part[128];
+
+	(void)state;
+	host_of_long_names(NPORTS);
+	for (size_t i = 1; i < NPORTS; i++)
+		host.ports[i].port.netdev.mtu = 1500;
+	fx_run(&host, "links.mtu-differs", &res);
+	f = fx_expect(&res, "links.mtu-differs", RDC_SEV_WARN);
+	for (size_t i = 0; i < NPORTS; i++) {
+		snprintf(part, sizeof(part), "%s %lld", host.ports[i].port.netdev.name,
+			 (long long)host.ports[i].port.netdev.mtu);
+		fx_contains(f->title, part);
+		if (!i)
+			continue;
+		snprintf(part, sizeof(part), "'rdmactl port set %s mtu 9000'",
+			 host.ports[i].port.netdev.name);
+		fx_contains(f->fix, part);
+	}
+	teardown(NULL);
+
+	host_of_long_names(NPORTS);
+	for (size_t i = 0; i < NPORTS; i++) {
+		fx_counter(&host.ports[i], RDC_DIAG_IB, "ib", "port_xmit_bytes", 0,
+			   i ? 1000 : 1000000000000ULL);
+		fx_counter(&host.ports[i], RDC_DIAG_IB, "ib", "port_rcv_bytes", 0, 1000);
+	}
+	fx_run(&host, "links.traffic-imbalance", &res);
+	f = fx_expect(&res, "links.traffic-imbalance", RDC_SEV_WARN);
+	for (size_t i = 0; i < NPORTS; i++) {
+		fx_contains(f->fix, host.ports[i].port.device);
+		fx_contains(f->fix, host.ports[i].port.netdev.name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +344,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_skip_reason_whole, teardown),
 		cmocka_unit_test_teardown(test_cnp_others_whole, teardown),
 		cmocka_unit_test_teardown(test_counter_source_whole, teardown),
+		cmocka_unit_test_teardown(test_subnet_names_whole, teardown),
+		cmocka_unit_test_teardown(test_links_lists_whole, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -601,6 +601,31 @@ static void test_refused_without_kernel(void **state)
 	free(r);
 }
 
+/*
+ * The RDMA side's words are a bench error record's message (up to
+ * RDC_ERR_MSG_LEN, a path in it), copied through the runner, the connection
+ * and the report, and "no RDMA traffic: MSG" into the reason: each holds it
+ * whole (they were 256 and 192 bytes, with "%.170s").  The measurement
+ * itself needs a live bond (the lab tier); this checks what it copies into.
+ */
+static void test_rdma_words_whole(void **state)
+{
+	static struct rdc_failover_rdma_run run;
+	static struct rdc_failover_report r;
+	char msg[RDC_ERR_MSG_LEN];
+
+	(void)state;
+	memset(msg, 'w', sizeof(msg) - 1);
+	msg[sizeof(msg) - 1] = '\0';
+	assert_int_equal(rdc_strlcpy(run.error, msg, sizeof(run.error)), 0);
+	assert_int_equal(rdc_strlcpy(r.rdma.error, run.error, sizeof(r.rdma.error)), 0);
+	assert_true((size_t)snprintf(r.rdma.reason, sizeof(r.rdma.reason), "no RDMA traffic: %s",
+				     msg) < sizeof(r.rdma.reason));
+	assert_true((size_t)snprintf(r.rdma.reason, sizeof(r.rdma.reason),
+				     "cannot read the RDMA ports: %s",
+				     msg) < sizeof(r.rdma.reason));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -623,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_derive_8023ad_and_xor),
 		cmocka_unit_test(test_what_names),
 		cmocka_unit_test(test_refused_without_kernel),
+		cmocka_unit_test(test_rdma_words_whole),
 	};
 
 	return cmocka_run_group_tests_name("failover", tests, NULL, NULL);

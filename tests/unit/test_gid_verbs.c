@@ -484,6 +484,7 @@ static void test_fallback(void **state)
 	rdc_nl_close();
 	rdc_nl_open(RDC_NL_LIVE, NULL, NULL);
 	unlink(rec);
+	rdc_issues_free(&issues);
 }
 
 int main(void)

@@ -104,6 +104,7 @@ static void test_admin_up_carrier(void **state)
 				 rows[i].carrier_want, rows[i].issues);
 		if (rows[i].issues)
 			assert_non_null(strstr(nd.issues.items[0].msg, "not hexadecimal flags"));
+		rdc_netdev_free(&nd);
 	}
 	/* No such netdev: -ENODEV, nothing read. */
 	assert_int_equal(rdc_netdev_read("eth99", &(struct rdc_netdev){0}, &err), -ENODEV);

@@ -301,6 +301,7 @@ static void test_read_files(void **state)
 	assert_int_equal(n->common_speed_mbps, -1);
 	assert_false(n->have_drvinfo);
 
+	rdc_netif_free(n);
 	assert_int_equal(rdc_netif_read("eth8", n, &err), 0);
 	assert_int_equal(n->ifindex, 8);
 	assert_int_equal(n->admin_up, 0);
@@ -314,6 +315,7 @@ static void test_read_files(void **state)
 	assert_int_equal(n->irqs_remote, -1);
 	assert_string_equal(n->local_cpulist, "");
 
+	rdc_netif_free(n);
 	assert_int_equal(rdc_netif_read("eth7", n, &err), 0);
 	assert_int_equal(n->admin_up, -1);
 	assert_int_equal(n->irqs_total, 0);
@@ -323,10 +325,12 @@ static void test_read_files(void **state)
 	assert_contains(n->local_cpulist, ",...");
 	assert_int_equal(strlen(strstr(n->local_cpulist, ",...")), 4);
 
+	rdc_netif_free(n);
 	assert_int_equal(rdc_netif_read("eth6", n, &err), -ENODEV);
 	assert_contains(err.msg, "eth6");
 	assert_int_equal(rdc_netif_read("../eth9", n, NULL), -ENODEV);
 	assert_int_equal(rdc_netif_read("", n, NULL), -ENODEV);
+	rdc_netif_free(n);
 	free(n);
 }
 
@@ -546,7 +550,7 @@ static void test_read_recording(void **state)
 
 	assert_int_equal(rdc_netif_read("eth9", n, &err), 0);
 	assert_true(n->have_addrs);
-	assert_string_equal(n->addrs_reason, "");
+	assert_null(n->addrs_reason);
 	assert_int_equal(n->naddrs, 4);
 	assert_int_equal(n->addrs[0].family, AF_INET);
 	assert_string_equal(n->addrs[0].ip, "10.10.1.5");
@@ -579,6 +583,7 @@ static void test_read_recording(void **state)
 	assert_string_equal(n->fw_version, "22.36.1010 (MT_0000000359)");
 	assert_string_equal(n->bus_info, "0000:3b:00.0");
 
+	rdc_netif_free(n);
 	assert_int_equal(rdc_netif_read("eth8", n, &err), 0);
 	assert_true(n->have_addrs);
 	assert_int_equal(n->naddrs, 2);
@@ -594,6 +599,7 @@ static void test_read_recording(void **state)
 	assert_false(n->have_drvinfo);
 	assert_string_equal(n->driver, "");
 
+	rdc_netif_free(n);
 	assert_int_equal(rdc_netif_read("eth7", n, &err), 0);
 	assert_int_equal(n->naddrs, 0);
 	assert_false(n->have_fec);
@@ -601,6 +607,7 @@ static void test_read_recording(void **state)
 	assert_false(n->have_linkmodes);
 	assert_contains(n->linkmodes_reason, "handshake");
 	assert_contains(n->linkmodes_reason, "eth7");
+	rdc_netif_free(n);
 	free(n);
 }
 

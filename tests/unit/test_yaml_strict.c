@@ -123,11 +123,31 @@ static void test_netplan_file(void **state)
 	run_cases(rdc_bond_netplan_load, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* A netplan key given twice is quoted whole, however long (the message was cut at 200 bytes). */
+static void test_netplan_quotes_whole(void **state)
+{
+	static struct rdc_cfg cfg;
+	struct rdc_err err = {0};
+	char key[301], text[1024], want[512];
+
+	(void)state;
+	memset(key, 'k', sizeof(key) - 1);
+	key[sizeof(key) - 1] = '\0';
+	snprintf(text, sizeof(text),
+		 "network:\n  ethernets:\n    eth0: {%s: 1, %s: 2}\n  bonds:\n" BOND0, key, key);
+	assert_int_equal(load(rdc_bond_netplan_load, text, &cfg, &err), -EINVAL);
+	snprintf(want, sizeof(want), "line 3: '%s' given twice", key);
+	if (!strstr(err.msg, want))
+		fail_msg("'%s' lacks '%s'", err.msg, want);
+	rdc_cfg_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pfc_file),
 		cmocka_unit_test(test_netplan_file),
+		cmocka_unit_test(test_netplan_quotes_whole),
 	};
 
 	return cmocka_run_group_tests_name("yaml_strict", tests, NULL, NULL);
