@@ -447,15 +447,13 @@ const char *rdc_fs_capture_error(void)
 
 /* How to open a path (fs_open). */
 struct fs_how {
-	int flags;	/* O_PATH, or O_RDONLY (| O_DIRECTORY); | O_NOFOLLOW: the link itself */
-	mode_t want;	/* what a read or listing needs: S_IFREG, S_IFDIR, or 0 for anything */
-	bool walk;	/* resolve with fs_walk(), which fills canon */
-	bool capture;	/* and re-create the links it meets in the capture */
-	char *canon;	/* PATH_MAX bytes: the resolved kernel path, with walk */
-	mode_t got;	/* out: the type found when it is not the one wanted */
-	off_t size;	/* out: a regular file's size where its fd was fstat()ed, else -1 */
-	bool late;	/* a read: the type check may wait for what the first read() says */
-	bool unchecked; /* out: it waited (late), fs_read_path() does it when needed */
+	int flags;    /* O_PATH, or O_RDONLY (| O_DIRECTORY); | O_NOFOLLOW: the link itself */
+	mode_t want;  /* what a read or listing needs: S_IFREG, S_IFDIR, or 0 for anything */
+	bool walk;    /* resolve with fs_walk(), which fills canon */
+	bool capture; /* and re-create the links it meets in the capture */
+	char *canon;  /* PATH_MAX bytes: the resolved kernel path, with walk */
+	mode_t got;   /* out: the type found when it is not the one wanted */
+	off_t size;   /* out: a regular file's size where its fd was fstat()ed, else -1 */
 };
 
 /*
@@ -786,10 +784,6 @@ static int fs_opened(int fd, struct fs_how *h)
 
 	if (h->want != S_IFREG)
 		return fd;
-	if (h->late) {
-		h->unchecked = true;
-		return fd;
-	}
 	rc = fstat(fd, &st) < 0 ? -errno : fs_check_type(h, st.st_mode);
 	if (rc < 0) {
 		close(fd);
@@ -886,32 +880,6 @@ static int fs_open_error(struct rdc_err *err, int rc, const char *verb, const ch
 	return rc;
 }
 
-/*
- * The type check a read put off (fs_how.late): fstat() on @fd, once, when
- * what the read gave does not already say "a regular file": nothing, an
- * error, or a full buffer.  A bundle's FIFO (opened non-blocking) reads as
- * nothing or EAGAIN, a device node as nothing, an error or a full buffer,
- * and is then refused as before, having been read at most once; the bundle
- * unpacker refuses archives holding either (host/bundle.c).  Why wait: for
- * the thousands of small files of a listing under --root, the fstat() was
- * a quarter of the system calls.  Returns 0 or -errno (h->got, h->size).
- */
-static int fs_read_type(int fd, struct fs_how *h)
-{
-	struct stat st;
-	int rc;
-
-	if (!h->unchecked)
-		return 0;
-	h->unchecked = false;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	rc = fs_check_type(h, st.st_mode);
-	if (rc == 0)
-		h->size = st.st_size;
-	return rc;
-}
-
 static int fs_read_path(const char *path, const char *kpath, char *buf, size_t size, bool head,
 			struct rdc_err *err)
 {
@@ -923,12 +891,11 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		.walk = scope == FS_SCOPE_SYS,
 		.capture = scope == FS_SCOPE_SYS,
 		.canon = canon,
-		.late = fs_root[0] != '\0',
 	};
 	size_t len = 0;
 	bool whole;
 	ssize_t n;
-	int fd, saved, rc;
+	int fd, saved;
 
 	canon[0] = '\0';
 	if (size == 0)
@@ -958,21 +925,14 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 	 * fstat() gave (a bundle's), or a live sysfs attribute that came shorter
 	 * than asked and than a page (kernfs hands it over whole in one read).
 	 */
-	/*
-	 * The same end for a bundle's file whose type waits: a regular file's read
-	 * of less than a page and than asked is its end (tmpfs, ext4, 9p alike).
-	 */
-	whole = (!fs_root[0] && fs_live_whole(kpath)) || how.unchecked;
+	whole = !fs_root[0] && fs_live_whole(kpath);
 	while (len < size - 1) {
 		n = read(fd, buf + len, size - 1 - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			saved = errno;
-			rc = fs_read_type(fd, &how);
 			close(fd);
-			if (rc < 0)
-				return fs_open_error(err, rc, "read", kpath, &how);
 			return rdc_err_set(err, saved, "cannot read '%s'", kpath);
 		}
 		if (n == 0)
@@ -981,12 +941,6 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		if ((how.size >= 0 && len == (size_t)how.size) ||
 		    (whole && len < size - 1 && n < FS_PAGE))
 			break;
-	}
-	/* Some bytes, fewer than asked: a FIFO or device has had its one chance to differ. */
-	rc = len == 0 || len == size - 1 ? fs_read_type(fd, &how) : 0;
-	if (rc < 0) {
-		close(fd);
-		return fs_open_error(err, rc, "read", kpath, &how);
 	}
 	/*
 	 * A file longer than @buf would be cut where it happens to end: "000...09000"

@@ -109,22 +109,24 @@ no_host_data() {
 	same_as_base board_id ports/1/state mtu
 }
 
-# A read under --root looks at the file's type only when its first read()
-# does not already say "a regular file" (nothing, an error, a full buffer).
+# A device node is opened (non-blocking) and closed unread: fstat() on the fd
+# comes before any read() (/dev/zero would fill any buffer, /dev/null give
+# nothing, /dev/kmsg a line of this host's log).
 @test "--root: a device node in the bundle reads as an unreadable file, what it is said" {
 	local f
-	for f in "$MLX5_1/board_id" "$NET1/mtu"; do
+	for f in "$MLX5_1/board_id" "$NET1/mtu" "$MLX5_1/fw_ver"; do
 		rm "$T/bad/$f" "$T/base/$f"
 		mkdir "$T/base/$f" # exists, cannot be read
 	done
-	# /dev/zero fills any buffer, /dev/null gives nothing: both refused after one read.
 	mknod "$T/bad/$MLX5_1/board_id" c 1 5 || skip "mknod refused here"
 	mknod "$T/bad/$NET1/mtu" c 1 3
+	mknod "$T/bad/$MLX5_1/fw_ver" c 1 11
 	port_of bad
 	port_of base
-	same_as_base board_id mtu
+	same_as_base board_id mtu fw_ver
 	grep -q "board_id'.*a character device, not a regular file" "$T/bad.err"
 	grep -q "mtu'.*a character device, not a regular file" "$T/bad.err"
+	grep -q "fw_ver'.*a character device, not a regular file" "$T/bad.err"
 }
 
 @test "--root: a FIFO as a directory never hangs" {
@@ -140,15 +142,23 @@ no_host_data() {
 }
 
 # The listing's cost under --root (docs/HACKING.md, "Listings at the floor"):
-# each GID file is one openat2() in the jail, its read and close; fstat() only
-# where the read leaves the type in doubt (the device test above).
-@test "--root: a GID file costs openat2, read and close, no fstat on its fd" {
+# each GID file is one openat2() in the jail, one fstat() on its fd (the type,
+# before any read; the size, so no read only to meet the end), one read() and
+# its close().
+@test "--root: a GID file costs openat2, fstat, one read and close" {
 	command -v strace >/dev/null || skip "no strace (scripts/install-deps test)"
 	strace -qq -o "$T/trace" -e trace=openat2,read,close,fstat,newfstatat,statx \
 		"$RDMACTL" --root "$BATS_TEST_DIRNAME/../../testdata/hosts/cx6dx" port gids mlx5_0 >/dev/null
 	awk '
-		/^openat2\(.*gids\/[0-9]+", .* = [0-9]+$/ { open[$NF] = 1; opened++; next }
-		/^(newfstatat|fstat|statx)\(/ { split($0, a, /[(,]/); if (a[2] in open && bad++ < 3) print "fstat on a GID fd: " $0; next }
-		/^close\(/ { split($0, a, /[()]/); delete open[a[2]] }
+		function fd_of(line, a) { split(line, a, /[(,)]/); return a[2] }
+		/^openat2\(.*gids\/[0-9]+", .* = [0-9]+$/ { fd = $NF; gid[fd] = 1; calls[fd] = ""; opened++; next }
+		/^(newfstatat|fstat|statx|read)\(/ { fd = fd_of($0); if (fd in gid) calls[fd] = calls[fd] substr($0, 1, index($0, "(") - 1) " "; next }
+		/^close\(/ {
+			fd = fd_of($0)
+			if (fd in gid) {
+				if (calls[fd] != "newfstatat read " && bad++ < 3) print "a GID file: " calls[fd]
+				delete gid[fd]
+			}
+		}
 		END { print opened " GID files opened"; exit !(opened >= 16 && !bad) }' "$T/trace"
 }
