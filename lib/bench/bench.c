@@ -139,6 +139,31 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 		return rdc_err_set(err, EINVAL,
 				   "post-list %u is outside 1 to the send queue depth %u",
 				   p->post_list, p->tx_depth);
+	if (!rdc_bench_test_is_lat(p->test)) {
+		/*
+		 * Chains of post_list (L) requests, one in cq_mod (C) signalled: once
+		 * every signalled one has completed, the posted count modulo C are
+		 * still outstanding (none of them will complete on its own), at most
+		 * C - gcd(L, C).  A chain must still fit beside them, or the queue
+		 * stops with nothing in flight that could ever complete.
+		 */
+		uint32_t c = rdc_bench_cq_mod(p), l = p->post_list, a = c, b = l, need;
+
+		while (b) {
+			uint32_t t = a % b;
+
+			a = b;
+			b = t;
+		}
+		need = c - a + l;
+		if (need > p->tx_depth)
+			return rdc_err_set(
+				err, EINVAL,
+				"cq-mod %u with post-list %u needs tx-depth %u or more (is "
+				"%u): the unsignalled requests left after the last "
+				"signalled one would leave no room for the next chain",
+				c, l, need, p->tx_depth);
+	}
 	if (p->inline_size != RDC_BENCH_INLINE_DEFAULT && p->inline_size > RDC_BENCH_MAX_INLINE)
 		return rdc_err_set(err, EINVAL, "inline %u is over %u bytes", p->inline_size,
 				   RDC_BENCH_MAX_INLINE);

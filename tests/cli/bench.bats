@@ -265,6 +265,9 @@ usage_error() {
 	usage_error "cq-mod 64 is over the send queue depth 32" "${c[@]}" tx-depth 32 cq-mod 64
 	usage_error "cq-mod 200 is over the send queue depth 128" "${c[@]}" cq-mod 200
 	usage_error "post-list 16 is outside 1 to the send queue depth 8" "${c[@]}" post-list 16 tx-depth 8
+	# A chain that could never fit beside the unsignalled tail: the queue would stop.
+	usage_error "cq-mod 128 with post-list 3 needs tx-depth 130 or more (is 128)" "${c[@]}" post-list 3 cq-mod 128
+	usage_error "cq-mod 3 with post-list 8 needs tx-depth 10 or more (is 8)" "${c[@]}" tx-depth 8 post-list 8 cq-mod 3
 	local k
 	local t
 	for t in lat lat-read lat-send; do

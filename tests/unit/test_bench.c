@@ -1179,6 +1179,12 @@ static void test_params_knobs(void **state)
 		{"post-list = depth", RDC_BENCH_READ, 64, 32, 0, 32, D, 0, 32, 0},
 		{"post-list > depth", RDC_BENCH_READ, 64, 32, 0, 33, D, -EINVAL, 33, 0},
 		{"post-list 0", RDC_BENCH_WRITE, 64, 32, 0, 0, D, -EINVAL, 8, 0},
+		/* Unsignalled tails: at most C - gcd(L, C) wait beside a chain of L. */
+		{"post-list 3, cq-mod 128", RDC_BENCH_WRITE, 64, 128, 128, 3, D, -EINVAL, 128, 0},
+		{"post-list 3, cq-mod 126", RDC_BENCH_WRITE, 64, 128, 126, 3, D, 0, 126, 0},
+		{"post-list 100, cq-mod 64", RDC_BENCH_WRITE, 64, 128, 64, 100, D, -EINVAL, 64, 0},
+		{"post-list 64, cq-mod 32", RDC_BENCH_WRITE, 64, 128, 32, 64, D, 0, 32, 0},
+		{"depth 8, post-list 8, cq-mod 3", RDC_BENCH_SEND, 64, 8, 3, 8, D, -EINVAL, 3, 0},
 		{"inline 64", RDC_BENCH_WRITE, 64, 128, 0, 1, 64, 0, 32, 64},
 		{"inline 0", RDC_BENCH_WRITE, 64, 128, 0, 1, 0, 0, 32, 0},
 		{"inline 1024", RDC_BENCH_SEND, 64, 128, 0, 1, 1024, 0, 32, 1024},
