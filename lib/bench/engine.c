@@ -914,11 +914,16 @@ static int lat_send(struct rdc_bench_link *l)
 }
 
 /*
- * lat-send: wait until our send completed (unless *@sent) and the peer's
- * message arrived (unless *@recvd); a receive that arrives is posted again
- * at once, for the peer's next message.  Errors as lat_wait's.
+ * lat-send: wait until our send completed (unless *@sent) and, with
+ * @need_recv, a message of the peer's is in *@recvs.  Every receive that
+ * completes while we wait counts there and is posted again at once, for the
+ * peer's next message: the server's wait for its own send's completion can
+ * see the client's next message first (the ACK of our send comes after the
+ * client got it and answered), and that message is then the next round's.
+ * Errors as lat_wait's.
  */
-static int lat_send_wait(struct rdc_bench_link *l, bool *sent, bool *recvd, bool patient)
+static int lat_send_wait(struct rdc_bench_link *l, bool *sent, unsigned int *recvs, bool need_recv,
+			 bool patient)
 {
 	uint64_t deadline = rdc_bench_now_ns() + LAT_ANSWER_NS;
 	struct ibv_wc wc;
@@ -938,12 +943,12 @@ static int lat_send_wait(struct rdc_bench_link *l, bool *sent, bool *recvd, bool
 
 				if (rc)
 					return rc > 0 ? -rc : -EIO;
-				*recvd = true;
+				(*recvs)++;
 			} else {
 				*sent = true;
 			}
 		}
-		if (*sent && *recvd)
+		if (*sent && (!need_recv || *recvs > 0))
 			return 0;
 		if ((spin & 1023) == 0) {
 			if (stop_requested(l))
@@ -1035,7 +1040,8 @@ static void lat_error(struct rdc_bench_link *l, int rc)
  */
 static int lat_round(struct rdc_bench_link *l, uint8_t seq)
 {
-	bool sent = false, recvd = false;
+	unsigned int recvs = 0;
+	bool sent = false;
 	int rc;
 
 	switch (l->p.test) {
@@ -1044,7 +1050,7 @@ static int lat_round(struct rdc_bench_link *l, uint8_t seq)
 		return rc ? rc : lat_wait(l, -1, &sent, false);
 	case RDC_BENCH_LAT_SEND:
 		rc = lat_send(l);
-		return rc ? rc : lat_send_wait(l, &sent, &recvd, false);
+		return rc ? rc : lat_send_wait(l, &sent, &recvs, true, false);
 	default:
 		rc = lat_write(l, seq);
 		return rc ? rc : lat_wait(l, seq, &sent, false);
@@ -1141,16 +1147,19 @@ static void run_pong(struct rdc_bench_link *l)
 /* The server of lat-send: answer every message with one of the same size. */
 static void run_pong_send(struct rdc_bench_link *l)
 {
+	unsigned int recvs = 0; /* the client's messages not answered yet */
+
 	l->res.window_start_ns = l->sync->start_ns;
 	for (;;) {
-		bool sent = true, recvd = false;
-		int rc = lat_send_wait(l, &sent, &recvd, true);
+		bool sent = true;
+		int rc = lat_send_wait(l, &sent, &recvs, true, true);
 
 		if (!rc) {
+			recvs--;
 			sent = false;
 			rc = lat_send(l);
 			if (!rc)
-				rc = lat_send_wait(l, &sent, &recvd, false);
+				rc = lat_send_wait(l, &sent, &recvs, false, false);
 		}
 		if (rc) {
 			lat_error(l, rc);
