@@ -485,7 +485,7 @@ static void check_numa_irqs(const struct rdc_diag_host *h, const struct rdc_diag
 					      NET_CLASS, nd);
 			continue;
 		}
-		if (n->irqs_remote < 0) {
+		if (n->irqs_remote < 0 || !n->local_cpulist) {
 			rdc_diag_skip(r, c, p, "%s/%s/device/local_cpulist could not be read",
 				      NET_CLASS, nd);
 			continue;

@@ -91,20 +91,6 @@ static void netif_read_sysfs(struct rdc_netif *n)
 }
 
 /* Keep a CPU list that does not fit whole as its leading ranges and ",...". */
-static void netif_set_cpulist(char *dst, size_t size, const char *list)
-{
-	char *comma;
-
-	if (!rdc_strlcpy(dst, list, size))
-		return;
-	dst[size - 4] = '\0';
-	comma = strrchr(dst, ',');
-	if (comma)
-		memcpy(comma, ",...", sizeof(",..."));
-	else
-		dst[0] = '\0';
-}
-
 /*
  * The PCI function's MSI(-X) vectors: device/msi_irqs/ has one entry per
  * IRQ number.  An IRQ is remote when /proc/irq/N/smp_affinity_list names
@@ -128,8 +114,9 @@ static void netif_read_irqs(struct rdc_netif *n)
 		goto out;
 	if (rdc_fs_read(buf, 4096, NULL, NET_CLASS "/%s/device/local_cpulist", n->name) > 0 &&
 	    !rdc_cpulist_parse(buf, local, NETIF_MAX_CPUS)) {
-		have_local = memchr(local, 1, NETIF_MAX_CPUS) != NULL;
-		netif_set_cpulist(n->local_cpulist, sizeof(n->local_cpulist), buf);
+		/* Whole: it goes into diag's fix command as an argument. */
+		n->local_cpulist = strdup(buf);
+		have_local = n->local_cpulist && memchr(local, 1, NETIF_MAX_CPUS) != NULL;
 	}
 	n->irqs_total = 0;
 	if (have_local)
@@ -331,6 +318,8 @@ void rdc_netif_free(struct rdc_netif *n)
 	free(n->pause_reason);
 	free(n->fec_reason);
 	free(n->linkmodes_reason);
+	free(n->local_cpulist);
+	n->local_cpulist = NULL;
 	n->addrs_reason = n->pause_reason = n->fec_reason = n->linkmodes_reason = NULL;
 }
 

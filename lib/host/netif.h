@@ -67,9 +67,9 @@ struct rdc_netif {
 	bool is_vf; /* device/physfn exists: an SR-IOV virtual function */
 
 	/* IRQs of the PCI function (device/msi_irqs) whose affinity leaves its NUMA node */
-	int irqs_total;		/* -1 unknown */
-	int irqs_remote;	/* of those, affine to no CPU of device/local_cpulist; -1 unknown */
-	char local_cpulist[64]; /* "0-15,32-47"; a longer one ends ",..." */
+	int irqs_total;	     /* -1 unknown */
+	int irqs_remote;     /* of those, affine to no CPU of device/local_cpulist; -1 unknown */
+	char *local_cpulist; /* "0-15,32-47", whole (heap, rdc_netif_free()); NULL unknown */
 };
 
 /*

@@ -20,6 +20,7 @@
 #define ND1 "ens1f1np1"
 
 static struct rdc_diag_host host;
+static char local_cpus[] = "0-15"; /* the fixture's device/local_cpulist */
 static struct rdc_diag_port ports[3];
 static struct rdc_gid gids[1];
 static struct rdc_diag_result res; /* 300 KiB: not on the stack */
@@ -81,7 +82,7 @@ static void port_healthy(struct rdc_diag_port *p, const char *dev, const char *n
 	rdc_strlcpy(n->driver_version, "6.1.0", sizeof(n->driver_version));
 	n->irqs_total = 8;
 	n->irqs_remote = 0;
-	rdc_strlcpy(n->local_cpulist, "0-15", sizeof(n->local_cpulist));
+	n->local_cpulist = local_cpus;
 
 	p->gid_rc = 0;
 	p->gids = gids;

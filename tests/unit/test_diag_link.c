@@ -80,7 +80,7 @@ static void port_healthy(struct rdc_diag_port *p, const char *dev, const char *n
 	rdc_strlcpy(n->driver_version, "6.1.0", sizeof(n->driver_version));
 	n->irqs_total = 8;
 	n->irqs_remote = 0;
-	rdc_strlcpy(n->local_cpulist, "0-15", sizeof(n->local_cpulist));
+	n->local_cpulist = strdup("0-15"); /* teardown()'s rdc_netif_free() frees it */
 
 	p->gid_rc = 0;
 	p->gids = gids;

@@ -313,17 +313,17 @@ static void test_read_files(void **state)
 	assert_false(n->is_vf);
 	assert_int_equal(n->irqs_total, -1);
 	assert_int_equal(n->irqs_remote, -1);
-	assert_string_equal(n->local_cpulist, "");
+	assert_null(n->local_cpulist);
 
 	rdc_netif_free(n);
 	assert_int_equal(rdc_netif_read("eth7", n, &err), 0);
 	assert_int_equal(n->admin_up, -1);
 	assert_int_equal(n->irqs_total, 0);
 	assert_int_equal(n->irqs_remote, 0);
-	assert_true(strlen(n->local_cpulist) < sizeof(n->local_cpulist));
+	/* Whole, however long (the even CPUs 0-58): diag's fix command takes it as an argument. */
 	assert_true(!strncmp(n->local_cpulist, "0,2,4,", 6));
-	assert_contains(n->local_cpulist, ",...");
-	assert_int_equal(strlen(strstr(n->local_cpulist, ",...")), 4);
+	assert_int_equal(strlen(n->local_cpulist), 84);
+	assert_string_equal(n->local_cpulist + strlen(n->local_cpulist) - 9, ",54,56,58");
 
 	rdc_netif_free(n);
 	assert_int_equal(rdc_netif_read("eth6", n, &err), -ENODEV);
