@@ -159,7 +159,7 @@ static bool same_nic(const char *a, const char *b)
  */
 static void bond_rdma(struct rdc_bond *b, const struct rdc_port_list *ports)
 {
-	char pci0[32] = "", pci[32], bound[96] = "";
+	char pci0[32] = "", pci[32], bound[RDC_BOND_RDMA_REASON_LEN - 128] = "";
 	const struct rdc_port *serving = NULL;
 	size_t nserving = 0, nmember_ports = 0, len = 0;
 

@@ -11,6 +11,11 @@
 #include "seam/nl.h"
 
 #define RDC_BOND_MAX_MEMBERS 16
+/*
+ * Why a bond has no RoCE LAG, whole: the longest names every member's RDMA
+ * device (64 bytes) and netdev ("DEV on NETDEV, "), in our words around them.
+ */
+#define RDC_BOND_RDMA_REASON_LEN (RDC_BOND_MAX_MEMBERS * (64 + IF_NAMESIZE + 6) + 160)
 #define RDC_BOND_MAX 32 /* bonds one host report holds */
 
 /* Bonding modes; the value is IFLA_BOND_MODE on the wire. */
@@ -93,7 +98,7 @@ struct rdc_bond {
 	char rdma_device[64];
 	unsigned int rdma_port;
 	bool rdma_soft; /* a software device (rxe, siw) on the bond, not the NIC's LAG */
-	char rdma_reason[256];
+	char rdma_reason[RDC_BOND_RDMA_REASON_LEN];
 };
 
 struct rdc_bond_list {

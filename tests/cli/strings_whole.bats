@@ -154,3 +154,30 @@ deep_pci_host() {
 	[ "$stderr" = "rdmactl: port: '/sys/devices/pci0000:00/$deep/0000:00:02.0/0000:3b:00.0/current_link_speed' holds 'fast', not a PCIe link speed: Invalid argument" ] ||
 		fail "$stderr"
 }
+
+# A copy of rxe-bond without its kernel recording (bonds from procfs) where two
+# Soft-RoCE devices of 63-byte names are bound to the members, not to the bond:
+# the reason bond show gives for no RoCE LAG lists both, once cut at 96 bytes.
+@test "strings whole: bond show's RDMA reason names every device bound to a member whole" {
+	local h=$BATS_TEST_TMPDIR/rb v d0 d1 f
+	cp -a "$FIXTURES/rxe-bond" "$h"
+	rm -rf "$h/kernel.rec" "$h/samples"
+	v=$h/sys/devices/virtual/infiniband
+	d0=$(printf 'r%.0s' {1..62})0 d1=$(printf 'r%.0s' {1..62})1
+	mv "$v/rxeb" "$v/$d0"
+	cp -a "$v/$d0" "$v/$d1"
+	rm "$h/sys/class/infiniband/rxeb"
+	ln -s "../../devices/virtual/infiniband/$d0" "$h/sys/class/infiniband/$d0"
+	ln -s "../../devices/virtual/infiniband/$d1" "$h/sys/class/infiniband/$d1"
+	echo eth0 >"$v/$d0/parent"
+	echo eth1 >"$v/$d1/parent"
+	for f in "$v/$d0"/ports/1/gid_attrs/ndevs/*; do [ ! -s "$f" ] || echo eth0 >"$f"; done
+	for f in "$v/$d1"/ports/1/gid_attrs/ndevs/*; do [ ! -s "$f" ] || echo eth1 >"$f"; done
+	run --separate-stderr "$RDMACTL" --root "$h" -j bond show
+	assert_success
+	[ "$(jq -r '.bonds[0].rdma.reason' <<<"$output")" = \
+		"the RDMA devices are bound to members ($d0 on eth0, $d1 on eth1): each sends on its member only" ]
+	run --separate-stderr "$RDMACTL" --root "$h" bond show
+	assert_success
+	[[ $(tr -s ' \n' '  ' <<<"$output") == *"($d0 on eth0, $d1 on eth1): each sends on its member only"* ]]
+}
