@@ -9,75 +9,11 @@
 # the effect is large (tx-depth 1) its direction; the figures go to the TAP
 # stream as '# ' lines, never into a timing threshold.
 
-load lab_helper
-
-R=${RDMACTL_VM:-./rdmactl}
+# shellcheck disable=SC2034 # read by bench_vs_perftest.bash
 SRV_PORT=18530
-
-# shellcheck disable=SC2034 # read by bats
-BATS_TEST_RETRIES=1
-
-setup_file() {
-	need_lab 2
-	[ -z "$LAB_SKIP" ] || return 0
-	LAB_TIMEOUT=900 in_vm a "exec $R bench server port $SRV_PORT" >"$BATS_FILE_TMPDIR/server.out" 2>&1 &
-	echo $! >"$BATS_FILE_TMPDIR/server.pid"
-	in_vm a "wait_for 30 listening $SRV_PORT"
-}
-
-teardown_file() {
-	[ -z "$LAB_SKIP" ] || return 0
-	on a "pkill -INT -f 'bench server port $SRV_PORT' || true"
-	wait "$(cat "$BATS_FILE_TMPDIR/server.pid")" 2>/dev/null || true
-}
-
-setup() {
-	skip_unless_lab
-	need_rdmactl
-}
-
-teardown() {
-	diagnose_failure
-	note_retry
-}
-
-# rd NAME KEYWORDS: a bench client run on link rxe0 (-j), its document in
-# $BATS_TEST_TMPDIR/NAME.json, checked against the schema.
-rd() {
-	local name=$1
-	shift
-	LAB_TIMEOUT=60 on b "$R -j bench client 198.18.1.1 port $SRV_PORT link rxe0 $*" \
-		>"$BATS_TEST_TMPDIR/$name.json" || {
-		cat "$BATS_TEST_TMPDIR/$name.json"
-		return 1
-	}
-	"$TOP/tests/schema-check" "$BATS_TEST_TMPDIR/$name.json" >/dev/null ||
-		fail "$name: not a valid bench-client document"
-}
-
-# jqf NAME FILTER: FILTER on run NAME's document.
-jqf() {
-	jq -r "$2" "$BATS_TEST_TMPDIR/$1.json"
-}
-
-# pt TOOL "OPTIONS": TOOL (ib_write_bw, ib_write_lat) with OPTIONS, its
-# server on a and its client on b over rxe0; the client's output on stdout.
+# shellcheck disable=SC2034 # pt() in bench_vs_perftest.bash takes the next one each run
 PT_PORT=18600
-pt() {
-	local tool=$1 opts=$2 spid rc=0
-	PT_PORT=$((PT_PORT + 1))
-	LAB_TIMEOUT=60 in_vm a "x=\$(v2_gid_index rxe0 198.18.1.1) && exec timeout 40 $tool -d rxe0 -x \$x -p $PT_PORT $opts" \
-		>"$BATS_TEST_TMPDIR/pt.server" 2>&1 &
-	spid=$!
-	in_vm a "wait_for 20 listening $PT_PORT" >/dev/null || {
-		kill "$spid" 2>/dev/null
-		cat "$BATS_TEST_TMPDIR/pt.server"
-		return 1
-	}
-	LAB_TIMEOUT=60 in_vm b "x=\$(v2_gid_index rxe0 198.18.1.2) && timeout 40 $tool -d rxe0 -x \$x -p $PT_PORT $opts 198.18.1.1" || rc=$?
-	wait "$spid" || true
-	return $rc
-}
+load bench_vs_perftest
 
 # pt_rate "OPTIONS": ib_write_bw -D 2 with OPTIONS; its message rate in
 # Mmsg/s from its own count of completions in the 2 s window (#iterations;
