@@ -854,63 +854,49 @@ static void run_receiver(struct rdc_bench_link *l)
 	l->res.window_end_ns = rdc_bench_now_ns();
 }
 
-/* Write @seq as the last byte of the peer's receive area and wait for the send to complete. */
+/*
+ * One signalled work request of the latency tests: @size bytes of our buffer,
+ * at @remote_off in the peer's for a write or read; inline where the QP was
+ * made for it (never for a read, which sends no data).
+ */
+static int lat_post(struct rdc_bench_link *l, enum ibv_wr_opcode opcode, uint64_t remote_off)
+{
+	struct ibv_sge sge = {
+		.addr = (uint64_t)(uintptr_t)l->buf, .length = l->p.size, .lkey = l->mr->lkey};
+	struct ibv_send_wr wr = {.sg_list = &sge,
+				 .num_sge = 1,
+				 .opcode = opcode,
+				 .send_flags = IBV_SEND_SIGNALED},
+			   *bad;
+	int rc;
+
+	if (l->use_inline && opcode != IBV_WR_RDMA_READ)
+		wr.send_flags |= IBV_SEND_INLINE;
+	if (opcode != IBV_WR_SEND) {
+		wr.wr.rdma.remote_addr = l->remote_vaddr + remote_off;
+		wr.wr.rdma.rkey = l->remote_rkey;
+	}
+	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
+	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
+}
+
+/* Write @seq as the last byte of the peer's receive area (after its send area). */
 static int lat_write(struct rdc_bench_link *l, uint8_t seq)
 {
-	int rc;
-
-	uint8_t *src = l->buf;
-	struct ibv_sge sge = {
-		.addr = (uint64_t)(uintptr_t)src, .length = l->p.size, .lkey = l->mr->lkey};
-	struct ibv_send_wr wr = {.sg_list = &sge,
-				 .num_sge = 1,
-				 .opcode = IBV_WR_RDMA_WRITE,
-				 .send_flags = IBV_SEND_SIGNALED},
-			   *bad;
-
-	src[l->p.size - 1] = seq;
-	if (l->use_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	wr.wr.rdma.remote_addr = l->remote_vaddr + l->p.size;
-	wr.wr.rdma.rkey = l->remote_rkey;
-	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
-	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
+	l->buf[l->p.size - 1] = seq;
+	return lat_post(l, IBV_WR_RDMA_WRITE, l->p.size);
 }
 
-/* lat-read: read @size bytes of the peer's buffer into ours, signalled. */
+/* lat-read: read @size bytes of the peer's buffer into ours. */
 static int lat_read(struct rdc_bench_link *l)
 {
-	struct ibv_sge sge = {
-		.addr = (uint64_t)(uintptr_t)l->buf, .length = l->p.size, .lkey = l->mr->lkey};
-	struct ibv_send_wr wr = {.sg_list = &sge,
-				 .num_sge = 1,
-				 .opcode = IBV_WR_RDMA_READ,
-				 .send_flags = IBV_SEND_SIGNALED},
-			   *bad;
-	int rc;
-
-	wr.wr.rdma.remote_addr = l->remote_vaddr;
-	wr.wr.rdma.rkey = l->remote_rkey;
-	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
-	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
+	return lat_post(l, IBV_WR_RDMA_READ, 0);
 }
 
-/* lat-send: send @size bytes to the peer's posted receive, signalled. */
+/* lat-send: send @size bytes to the peer's posted receive. */
 static int lat_send(struct rdc_bench_link *l)
 {
-	struct ibv_sge sge = {
-		.addr = (uint64_t)(uintptr_t)l->buf, .length = l->p.size, .lkey = l->mr->lkey};
-	struct ibv_send_wr wr = {.sg_list = &sge,
-				 .num_sge = 1,
-				 .opcode = IBV_WR_SEND,
-				 .send_flags = IBV_SEND_SIGNALED},
-			   *bad;
-	int rc;
-
-	if (l->use_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	rc = ibv_post_send(l->qps[0].qp, &wr, &bad);
-	return rc > 0 ? -rc : rc < 0 ? -EIO : 0;
+	return lat_post(l, IBV_WR_SEND, 0);
 }
 
 /*
