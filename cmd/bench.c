@@ -19,6 +19,7 @@
 #include "bond/check.h"
 #include "bench/client.h"
 #include "bench/engine.h"
+#include "bench/pace.h"
 #include "bench/server.h"
 #include "bench/stats.h"
 #include "host/gid.h"
@@ -104,6 +105,25 @@ static int client_iters(struct rdc_ctx *ctx, const struct rdc_param *p, const ch
 	ca->o.params.iters = v;
 	ca->o.params.duration_ns = 0;
 	ca->o.params.warmup_ns = 0;
+	return 0;
+}
+
+/* rate-limit: Gb/s as a plain number, as expect-gbps and perftest's default unit. */
+static int client_rate(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
+		       void *opts)
+{
+	struct client_args *ca = opts;
+	int rc = rdc_bench_rate_parse(w[0], &ca->o.params.rate_limit_bps);
+
+	(void)n;
+	if (rc == -ERANGE)
+		return rdc_usage_error(ctx, "'%s %s': out of range 0.000001-10000 Gb/s", p->name,
+				       w[0]);
+	if (rc)
+		return rdc_usage_error(ctx,
+				       "'%s %s': a rate in Gb/s as a plain number, such as 2.5 or "
+				       "0.4 (400 Mb/s); no unit",
+				       p->name, w[0]);
 	return 0;
 }
 
@@ -204,6 +224,15 @@ static const struct rdc_param bench_client_params[] = {
 	 .parse = rdc_val_uint,
 	 .dest = CLIENT_PARAM(inline_size),
 	 .spec = &inline_range},
+	{.name = "rate-limit",
+	 .metavar = "GBPS",
+	 .help = "pace each link's sends to at most GBPS Gb/s, 0.000001-10000, in software "
+		 "(perftest --rate_limit_type SW)",
+	 .parse = client_rate},
+	{.name = "hugepages",
+	 .help = "both sides' buffers from huge pages (perftest --use_hugepages)",
+	 .parse = rdc_val_flag,
+	 .dest = CLIENT_PARAM(hugepages)},
 	{.name = "duration",
 	 .metavar = "SEC",
 	 .excludes = "iters",
@@ -550,6 +579,14 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 		    ", post-list %" PRIu64, p->post_list);
 	rdc_out_u64(o, rdc_bench_inline_bytes(p) ? sink : RDC_OUT_MACHINE, "inline_bytes",
 		    ", inline <= %" PRIu64 " B", rdc_bench_inline_bytes(p));
+	/* rate-limit and hugepages: null and false when not asked for. */
+	if (p->rate_limit_bps)
+		rdc_out_f64(o, sink, "rate_limit_gbps", ", rate-limit %.6g Gb/s",
+			    (double)p->rate_limit_bps / 1e9);
+	else
+		rdc_out_null(o, "rate_limit_gbps", NULL);
+	rdc_out_bool(o, p->hugepages ? sink : RDC_OUT_MACHINE, "hugepages", ", hugepages%.0s",
+		     p->hugepages);
 	/* Both keys always: the one not in use is null. */
 	if (p->duration_ns) {
 		rdc_out_f64(o, sink, "duration_s", ", %.3g s", (double)p->duration_ns / 1e9);
@@ -569,6 +606,15 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 	out_qp_settings(o, sink, p);
 }
 
+/* The page size of this side's buffer for the link (hugepages or not); null before it had one. */
+static void out_buffer_pages(struct rdc_out *o, const struct rdc_bench_result *res)
+{
+	if (res->buffer_page_bytes)
+		rdc_out_u64(o, RDC_OUT_MACHINE, "buffer_page_bytes", NULL, res->buffer_page_bytes);
+	else
+		rdc_out_null(o, "buffer_page_bytes", NULL);
+}
+
 /* The same keys, all null: a server's document of a run that set up no links. */
 static void out_params_null(struct rdc_out *o)
 {
@@ -576,7 +622,7 @@ static void out_params_null(struct rdc_out *o)
 		"test",	      "msg_size_bytes", "qps_per_link",	   "tx_depth",	 "cq_mod",
 		"post_list",  "inline_bytes",	"duration_s",	   "iters",	 "warmup_s",
 		"interval_s", "traffic_class",	"mtu_limit_bytes", "qp_timeout", "retry_cnt",
-		"rnr_retry",  "qp_survival_s",
+		"rnr_retry",  "qp_survival_s",	"rate_limit_gbps", "hugepages",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)
@@ -874,6 +920,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 		rdc_out_u64(o, RDC_OUT_MACHINE, "completions", NULL, res->completions);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "post_calls", NULL, res->post_calls);
 	}
+	out_buffer_pages(o, res);
 	rdc_out_f64(o, RDC_OUT_ANY, "cpu_s", "  cpu %.2f s", (double)res->cpu_ns / 1e9);
 	out_stalls(o, r, res);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, res->errors);
@@ -1137,6 +1184,7 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 		out_link_head(o, RDC_OUT_MACHINE, i, lr, NULL);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "client_bytes", NULL, lr->peer.bytes);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "received_bytes", NULL, lr->res.bytes);
+		out_buffer_pages(o, &lr->res);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, lr->res.errors);
 		rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL,
 			    lr->res.status ? lr->res.error : NULL);

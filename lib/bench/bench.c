@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* bench.c - what a run agrees on: the test, its parameters and their limits */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "base/util.h"
 #include "bench/bench.h"
+#include "bench/pace.h"
 
 static const char *const test_names[] = {
 	[RDC_BENCH_WRITE] = "write",	   [RDC_BENCH_READ] = "read",
@@ -132,6 +134,15 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 		return rdc_err_set(err, EINVAL,
 				   "a latency test has one message in flight: tx-depth, cq-mod and "
 				   "post-list apply to the bandwidth tests");
+	if (p->rate_limit_bps && (p->rate_limit_bps < RDC_BENCH_RATE_MIN_BPS ||
+				  p->rate_limit_bps > RDC_BENCH_RATE_MAX_BPS))
+		return rdc_err_set(err, EINVAL,
+				   "rate-limit %" PRIu64 " bit/s is outside 0.000001 to 10000 Gb/s",
+				   p->rate_limit_bps);
+	if (p->rate_limit_bps && rdc_bench_test_is_lat(p->test))
+		return rdc_err_set(err, EINVAL,
+				   "rate-limit applies to the bandwidth tests: a latency test has "
+				   "one message in flight");
 	if (p->cq_mod > p->tx_depth)
 		return rdc_err_set(err, EINVAL, "cq-mod %u is over the send queue depth %u",
 				   p->cq_mod, p->tx_depth);

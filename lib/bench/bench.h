@@ -79,6 +79,14 @@ struct rdc_bench_params {
 	uint32_t cq_mod;
 	uint32_t post_list;
 	uint32_t inline_size;
+	/*
+	 * rate-limit (perftest's --rate_limit_type SW): the requester paces its
+	 * posts so that each link (all its QPs together) sends at most
+	 * rate_limit_bps bits of payload per second; 0: unlimited.  hugepages:
+	 * both sides' buffers from huge pages (perftest's --use_hugepages).
+	 */
+	uint64_t rate_limit_bps;
+	bool hugepages;
 };
 
 #define RDC_BENCH_QP_TIMEOUT_MAX 31

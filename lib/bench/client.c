@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "bench/client.h"
 #include "bench/ctl.h"
+#include "bench/hugepages.h"
 #include "bench/proto.h"
 #include "bench/server.h"
 #include "host/cpu_times.h"
@@ -189,6 +190,16 @@ static int client_setup(struct client *c, struct rdc_err *err)
 	if (rdc_bench_params_memory(&r->params, npairs) > RDC_BENCH_MAX_MEMORY)
 		return rdc_err_set(err, EINVAL, "%u links of size x qps need more than %llu MiB",
 				   npairs, RDC_BENCH_MAX_MEMORY >> 20);
+	/* hugepages: the pool is checked before any link takes from it (nothing half-done). */
+	if (r->params.hugepages) {
+		struct rdc_bench_huge h;
+
+		rc = rdc_bench_huge_read(&h, err);
+		if (!rc)
+			rc = rdc_bench_huge_check(&h, &r->params, npairs, false, err);
+		if (rc)
+			return rc;
+	}
 
 	memset(m, 0, sizeof(*m));
 	m->type = RDC_BENCH_MSG_SETUP;

@@ -20,6 +20,8 @@
 #include "base/cpulist.h"
 #include "base/util.h"
 #include "bench/engine.h"
+#include "bench/hugepages.h"
+#include "bench/pace.h"
 #include "seam/fs.h"
 
 /*
@@ -71,8 +73,11 @@ struct rdc_bench_link {
 	uint32_t nqps;
 	uint32_t remote_rkey, remote_rd_atom;
 	uint64_t remote_vaddr;
-	uint32_t sig_every; /* signal one work request in this many (cq-mod) */
-	uint32_t post_list; /* work requests chained per ibv_post_send() */
+	uint32_t sig_every;	    /* signal one work request in this many (cq-mod) */
+	uint32_t post_list;	    /* work requests chained per ibv_post_send() */
+	uint64_t map_len;	    /* the buffer's mapping: buf_len rounded up to its pages */
+	uint64_t page_bytes;	    /* the page size of that mapping (huge pages or not) */
+	struct rdc_bench_pace pace; /* rate-limit: the requester's posts, all QPs together */
 
 	struct rdc_bench_sync *sync;
 	pthread_t thread;
@@ -140,12 +145,16 @@ static void pin_to_node(int node)
 }
 
 /*
- * Page-aligned anonymous memory, placed on @node (MPOL_PREFERRED, so a full
- * node falls back rather than fails) before it is first touched.
+ * Page-aligned anonymous memory of @len bytes, a multiple of @huge when that
+ * is not 0 (then from the default huge page pool, MAP_HUGETLB: the mapping
+ * reserves its pages, so a pool without them fails here, not on first
+ * touch), placed on @node (MPOL_PREFERRED, so a full node falls back rather
+ * than fails) before it is first touched.  NULL with errno on failure.
  */
-static void *alloc_on_node(size_t len, int node)
+static void *alloc_on_node(size_t len, int node, bool huge)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB : 0), -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
@@ -157,6 +166,39 @@ static void *alloc_on_node(size_t len, int node)
 	}
 	memset(p, 0, len);
 	return p;
+}
+
+/* The link's buffer, from huge pages when the run says (hugepages); l->map_len set. */
+static int alloc_buffer(struct rdc_bench_link *l, struct rdc_err *err)
+{
+	struct rdc_bench_huge h = {0};
+	int rc, e;
+
+	l->map_len = l->buf_len;
+	if (l->p.hugepages) {
+		rc = rdc_bench_huge_read(&h, err);
+		if (rc)
+			return rc;
+		l->map_len = rdc_bench_huge_round(l->buf_len, h.page_bytes);
+		l->page_bytes = h.page_bytes;
+	} else {
+		l->page_bytes = (uint64_t)sysconf(_SC_PAGESIZE);
+	}
+	l->res.buffer_page_bytes = l->page_bytes;
+	l->buf = alloc_on_node(l->map_len, l->ep.numa_node, l->p.hugepages);
+	if (l->buf)
+		return 0;
+	e = errno;
+	if (!l->p.hugepages)
+		return rdc_err_set(err, ENOMEM, "cannot allocate %llu bytes for %s",
+				   (unsigned long long)l->buf_len, l->ep.device);
+	/* The pool emptied since the run's check (another process), or a limit. */
+	rc = rdc_err_set(err, e, "cannot map %llu bytes of %llu kB huge pages%s for %s",
+			 (unsigned long long)l->map_len, (unsigned long long)(h.page_bytes >> 10),
+			 l->server ? " on the server" : "", l->ep.device);
+	rdc_err_detail(err, "%llu free: reserve more%s with sysctl vm.nr_hugepages",
+		       (unsigned long long)h.free, l->server ? " there" : "");
+	return rc;
 }
 
 static int verbs_fail(struct rdc_err *err, int e, const char *what, const struct rdc_bench_link *l)
@@ -301,12 +343,9 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 		rc = verbs_fail(err, errno, "allocate a protection domain", l);
 		goto fail;
 	}
-	l->buf = alloc_on_node(l->buf_len, ep->numa_node);
-	if (!l->buf) {
-		rc = rdc_err_set(err, ENOMEM, "cannot allocate %llu bytes for %s",
-				 (unsigned long long)l->buf_len, ep->device);
+	rc = alloc_buffer(l, err);
+	if (rc)
 		goto fail;
-	}
 	l->mr = ibv_reg_mr(l->pd, l->buf, l->buf_len,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 				   IBV_ACCESS_REMOTE_READ);
@@ -349,7 +388,7 @@ void rdc_bench_link_close(struct rdc_bench_link *l)
 	if (l->mr)
 		ibv_dereg_mr(l->mr);
 	if (l->buf)
-		munmap(l->buf, l->buf_len);
+		munmap(l->buf, l->map_len);
 	if (l->pd)
 		ibv_dealloc_pd(l->pd);
 	if (l->ctx)
@@ -678,6 +717,30 @@ static bool all_retired(const struct rdc_bench_link *l)
 }
 
 /*
+ * rate-limit held the posts back and the CQ was empty: sleep rather than
+ * spin when the next post is far enough off (PACE_SPIN_NS), up to it, but
+ * at most PACE_NAP_NS while requests are in flight (their completions
+ * keep their times) and PACE_IDLE_NS otherwise (a stop is seen in time).
+ */
+#define PACE_SPIN_NS 50000ull	 /* below this, a sleep's wake-up costs more than it saves */
+#define PACE_NAP_NS 1000000ull	 /* 1 ms */
+#define PACE_IDLE_NS 50000000ull /* 50 ms */
+static void pace_sleep(struct rdc_bench_link *l, uint64_t now)
+{
+	uint64_t wait = rdc_bench_pace_wait_ns(&l->pace, now);
+	uint64_t cap = all_retired(l) ? PACE_IDLE_NS : PACE_NAP_NS;
+	struct timespec ts;
+
+	if (wait < PACE_SPIN_NS)
+		return;
+	if (wait > cap)
+		wait = cap;
+	ts.tv_sec = (time_t)(wait / 1000000000ull);
+	ts.tv_nsec = (long)(wait % 1000000000ull);
+	(void)clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+}
+
+/*
  * The requester of write, read and send.  Duration mode counts what completes
  * inside [start + warmup, start + warmup + duration); iteration mode drains
  * the warm-up first and then counts exactly iters requests per QP.
@@ -692,7 +755,11 @@ static void run_bw(struct rdc_bench_link *l)
 	struct ibv_wc wc[POLL_BATCH];
 
 	l->res.window_start_ns = t0;
+	/* rate-limit: catch-up bursts of at most 1 ms of traffic, a queue or a chain. */
+	rdc_bench_pace_init(&l->pace, p->rate_limit_bps, p->size, l->post_list, p->tx_depth,
+			    l->sync->start_ns);
 	for (;;) {
+		bool paced = false;
 		int n;
 
 		now = rdc_bench_now_ns();
@@ -752,6 +819,11 @@ static void run_bw(struct rdc_bench_link *l)
 					}
 					if (bq->posted - bq->completed + chain > p->tx_depth)
 						break;
+					/* A whole chain when the rate allows all of it. */
+					if (rdc_bench_pace_allow(&l->pace, now, chain) < chain) {
+						paced = true;
+						break;
+					}
 					rc = post_chain(l, q, chain, last_one);
 					if (rc) {
 						char why[96];
@@ -762,6 +834,7 @@ static void run_bw(struct rdc_bench_link *l)
 						link_failed(l, -rc, why);
 						break;
 					}
+					rdc_bench_pace_take(&l->pace, chain);
 					if (phase == PHASE_MEASURE) {
 						bq->measured_posted += chain;
 						l->res.post_calls++;
@@ -787,6 +860,8 @@ static void run_bw(struct rdc_bench_link *l)
 				drain_until = now + DRAIN_NS;
 		} else if (phase != PHASE_DRAIN && now - last > STALL_FAIL_NS && !all_retired(l)) {
 			link_failed(l, ETIMEDOUT, "no completion for 10 s with requests in flight");
+		} else if (paced) {
+			pace_sleep(l, now);
 		}
 		for (int i = 0; i < n; i++) {
 			uint32_t q = (uint32_t)(wc[i].wr_id >> 32);
@@ -1196,6 +1271,7 @@ int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_be
 
 		l->sync = sync;
 		memset(&l->res, 0, sizeof(l->res));
+		l->res.buffer_page_bytes = l->page_bytes;
 		if (!l->server && !rdc_bench_test_is_lat(l->p.test)) {
 			uint64_t span = l->p.duration_ns
 						? l->p.duration_ns

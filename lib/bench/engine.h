@@ -63,7 +63,8 @@ struct rdc_bench_result {
 	size_t nintervals;
 	uint64_t *lat_ns; /* one-way latency samples (round trip / 2), lat only */
 	size_t nlat, cap_lat;
-	bool finished; /* its thread ended */
+	uint64_t buffer_page_bytes; /* the page size of the link's buffer: huge pages or not */
+	bool finished;		    /* its thread ended */
 };
 
 int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_params *p,

@@ -178,11 +178,13 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u32(w, p->cq_mod);
 	w_u32(w, p->post_list);
 	w_u32(w, p->inline_size);
+	w_u64(w, p->rate_limit_bps);
+	w_u8(w, p->hugepages);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
 {
-	uint8_t test = r_u8(r, "test");
+	uint8_t test = r_u8(r, "test"), hugepages;
 
 	if (!r->bad && test > RDC_BENCH_TEST_LAST)
 		r->bad = "test";
@@ -202,6 +204,11 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 	p->cq_mod = r_u32(r, "cq-mod");
 	p->post_list = r_u32(r, "post-list");
 	p->inline_size = r_u32(r, "inline");
+	p->rate_limit_bps = r_u64(r, "rate-limit");
+	hugepages = r_u8(r, "hugepages");
+	if (!r->bad && hugepages > 1)
+		r->bad = "hugepages";
+	p->hugepages = hugepages == 1;
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

@@ -31,6 +31,7 @@
 #include "base/util.h"
 #include "bench/client.h"
 #include "bench/ctl.h"
+#include "bench/hugepages.h"
 #include "bench/proto.h"
 #include "bench/server.h"
 #include "host/system.h"
@@ -176,6 +177,16 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 	if (rdc_bench_params_memory(&s->r.params, nlinks) > RDC_BENCH_MAX_MEMORY)
 		return rdc_err_set(err, EINVAL, "%u links of size x qps need more than %llu MiB",
 				   nlinks, RDC_BENCH_MAX_MEMORY >> 20);
+	/* hugepages: the pool is checked before any link takes from it (nothing half-done). */
+	if (s->r.params.hugepages) {
+		struct rdc_bench_huge h;
+
+		rc = rdc_bench_huge_read(&h, err);
+		if (!rc)
+			rc = rdc_bench_huge_check(&h, &s->r.params, nlinks, true, err);
+		if (rc)
+			return rc;
+	}
 	for (uint32_t i = 0; i < nlinks; i++) {
 		const struct rdc_bench_link_wire *w = &m->u.setup.links[i];
 		struct rdc_bench_link_report *lr = &s->r.links[i];

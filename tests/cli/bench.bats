@@ -33,7 +33,7 @@ probe() {
 	python3 - "$PORT" "$1" <<-'EOF'
 	import socket, struct, sys
 	port, case = int(sys.argv[1]), sys.argv[2]
-	def hdr(version=3, mtype=1, length=0, magic=b"RDCB"):
+	def hdr(version=4, mtype=1, length=0, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, length)
 	hello = struct.pack(">H", 13) + b"rdmactl 0.1.0"
 	msg = {
@@ -125,7 +125,7 @@ fake_server() {
 	    else:
 	        log.write("%s %d type %d\n" % (magic.decode(), version, mtype))
 	    return mtype
-	def frame(mtype, payload=b"", version=3, magic=b"RDCB"):
+	def frame(mtype, payload=b"", version=4, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, len(payload)) + payload
 	def s(text):
 	    return struct.pack(">H", len(text)) + text
@@ -138,7 +138,7 @@ fake_server() {
 	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), version=1))
 	elif mode == "v2":
 	    # An rdmactl of protocol 2 refuses a HELLO of 3 in its own version's ERROR.
-	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 3, this rdmactl speaks 2"), version=2))
+	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 4, this rdmactl speaks 2"), version=2))
 	elif mode == "longerror":
 	    # A whole error record's message: a path of 3000 bytes in it.
 	    c.sendall(frame(9, struct.pack(">I", 2) + s(b"cannot read '/" + b"d/" * 1500 + b"end': gone")))
@@ -224,6 +224,23 @@ usage_error() {
 	run --separate-stderr "$RDMACTL" bench "${c[@]}" tx-depth 1 cq-mod 1 post-list 1 inline 0
 	assert_failure 1
 	[[ $stderr == *"cannot reach the bench server"* ]] || fail "$stderr"
+	# rate-limit: Gb/s as a plain number; a unit, a sign, an exponent are refused, naming the form.
+	local form="a rate in Gb/s as a plain number, such as 2.5 or 0.4 (400 Mb/s); no unit"
+	usage_error "'rate-limit 400mbps': $form" "${c[@]}" rate-limit 400mbps
+	usage_error "'rate-limit 2.5gbps': $form" "${c[@]}" rate-limit 2.5gbps
+	usage_error "'rate-limit 2.5G': $form" "${c[@]}" rate-limit 2.5G
+	usage_error "'rate-limit 1e3': $form" "${c[@]}" rate-limit 1e3
+	usage_error "'rate-limit -1': $form" "${c[@]}" rate-limit -1
+	usage_error "'rate-limit 0': out of range 0.000001-10000 Gb/s" "${c[@]}" rate-limit 0
+	usage_error "'rate-limit 10001': out of range 0.000001-10000 Gb/s" "${c[@]}" rate-limit 10001
+	usage_error "'rate-limit 0.0000001': out of range" "${c[@]}" rate-limit 0.0000001
+	usage_error "'hugepages' given twice" "${c[@]}" hugepages hugepages
+	# The edges pass the parser, with hugepages: the run fails only on the connection.
+	for r in 0.000001 10000 .5; do
+		run --separate-stderr "$RDMACTL" bench "${c[@]}" rate-limit "$r" hugepages
+		assert_failure 1
+		[[ $stderr == *"cannot reach the bench server"* ]] || fail "rate-limit $r: $stderr"
+	done
 	usage_error "'expect-gbps -1': not a positive number of Gb/s" "${c[@]}" expect-gbps -1
 	usage_error "'min-link-gbps x': not a positive number of Gb/s" "${c[@]}" min-link-gbps x
 	usage_error "'iters 0': not a number 1-100000000" "${c[@]}" iters 0
@@ -279,6 +296,11 @@ usage_error() {
 	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test read inline 64
 	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test lat-read inline 64
 	usage_error "'test lat-write': not one of write, read, send, lat, lat-read, lat-send" "${c[@]}" test lat-write
+	# rate-limit paces the bandwidth tests' requester: the latency tests have one message in flight.
+	for t in lat lat-read lat-send; do
+		usage_error "rate-limit applies to the bandwidth tests" "${c[@]}" test "$t" rate-limit 1
+		usage_error "rate-limit applies to the bandwidth tests" "${c[@]}" rate-limit 1 test "$t"
+	done
 }
 
 @test "bench client: no HOST, two HOSTs, an unknown keyword" {
@@ -375,18 +397,18 @@ usage_error() {
 	fake_server version
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT"
 	assert_failure 1
-	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 3"* ]] || fail "$stderr"
+	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 4"* ]] || fail "$stderr"
 	run fake_log
 	# The client's HELLO was well-formed, and it said why it gave up.
-	assert_line --index 0 "RDCB 3 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
-	assert_line --index 1 --regexp '^RDCB 3 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
+	assert_line --index 0 "RDCB 4 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
+	assert_line --index 1 --regexp '^RDCB 4 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
 }
 
 @test "bench client: a server of protocol version 2 (before cq-mod, post-list, inline), exit 1" {
 	fake_server v2
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" cq-mod 1
 	assert_failure 1
-	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 3"* ]] || fail "$stderr"
+	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 4"* ]] || fail "$stderr"
 }
 
 @test "bench client: the server's ERROR is printed whole, a 3000-byte path in it" {
@@ -443,7 +465,7 @@ usage_error() {
 	[[ $stderr == *"this host has no RDMA port with a RoCE v2 IPv4 GID (see 'rdmactl port gids')"* ]] ||
 		fail "$stderr"
 	run fake_log
-	assert_line --index 1 --regexp "^RDCB 3 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
+	assert_line --index 1 --regexp "^RDCB 4 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
 	# A named link: the name is in the message.
 	fake_server ports
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" link rxe0:mlx5_0
@@ -493,7 +515,7 @@ usage_error() {
 # The parameters of a run, as bench client and server documents carry them.
 BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","duration_s","iters","warmup_s",
 	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
-	"qp_survival_s"]'
+	"qp_survival_s","rate_limit_gbps","hugepages"]'
 
 @test "bench server -j: a run that set up no links has every key, the parameters null, links []" {
 	command -v jq >/dev/null || skip "jq not installed"
@@ -593,7 +615,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	run cat "$SRV.out"
 	assert_output --partial "failed: not an rdmactl bench peer (bad magic)"
 	assert_output --partial "failed: message of 2147483647 bytes is over the limit of 65536"
-	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 3"
+	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 4"
 	assert_output --partial "failed: waiting for HELLO from the client: the peer closed the connection"
 	assert_output --partial "failed: malformed HELLO message: bad software name"
 	assert_output --partial "failed: unknown message type 77"
@@ -605,15 +627,15 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	start_server bench server
 	run probe version
 	assert_success
-	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 3$'
+	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 4$'
 	run probe version+hello
-	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch'
+	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch'
 	run probe huge
-	assert_output --regexp '^reply 3 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
+	assert_output --regexp '^reply 4 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
 	run probe magic
-	assert_output --regexp '^reply 3 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
+	assert_output --regexp '^reply 4 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
 	run probe type
-	assert_output --regexp '^reply 3 9 [0-9]+ unknown message type 77$'
+	assert_output --regexp '^reply 4 9 [0-9]+ unknown message type 77$'
 	# One that left says nothing more: no answer to read.
 	run probe truncated
 	assert_output closed
@@ -677,4 +699,13 @@ c, _ = s.accept(); time.sleep(30)' "$PORT" 3>&- &
 	SERVER_PID=""
 	assert_equal "$STATUS" 1
 	grep -q interrupted "$BATS_TEST_TMPDIR/client.err" || fail "$(cat "$BATS_TEST_TMPDIR/client.err")"
+}
+
+@test "bench help: rate-limit and hugepages, with perftest's names" {
+	run "$RDMACTL" help bench
+	assert_success
+	assert_output --regexp 'rate-limit GBPS +pace each link.s sends to at most GBPS Gb/s'
+	assert_output --partial "--rate_limit_type"
+	assert_output --regexp 'hugepages +both sides. buffers from huge pages'
+	assert_output --partial "--use_hugepages"
 }

@@ -671,6 +671,8 @@ static void f_params(struct frame *f, uint8_t test)
 	f_u32(f, 0);		/* cq-mod (protocol 3) */
 	f_u32(f, 1);		/* post-list */
 	f_u32(f, 0xffffffff);	/* inline: the default */
+	f_u64(f, 0);		/* rate-limit (protocol 4): none */
+	f_u8(f, 0);		/* hugepages: no */
 }
 
 /* One link with @nqps QPs, the first one's qpn and psn given. */
@@ -948,7 +950,7 @@ static void test_decode_header(void **state)
 	assert_int_equal(len, 4);
 	assert_int_equal(err.code, EPROTONOSUPPORT);
 	assert_non_null(strstr(err.msg, "version mismatch"));
-	assert_non_null(strstr(err.msg, "peer speaks 2, this rdmactl speaks 3"));
+	assert_non_null(strstr(err.msg, "peer speaks 2, this rdmactl speaks 4"));
 }
 
 /* Every truncation of every valid message, its header length patched to match, fails cleanly. */
