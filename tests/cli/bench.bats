@@ -33,7 +33,7 @@ probe() {
 	python3 - "$PORT" "$1" <<-'EOF'
 	import socket, struct, sys
 	port, case = int(sys.argv[1]), sys.argv[2]
-	def hdr(version=3, mtype=1, length=0, magic=b"RDCB"):
+	def hdr(version=4, mtype=1, length=0, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, length)
 	hello = struct.pack(">H", 13) + b"rdmactl 0.1.0"
 	msg = {
@@ -125,7 +125,7 @@ fake_server() {
 	    else:
 	        log.write("%s %d type %d\n" % (magic.decode(), version, mtype))
 	    return mtype
-	def frame(mtype, payload=b"", version=3, magic=b"RDCB"):
+	def frame(mtype, payload=b"", version=4, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, len(payload)) + payload
 	def s(text):
 	    return struct.pack(">H", len(text)) + text
@@ -375,18 +375,18 @@ usage_error() {
 	fake_server version
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT"
 	assert_failure 1
-	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 3"* ]] || fail "$stderr"
+	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 4"* ]] || fail "$stderr"
 	run fake_log
 	# The client's HELLO was well-formed, and it said why it gave up.
-	assert_line --index 0 "RDCB 3 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
-	assert_line --index 1 --regexp '^RDCB 3 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
+	assert_line --index 0 "RDCB 4 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
+	assert_line --index 1 --regexp '^RDCB 4 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
 }
 
 @test "bench client: a server of protocol version 2 (before cq-mod, post-list, inline), exit 1" {
 	fake_server v2
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" cq-mod 1
 	assert_failure 1
-	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 3"* ]] || fail "$stderr"
+	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 4"* ]] || fail "$stderr"
 }
 
 @test "bench client: the server's ERROR is printed whole, a 3000-byte path in it" {
@@ -443,7 +443,7 @@ usage_error() {
 	[[ $stderr == *"this host has no RDMA port with a RoCE v2 IPv4 GID (see 'rdmactl port gids')"* ]] ||
 		fail "$stderr"
 	run fake_log
-	assert_line --index 1 --regexp "^RDCB 3 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
+	assert_line --index 1 --regexp "^RDCB 4 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
 	# A named link: the name is in the message.
 	fake_server ports
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" link rxe0:mlx5_0
@@ -593,7 +593,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	run cat "$SRV.out"
 	assert_output --partial "failed: not an rdmactl bench peer (bad magic)"
 	assert_output --partial "failed: message of 2147483647 bytes is over the limit of 65536"
-	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 3"
+	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 4"
 	assert_output --partial "failed: waiting for HELLO from the client: the peer closed the connection"
 	assert_output --partial "failed: malformed HELLO message: bad software name"
 	assert_output --partial "failed: unknown message type 77"
@@ -605,15 +605,15 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	start_server bench server
 	run probe version
 	assert_success
-	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 3$'
+	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 4$'
 	run probe version+hello
-	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch'
+	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch'
 	run probe huge
-	assert_output --regexp '^reply 3 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
+	assert_output --regexp '^reply 4 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
 	run probe magic
-	assert_output --regexp '^reply 3 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
+	assert_output --regexp '^reply 4 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
 	run probe type
-	assert_output --regexp '^reply 3 9 [0-9]+ unknown message type 77$'
+	assert_output --regexp '^reply 4 9 [0-9]+ unknown message type 77$'
 	# One that left says nothing more: no answer to read.
 	run probe truncated
 	assert_output closed
