@@ -312,7 +312,9 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.carrier_lost links.carrier_losses links.carrier_lost_at_s links.carrier_back_at_s
 	links.outage_s links.counters links.peer links.peer.bytes links.peer.msgs
 	links.peer.failed_completions total total.gbps total.mmsgs_per_s total.imbalance total.bytes
-	total.msgs total.window_s total.host_cpu_pct error"
+	total.msgs total.window_s total.host_cpu_pct sizes sizes.msg_size_bytes sizes.iters
+	sizes.duration_s sizes.status sizes.error sizes.gbps sizes.mmsgs_per_s sizes.imbalance
+	sizes.bytes sizes.msgs sizes.window_s sizes.host_cpu_pct sizes.latency_us error"
 BENCH_SERVER_KEYS="run client status error links links.client_bytes links.received_bytes
 	links.failed_completions links.error links.remote.gid_index links.remote.gid
 	links.remote.ip client_gbps"
@@ -378,8 +380,8 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
 	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
 	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench/proto.h" || fail "the magic changed"
-	grep -qE '^#define RDC_BENCH_PROTO_VERSION 3\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
-	grep -qF "protocol version: 3" "$page" || fail "the page does not state protocol version 3"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 4\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qF "protocol version: 4" "$page" || fail "the page does not state protocol version 4"
 	grep -qE '^#define RDC_ERR_MSG_LEN \(PATH_MAX \+ 256\)$' "$TOP/lib/base/err.h" || fail "RDC_ERR_MSG_LEN changed"
 	grep -qF "a text of at most 4351 bytes" <<<"$flat" || fail "the page does not state ERROR's text limit"
 	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench/proto.h" || fail "the header length changed"

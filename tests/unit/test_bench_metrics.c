@@ -318,10 +318,8 @@ static void test_write_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_write_run),
-		cmocka_unit_test(test_client_doc),
-		cmocka_unit_test(test_lat_run),
-		cmocka_unit_test(test_sweep_doc),
+		cmocka_unit_test(test_write_run),  cmocka_unit_test(test_client_doc),
+		cmocka_unit_test(test_lat_run),	   cmocka_unit_test(test_sweep_doc),
 		cmocka_unit_test(test_write_file),
 	};
 
