@@ -968,9 +968,8 @@ int bench_sweep_add(struct bench_sweep *sw, const struct rdc_bench_report *r)
 	row->params = *p;
 	row->status = r->status;
 	memcpy(row->error, r->error, sizeof(row->error));
-	row->window_ns = r->window_end_ns > r->window_start_ns
-				 ? r->window_end_ns - r->window_start_ns
-				 : 0;
+	row->window_ns =
+		r->window_end_ns > r->window_start_ns ? r->window_end_ns - r->window_start_ns : 0;
 	/* The totals as a single run's document computes them (bench_client_doc()). */
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		const struct rdc_bench_result *res = &r->links[i].res;
