@@ -32,6 +32,7 @@
 static const char *const test_values[] = {"write",    "read",	  "send", "lat",
 					  "lat-read", "lat-send", NULL};
 static const char *const mtu_values[] = {"256", "512", "1024", "2048", "4096", NULL};
+static const char *const size_values[] = {"all", NULL};
 
 /* What `bench client` keywords fill: the run's options and the verdict thresholds. */
 struct client_args {
@@ -79,9 +80,14 @@ static int client_size(struct rdc_ctx *ctx, const struct rdc_param *p, const cha
 {
 	struct client_args *ca = opts;
 	uint64_t v;
-	int rc = rdc_parse_size(w[0], RDC_BENCH_MAX_SIZE, &v);
+	int rc;
 
 	(void)n;
+	/* perftest -a: every power of two from 2 B to 8 MiB, a run each. */
+	ca->o.size_all = !strcmp(w[0], "all");
+	if (ca->o.size_all)
+		return 0;
+	rc = rdc_parse_size(w[0], RDC_BENCH_MAX_SIZE, &v);
 	if (rc || !v)
 		return rdc_usage_error(ctx, "'%s %s': %s", p->name, w[0],
 				       rc == -ERANGE ? "at most 16M"
@@ -194,8 +200,10 @@ static const struct rdc_param bench_client_params[] = {
 	 .dest = CLIENT_PARAM(qps),
 	 .spec = &qps_range},
 	{.name = "size",
-	 .metavar = "BYTES|nK|nM",
-	 .help = "message size (default 64K, 2 for the latency tests)",
+	 .metavar = "BYTES|nK|nM|all",
+	 .suggest = size_values,
+	 .help = "message size (default 64K, 2 for the latency tests); all: every power of two "
+		 "from 2 B to 8M, a row each (perftest -a)",
 	 .parse = client_size},
 	{.name = "tx-depth",
 	 .metavar = "N",
@@ -463,8 +471,26 @@ static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 					       bw_knobs[i], rdc_bench_test_name(ca->o.params.test));
 	if (lat && (ca->expect_gbps || ca->min_link_gbps))
 		return rdc_usage_error(ctx, "Gb/s thresholds apply to the bandwidth tests");
-	if (rdc_bench_params_check(&ca->o.params, &err))
+	if (ca->o.size_all) {
+		/* One verdict and one metrics file describe one size's run, not a sweep. */
+		if (ca->expect_gbps || ca->min_link_gbps)
+			return rdc_usage_error(ctx, "'size all': Gb/s thresholds apply to a run of "
+						    "one size");
+		if (ca->metrics)
+			return rdc_usage_error(ctx, "'size all': metrics describe a run of one "
+						    "size");
+		/* Neither iters nor duration: perftest -a's count per size, no warm-up. */
+		if (!rdc_arg_given(act, args, "iters") && !rdc_arg_given(act, args, "duration")) {
+			ca->o.params.iters = rdc_bench_sweep_iters(ca->o.params.test);
+			ca->o.params.duration_ns = 0;
+			if (!rdc_arg_given(act, args, "warmup"))
+				ca->o.params.warmup_ns = 0;
+		}
+		if (rdc_bench_sweep_check(&ca->o.params, &err))
+			return rdc_usage_error(ctx, "%s", err.msg);
+	} else if (rdc_bench_params_check(&ca->o.params, &err)) {
 		return rdc_usage_error(ctx, "%s", err.msg);
+	}
 	/* The metrics' target is said before the run: a file it cannot replace costs no run. */
 	if (rdc_file_is_stdout(ca->metrics) && !rdc_out_is_text(ctx->out))
 		return rdc_usage_error(ctx, "'metrics -': standard output holds the report's "
@@ -631,7 +657,10 @@ static void out_params_null(struct rdc_out *o)
 
 struct client_out {
 	struct rdc_ctx *ctx;
-	bool progress; /* text lines while running */
+	bool progress;		   /* text lines while running */
+	struct bench_sweep *sweep; /* size all's rows; NULL for one size */
+	bool said_head;		   /* the progress said the sweep's parameters */
+	int sweep_rc;		   /* a row that could not be added */
 };
 
 /*
@@ -655,10 +684,15 @@ static void client_linked_cb(void *arg, const struct rdc_bench_report *r)
 	struct client_out *co = arg;
 	struct rdc_out *o = co->ctx->out;
 
-	if (!co->progress)
+	if (!co->progress || co->said_head)
 		return;
 	out_params(o, RDC_OUT_TEXT, &r->params);
 	rdc_out_text(o, " to %s (%s)\n", r->peer, r->peer_host);
+	/* A sweep's runs differ only in their size: said once, before the first. */
+	co->said_head = co->sweep != NULL;
+	if (co->sweep)
+		rdc_out_text(o, "size all: %u B to %u B, a run each, as perftest -a\n",
+			     RDC_BENCH_SWEEP_MIN, RDC_BENCH_SWEEP_MAX);
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		out_link_head(o, RDC_OUT_TEXT, i, &r->links[i], " -> ");
 		rdc_out_nl(o);
@@ -674,7 +708,8 @@ static void client_interval_cb(void *arg, const struct rdc_bench_report *r, size
 	struct rdc_out *o = co->ctx->out;
 	uint64_t total = 0;
 
-	if (!co->progress)
+	/* A sweep's progress is its rows. */
+	if (!co->progress || co->sweep)
 		return;
 	rdc_out_text(o, "%7.1f s", (double)(k + 1) * (double)r->params.interval_ns / 1e9);
 	for (uint32_t i = 0; i < r->nlinks; i++) {
@@ -964,8 +999,155 @@ static int client_verdict(const struct client_args *ca, const struct rdc_bench_r
 	return rc;
 }
 
+/* ---- size all: a row per size ---- */
+
+int bench_sweep_add(struct bench_sweep *sw, const struct rdc_bench_report *r)
+{
+	struct bench_size_row *row;
+	const struct rdc_bench_params *p = &r->params;
+	double link_gbps[RDC_BENCH_MAX_LINKS] = {0};
+	size_t nlat = 0;
+
+	if (sw->nrows >= RDC_ARRAY_SIZE(sw->rows))
+		return -ENOSPC;
+	row = &sw->rows[sw->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->params = *p;
+	row->status = r->status;
+	memcpy(row->error, r->error, sizeof(row->error));
+	row->window_ns =
+		r->window_end_ns > r->window_start_ns ? r->window_end_ns - r->window_start_ns : 0;
+	/* The totals as a single run's document computes them (bench_client_doc()). */
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		const struct rdc_bench_result *res = &r->links[i].res;
+		uint64_t w = res->window_end_ns > res->window_start_ns
+				     ? res->window_end_ns - res->window_start_ns
+				     : 0;
+
+		row->bytes += res->bytes;
+		row->msgs += res->msgs;
+		link_gbps[i] = rdc_bench_gbps(res->bytes, p->duration_ns ? row->window_ns : w);
+		nlat += res->lat_ns ? res->nlat : 0;
+		if (res->status && !row->status) {
+			row->status = res->status;
+			rdc_strlcpy(row->error, res->error, sizeof(row->error));
+		}
+	}
+	row->gbps = rdc_bench_gbps(row->bytes, row->window_ns);
+	row->mmsgs_per_s = rdc_bench_mmsgps(row->msgs, row->window_ns);
+	row->imbalance = rdc_bench_imbalance(link_gbps, r->nlinks);
+	row->host_cpu_pct = r->host_cpu_percent;
+	if (rdc_bench_test_is_lat(p->test) && nlat) {
+		/* Every link's samples together (the statistics sort them: a copy). */
+		uint64_t *all = malloc(nlat * sizeof(*all));
+		size_t k = 0;
+
+		if (!all)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < r->nlinks; i++) {
+			const struct rdc_bench_result *res = &r->links[i].res;
+
+			if (res->lat_ns && res->nlat) {
+				memcpy(all + k, res->lat_ns, res->nlat * sizeof(*all));
+				k += res->nlat;
+			}
+		}
+		rdc_lat_stats_compute(all, k, &row->lat);
+		free(all);
+	}
+	return 0;
+}
+
+/* The table's head, text only: the columns of out_size_row(). */
+static void out_size_head(struct rdc_out *o, enum rdc_bench_test test, bool timed)
+{
+	rdc_out_text(o, "%10s  %10s", "bytes", timed ? "seconds" : "iterations");
+	if (rdc_bench_test_is_lat(test))
+		rdc_out_text(o, "  %9s  %9s  %9s  %9s  %9s  %9s (us)\n", "min", "p50", "mean",
+			     "p99", "p99.9", "max");
+	else
+		rdc_out_text(o, "  %10s  %10s\n", "Gb/s", "Mmsg/s");
+}
+
+/*
+ * One size: a text row of the table (@sink RDC_OUT_TEXT or ANY) and an
+ * object of "sizes" (MACHINE or ANY); the keys of a single run's "total",
+ * its size, count and status, latency_us as a link's (null for bandwidth).
+ */
+static void out_size_row(struct rdc_out *o, enum rdc_out_sink sink,
+			 const struct bench_size_row *row)
+{
+	const struct rdc_bench_params *p = &row->params;
+	const struct rdc_lat_stats *st = &row->lat;
+
+	rdc_out_obj_open(o, NULL);
+	rdc_out_u64(o, sink, "msg_size_bytes", "%10" PRIu64, p->size);
+	if (p->duration_ns) {
+		rdc_out_f64(o, sink, "duration_s", "  %10.3g", (double)p->duration_ns / 1e9);
+		rdc_out_null(o, "iters", NULL);
+	} else {
+		rdc_out_null(o, "duration_s", NULL);
+		rdc_out_u64(o, sink, "iters", "  %10" PRIu64, p->iters);
+	}
+	rdc_out_str(o, RDC_OUT_MACHINE, "status", NULL, row->status ? "failed" : "ok");
+	if (rdc_bench_test_is_lat(p->test)) {
+		rdc_out_null(o, "gbps", NULL);
+		rdc_out_null(o, "mmsgs_per_s", NULL);
+		rdc_out_null(o, "imbalance", NULL);
+		rdc_out_obj_open(o, "latency_us");
+		rdc_out_u64(o, RDC_OUT_MACHINE, "count", NULL, st->count);
+		rdc_out_f64(o, sink, "min", "  %9.2f", st->min_us);
+		rdc_out_f64(o, sink, "p50", "  %9.2f", st->p50_us);
+		rdc_out_f64(o, sink, "mean", "  %9.2f", st->mean_us);
+		rdc_out_f64(o, sink, "p99", "  %9.2f", st->p99_us);
+		rdc_out_f64(o, sink, "p99_9", "  %9.2f", st->p999_us);
+		rdc_out_f64(o, sink, "max", "  %9.2f", st->max_us);
+		rdc_out_f64(o, RDC_OUT_MACHINE, "stdev", NULL, st->stdev_us);
+		out_lat_histogram(o, st);
+		rdc_out_obj_close(o);
+	} else {
+		rdc_out_f64(o, sink, "gbps", "  %10.3f", row->gbps);
+		rdc_out_f64(o, sink, "mmsgs_per_s", "  %10.4g", row->mmsgs_per_s);
+		rdc_out_f64(o, RDC_OUT_MACHINE, "imbalance", NULL, row->imbalance);
+		rdc_out_null(o, "latency_us", NULL);
+	}
+	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, row->bytes);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL, row->msgs);
+	rdc_out_f64(o, RDC_OUT_MACHINE, "window_s", NULL, (double)row->window_ns / 1e9);
+	rdc_out_f64(o, RDC_OUT_MACHINE, "host_cpu_pct", NULL, row->host_cpu_pct);
+	rdc_out_str(o, sink, "error", "  failed: %s", row->status ? row->error : NULL);
+	if (sink != RDC_OUT_MACHINE)
+		rdc_out_text(o, "\n");
+	rdc_out_obj_close(o);
+}
+
+static void client_size_done_cb(void *arg, const struct rdc_bench_report *r)
+{
+	struct client_out *co = arg;
+	struct rdc_out *o = co->ctx->out;
+	int rc = bench_sweep_add(co->sweep, r);
+
+	if (rc) {
+		co->sweep_rc = rc;
+		return;
+	}
+	if (!co->progress)
+		return;
+	if (co->sweep->nrows == 1)
+		out_size_head(o, r->params.test, r->params.duration_ns != 0);
+	out_size_row(o, RDC_OUT_TEXT, &co->sweep->rows[co->sweep->nrows - 1]);
+	fflush(stdout);
+}
+
 double bench_client_doc(struct rdc_out *o, const struct rdc_bench_report *r, bool said_clock,
 			double link_gbps[RDC_BENCH_MAX_LINKS])
+{
+	return bench_client_doc_sweep(o, r, said_clock, link_gbps, NULL, false);
+}
+
+double bench_client_doc_sweep(struct rdc_out *o, const struct rdc_bench_report *r, bool said_clock,
+			      double link_gbps[RDC_BENCH_MAX_LINKS],
+			      const struct bench_sweep *sweep, bool said_rows)
 {
 	const struct rdc_bench_params *p = &r->params;
 	uint64_t window =
@@ -989,6 +1171,20 @@ double bench_client_doc(struct rdc_out *o, const struct rdc_bench_report *r, boo
 	out_clock(o, !said_clock, p);
 	rdc_out_str(o, RDC_OUT_MACHINE, "server", NULL, r->peer);
 	rdc_out_str(o, RDC_OUT_MACHINE, "server_host", NULL, r->peer_host);
+	/* A sweep: every size's row, then its last size's run in full. */
+	if (sweep) {
+		enum rdc_out_sink sink = said_rows ? RDC_OUT_MACHINE : RDC_OUT_ANY;
+
+		if (!said_rows && sweep->nrows)
+			out_size_head(o, p->test, p->duration_ns != 0);
+		rdc_out_arr_open(o, "sizes");
+		for (size_t k = 0; k < sweep->nrows; k++)
+			out_size_row(o, sink, &sweep->rows[k]);
+		rdc_out_arr_close(o);
+		rdc_out_text(o, "the last size, %u B, in full:\n", p->size);
+	} else {
+		rdc_out_null(o, "sizes", NULL);
+	}
 	rdc_out_arr_open(o, "links");
 	for (uint32_t i = 0; i < r->nlinks; i++)
 		out_link_result(o, r, i);
@@ -1028,13 +1224,25 @@ static int client_report(struct rdc_ctx *ctx, const struct client_args *ca,
 	return client_verdict(ca, r, total, link_gbps);
 }
 
+/* A sweep's document: the rows, the last size's run; a link's failure is already the run's error. */
+static int client_report_sweep(struct rdc_ctx *ctx, const struct client_out *co,
+			       const struct rdc_bench_report *r)
+{
+	double link_gbps[RDC_BENCH_MAX_LINKS] = {0};
+
+	bench_client_doc_sweep(ctx->out, r, co->progress, link_gbps, co->sweep, co->progress);
+	return RDC_EXIT_OK;
+}
+
 static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 			    const struct rdc_args *args, void *opts)
 {
 	struct client_args *ca = opts;
 	struct client_out co = {.ctx = ctx};
-	struct rdc_bench_client_cb cb = {
-		.linked = client_linked_cb, .interval = client_interval_cb, .arg = &co};
+	struct rdc_bench_client_cb cb = {.linked = client_linked_cb,
+					 .interval = client_interval_cb,
+					 .size_done = client_size_done_cb,
+					 .arg = &co};
 	struct rdc_bench_report *r;
 	struct rdc_err err = {0};
 	int rc, verdict = RDC_EXIT_OK;
@@ -1047,12 +1255,21 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	co.progress = rdc_out_is_text(ctx->out) && !ctx->quiet;
 	ca->o.interrupted = bench_signals();
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (ca->o.size_all)
+		co.sweep = calloc(1, sizeof(*co.sweep));
+	if (!r || (ca->o.size_all && !co.sweep)) {
+		free(r);
+		free(co.sweep);
 		return rdc_oom(ctx);
+	}
 	rc = rdc_bench_client_run(&ca->o, &cb, r, &err);
-	/* A run cut short still reports what its links measured up to then. */
-	if (r->started)
+	/* A run cut short still reports what its links measured up to then; a sweep its rows. */
+	if (co.sweep && co.sweep->nrows)
+		verdict = client_report_sweep(ctx, &co, r);
+	else if (r->started && !co.sweep)
 		verdict = client_report(ctx, ca, r, co.progress);
+	if (co.sweep_rc && !rc)
+		rc = rdc_err_set(&err, -co.sweep_rc, "size all: a row could not be kept");
 	/* The run's own error stays in err: the metrics' is said on its own. */
 	if (r->started && ca->metrics) {
 		struct rdc_err merr = {0};
@@ -1073,6 +1290,7 @@ static int bench_client_run(struct rdc_ctx *ctx, const struct rdc_action *act,
 	rc = rc ? rdc_fail(ctx, &err) : verdict;
 	rdc_bench_report_free(r);
 	free(r);
+	free(co.sweep);
 	return rc;
 }
 

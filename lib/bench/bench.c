@@ -82,6 +82,11 @@ uint64_t rdc_bench_params_memory(const struct rdc_bench_params *p, uint32_t nlin
 	return rdc_bench_slot_bytes(p) * p->qps * nlinks;
 }
 
+uint64_t rdc_bench_sweep_iters(enum rdc_bench_test test)
+{
+	return test == RDC_BENCH_WRITE ? 5000 : 1000;
+}
+
 int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err)
 {
 	const uint64_t max_ns = (uint64_t)RDC_BENCH_MAX_SECONDS * 1000000000ull;
@@ -183,5 +188,20 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 		return rdc_err_set(
 			err, EINVAL,
 			"inline applies to write, send, lat and lat-send: a read sends no data");
+	return 0;
+}
+
+int rdc_bench_sweep_check(const struct rdc_bench_params *p, struct rdc_err *err)
+{
+	struct rdc_bench_params one = *p;
+
+	for (one.size = RDC_BENCH_SWEEP_MIN; one.size <= RDC_BENCH_SWEEP_MAX; one.size *= 2) {
+		int rc = rdc_bench_params_check(&one, err);
+
+		if (rc) {
+			rdc_err_prefix(err, "size all, at %u bytes", one.size);
+			return rc;
+		}
+	}
 	return 0;
 }

@@ -119,3 +119,23 @@ uint32_t rdc_bench_inline_bytes(const struct rdc_bench_params *p);
 uint64_t rdc_bench_slot_bytes(const struct rdc_bench_params *p);
 /* Registered bytes per side for @nlinks links: one slot per QP. */
 uint64_t rdc_bench_params_memory(const struct rdc_bench_params *p, uint32_t nlinks);
+
+/*
+ * size all (perftest -a): one run per power of two from RDC_BENCH_SWEEP_MIN to
+ * RDC_BENCH_SWEEP_MAX bytes, the range perftest -a covers for every test over
+ * RC, on one control connection.  The client sweeps; each run's SETUP carries
+ * one size as ever.
+ */
+#define RDC_BENCH_SWEEP_MIN 2u
+#define RDC_BENCH_SWEEP_MAX (8u << 20)
+#define RDC_BENCH_SWEEP_SIZES 23u /* 2^1 .. 2^23 */
+/*
+ * A sweep's count per size when neither iters nor duration is given:
+ * perftest -a's, its default iterations (5000 for write, 1000 for the others).
+ */
+uint64_t rdc_bench_sweep_iters(enum rdc_bench_test test);
+/*
+ * rdc_bench_params_check() at every size of a sweep (the engine's defaults,
+ * cq-mod's, change with the size): -EINVAL naming the size that fails.
+ */
+int rdc_bench_sweep_check(const struct rdc_bench_params *p, struct rdc_err *err);

@@ -155,17 +155,21 @@ struct client {
 	struct rdc_bench_link *links[RDC_BENCH_MAX_LINKS];
 	struct rdc_counter_set before[RDC_BENCH_MAX_LINKS];
 	struct rdc_bench_sync sync;
-	struct rdc_bench_msg msg; /* scratch: large */
-};
-
-static int client_setup(struct client *c, struct rdc_err *err)
-{
-	struct rdc_bench_report *r = c->r;
-	struct rdc_bench_msg *m = &c->msg;
+	/* The session's links, paired once: every run of a sweep uses them all. */
 	struct rdc_bench_endpoint local[RDC_BENCH_MAX_ENDPOINTS];
 	struct rdc_bench_endpoint remote[RDC_BENCH_MAX_ENDPOINTS];
 	struct rdc_bench_pair pairs[RDC_BENCH_MAX_LINKS];
-	uint32_t nlocal = 0, nremote, npairs = 0;
+	uint32_t npairs;
+	struct rdc_bench_msg msg; /* scratch: large */
+};
+
+/* HELLO and PORTS: the server's endpoints, paired with ours once for the session. */
+static int client_hello(struct client *c, struct rdc_err *err)
+{
+	struct rdc_bench_report *r = c->r;
+	struct rdc_bench_msg *m = &c->msg;
+	struct rdc_bench_params largest = r->params;
+	uint32_t nlocal = 0, nremote;
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -179,27 +183,50 @@ static int client_setup(struct client *c, struct rdc_err *err)
 		return rc;
 	rdc_strlcpy(r->peer_host, m->u.ports.host, sizeof(r->peer_host));
 	nremote = m->u.ports.count;
-	memcpy(remote, m->u.ports.eps, nremote * sizeof(remote[0]));
+	memcpy(c->remote, m->u.ports.eps, nremote * sizeof(c->remote[0]));
 
-	rc = rdc_bench_endpoints_read(local, RDC_BENCH_MAX_ENDPOINTS, &nlocal, err);
+	rc = rdc_bench_endpoints_read(c->local, RDC_BENCH_MAX_ENDPOINTS, &nlocal, err);
 	if (!rc)
-		rc = rdc_bench_pair_links(local, nlocal, remote, nremote, c->o->specs, c->o->nspecs,
-					  pairs, &npairs, err);
+		rc = rdc_bench_pair_links(c->local, nlocal, c->remote, nremote, c->o->specs,
+					  c->o->nspecs, c->pairs, &c->npairs, err);
 	if (rc)
 		return rc;
-	if (rdc_bench_params_memory(&r->params, npairs) > RDC_BENCH_MAX_MEMORY)
+	/* A sweep registers its largest size last: it must fit before the first run. */
+	if (c->o->size_all)
+		largest.size = RDC_BENCH_SWEEP_MAX;
+	if (rdc_bench_params_memory(&largest, c->npairs) > RDC_BENCH_MAX_MEMORY) {
+		if (c->o->size_all)
+			return rdc_err_set(err, EINVAL,
+					   "size all: %u links of %u MiB messages x qps need more "
+					   "than %llu MiB",
+					   c->npairs, RDC_BENCH_SWEEP_MAX >> 20,
+					   RDC_BENCH_MAX_MEMORY >> 20);
 		return rdc_err_set(err, EINVAL, "%u links of size x qps need more than %llu MiB",
-				   npairs, RDC_BENCH_MAX_MEMORY >> 20);
-	/* hugepages: the pool is checked before any link takes from it (nothing half-done). */
+				   c->npairs, RDC_BENCH_MAX_MEMORY >> 20);
+	}
+	/*
+	 * hugepages: the pool is checked before any link takes from it (nothing
+	 * half-done), for the largest size a sweep will register.
+	 */
 	if (r->params.hugepages) {
 		struct rdc_bench_huge h;
 
 		rc = rdc_bench_huge_read(&h, err);
 		if (!rc)
-			rc = rdc_bench_huge_check(&h, &r->params, npairs, false, err);
+			rc = rdc_bench_huge_check(&h, &largest, c->npairs, false, err);
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+/* One run's links: opened here, SETUP and SETUP_OK, connected. */
+static int client_setup(struct client *c, struct rdc_err *err)
+{
+	struct rdc_bench_report *r = c->r;
+	struct rdc_bench_msg *m = &c->msg;
+	uint32_t npairs = c->npairs;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	m->type = RDC_BENCH_MSG_SETUP;
@@ -207,8 +234,8 @@ static int client_setup(struct client *c, struct rdc_err *err)
 	for (uint32_t i = 0; i < npairs; i++) {
 		struct rdc_bench_link_report *lr = &r->links[i];
 
-		lr->local = local[pairs[i].local];
-		lr->remote = remote[pairs[i].remote];
+		lr->local = c->local[c->pairs[i].local];
+		lr->remote = c->remote[c->pairs[i].remote];
 		if (!lr->local.active)
 			return rdc_err_set(err, ENETDOWN, "link %s/%u (%s): the port is not ACTIVE",
 					   lr->local.device, lr->local.port, lr->local.netdev);
@@ -216,7 +243,7 @@ static int client_setup(struct client *c, struct rdc_err *err)
 		if (rc)
 			return rc;
 		r->nlinks++;
-		rdc_bench_link_local(c->links[i], pairs[i].remote, &m->u.setup.links[i]);
+		rdc_bench_link_local(c->links[i], c->pairs[i].remote, &m->u.setup.links[i]);
 	}
 	m->u.setup.nlinks = npairs;
 	rc = rdc_bench_ctl_send(c->fd, m, err);
@@ -381,7 +408,8 @@ static void client_collect(struct client *c)
 	}
 }
 
-static void client_finish(struct client *c)
+/* DONE and RESULT; false when the exchange failed (the run's numbers stand without the peer's). */
+static bool client_finish(struct client *c)
 {
 	struct rdc_bench_report *r = c->r;
 	struct rdc_bench_msg *m = &c->msg;
@@ -401,36 +429,20 @@ static void client_finish(struct client *c)
 	if (rdc_bench_ctl_send(c->fd, m, &ignored) ||
 	    rdc_bench_ctl_expect(c->fd, m, RDC_BENCH_MSG_RESULT, REPLY_TIMEOUT_MS, "server",
 				 &ignored))
-		return;
+		return false;
 	for (uint32_t i = 0; i < r->nlinks && i < m->u.count.nlinks; i++)
 		r->links[i].peer = m->u.count.links[i];
+	return true;
 }
 
-int rdc_bench_client_run(const struct rdc_bench_client_opts *o,
-			 const struct rdc_bench_client_cb *cb, struct rdc_bench_report *r,
-			 struct rdc_err *err)
+/* One run at r->params: links up, started, measured, collected, told. */
+static int client_run_one(struct client *c, bool *finished, struct rdc_err *err)
 {
-	struct client *c;
+	struct rdc_bench_report *r = c->r;
+	const struct rdc_bench_client_cb *cb = c->cb;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->params = o->params;
-	rc = rdc_bench_params_check(&o->params, err);
-	if (rc)
-		return rc;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return rdc_err_set(err, ENOMEM, "out of memory");
-	c->o = o;
-	c->cb = cb;
-	c->r = r;
-	rdc_bench_ctl_set_interrupt(o->interrupted);
-	c->fd = connect_server(o->host, o->port, o->interrupted, r->peer, sizeof(r->peer), err);
-	if (c->fd < 0) {
-		rc = c->fd;
-		free(c);
-		return rc;
-	}
+	*finished = false;
 	rc = client_setup(c, err);
 	if (!rc) {
 		for (uint32_t i = 0; i < r->nlinks; i++)
@@ -449,14 +461,104 @@ int rdc_bench_client_run(const struct rdc_bench_client_opts *o,
 	if (r->started)
 		client_collect(c);
 	if (!rc)
-		client_finish(c);
-	else
+		*finished = client_finish(c);
+	return rc;
+}
+
+/* The links of the run just ended, closed; the report emptied for the next, the session's parts kept. */
+static void client_next_run(struct client *c)
+{
+	struct rdc_bench_report *r = c->r;
+	struct rdc_bench_params params = r->params;
+	char peer[sizeof(r->peer)], host[sizeof(r->peer_host)];
+
+	for (uint32_t i = 0; i < RDC_BENCH_MAX_LINKS; i++) {
+		rdc_bench_link_close(c->links[i]);
+		c->links[i] = NULL;
+		rdc_counters_free(&c->before[i]);
+	}
+	memset(&c->sync, 0, sizeof(c->sync));
+	memcpy(peer, r->peer, sizeof(peer));
+	memcpy(host, r->peer_host, sizeof(host));
+	rdc_bench_report_free(r);
+	r->params = params;
+	memcpy(r->peer, peer, sizeof(peer));
+	memcpy(r->peer_host, host, sizeof(host));
+}
+
+/* A sweep stops at a size where a link failed: the rows so far stand, the error says where. */
+static int client_sweep_check(struct client *c, struct rdc_err *err)
+{
+	const struct rdc_bench_report *r = c->r;
+
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		const struct rdc_bench_link_report *lr = &r->links[i];
+
+		if (lr->res.status)
+			return rdc_err_set(err, EIO,
+					   "size all stopped at %u bytes: link %s/%u (%s) failed: "
+					   "%s",
+					   r->params.size, lr->local.device, lr->local.port,
+					   lr->local.netdev, lr->res.error);
+	}
+	return 0;
+}
+
+int rdc_bench_client_run(const struct rdc_bench_client_opts *o,
+			 const struct rdc_bench_client_cb *cb, struct rdc_bench_report *r,
+			 struct rdc_err *err)
+{
+	struct client *c;
+	bool finished = false;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->params = o->params;
+	if (o->size_all)
+		r->params.size = RDC_BENCH_SWEEP_MIN;
+	rc = o->size_all ? rdc_bench_sweep_check(&r->params, err)
+			 : rdc_bench_params_check(&r->params, err);
+	if (rc)
+		return rc;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return rdc_err_set(err, ENOMEM, "out of memory");
+	c->o = o;
+	c->cb = cb;
+	c->r = r;
+	rdc_bench_ctl_set_interrupt(o->interrupted);
+	c->fd = connect_server(o->host, o->port, o->interrupted, r->peer, sizeof(r->peer), err);
+	if (c->fd < 0) {
+		rc = c->fd;
+		free(c);
+		return rc;
+	}
+	rc = client_hello(c, err);
+	/* One run, or (size all) one per size on this connection, the smallest first. */
+	while (!rc) {
+		rc = client_run_one(c, &finished, err);
+		if (!rc && o->size_all)
+			rc = client_sweep_check(c, err);
+		if (rc && err) {
+			r->status = rc;
+			/* As large as the record's message: whole. */
+			_Static_assert(sizeof(r->error) == sizeof(err->msg),
+				       "the report holds a message");
+			memcpy(r->error, err->msg, sizeof(r->error));
+		}
+		if (o->size_all && r->started && cb->size_done)
+			cb->size_done(cb->arg, r);
+		if (rc || !o->size_all || r->params.size >= RDC_BENCH_SWEEP_MAX)
+			break;
+		client_next_run(c);
+		r->params.size *= 2;
+	}
+	/* The server learns why, unless the run itself ended whole (a sweep just ends there). */
+	if (rc && !finished)
 		rdc_bench_ctl_send_error(c->fd, err ? err->code : EIO,
 					 err ? err->msg : "the client gave up");
-	if (rc && err) {
+	if (rc && err && !r->status) {
 		r->status = rc;
-		/* As large as the record's message: whole. */
-		_Static_assert(sizeof(r->error) == sizeof(err->msg), "the report holds a message");
 		memcpy(r->error, err->msg, sizeof(r->error));
 	}
 	for (uint32_t i = 0; i < RDC_BENCH_MAX_LINKS; i++) {

@@ -22,6 +22,7 @@
  *         client SETUP (parameters, links, client QPs) -> server SETUP_OK (server QPs)
  *         client START -> server STARTED; the data moves
  *         client DONE (what it measured) -> server RESULT (what it saw)
+ *         [client SETUP ... -> server RESULT again: another run; size all]
  * Either side may send ERROR instead of its next message and close.
  *
  * The decoder trusts nothing: every count and string is bounded, strings
@@ -34,11 +35,15 @@
  *    error record's message (RDC_ERR_MSG_LEN), not 255 bytes; SETUP's test
  *    takes lat-read (4) and lat-send (5) too (added before any release spoke
  *    3: no peer of protocol 3 knows fewer tests).
- * 4: SETUP's params end with rate-limit (u64 bit/s, 0: none) and hugepages (u8 0/1).
+ * 4: SETUP's params end with rate-limit (u64 bit/s, 0: none) and hugepages (u8 0/1);
+ *    a session may hold several runs: after RESULT the client sends SETUP
+ *    again (size all: one run per size) or closes (RDC_BENCH_SESSION_RUNS).
  * A peer of another version is refused on its first message, in words
  * ("protocol version mismatch: peer speaks 2, this rdmactl speaks 3").
  */
 #define RDC_BENCH_PROTO_VERSION 4
+/* Runs one session may hold, at most: a sweep needs RDC_BENCH_SWEEP_SIZES. */
+#define RDC_BENCH_SESSION_RUNS 64
 #define RDC_BENCH_HDR_LEN 12
 #define RDC_BENCH_MAX_FRAME 65536
 

@@ -86,6 +86,8 @@ struct server_run {
 	struct rdc_bench_report r;
 	struct rdc_bench_link *links[RDC_BENCH_MAX_LINKS];
 	struct rdc_bench_sync sync;
+	struct rdc_bench_endpoint eps[RDC_BENCH_MAX_ENDPOINTS]; /* offered in PORTS */
+	uint32_t neps;
 	struct rdc_bench_msg msg;
 	bool begun;
 };
@@ -129,29 +131,32 @@ static void remote_endpoint(const struct rdc_bench_link_wire *w, struct rdc_benc
 	e->numa_node = -1;
 }
 
-static int server_setup(struct server_run *s, struct rdc_err *err)
+/* After the HELLO (read by the main thread): this host's endpoints, offered once per session. */
+static int server_hello(struct server_run *s, struct rdc_err *err)
 {
 	struct rdc_bench_msg *m = &s->msg;
-	struct rdc_bench_endpoint eps[RDC_BENCH_MAX_ENDPOINTS];
-	struct rdc_bench_link_wire mine[RDC_BENCH_MAX_LINKS];
-	uint32_t neps = 0, nlinks;
 	int rc;
 
-	/* The HELLO was read by the main thread. */
-	rc = rdc_bench_endpoints_read(eps, RDC_BENCH_MAX_ENDPOINTS, &neps, err);
+	rc = rdc_bench_endpoints_read(s->eps, RDC_BENCH_MAX_ENDPOINTS, &s->neps, err);
 	if (rc)
 		return rc;
 	memset(m, 0, sizeof(*m));
 	m->type = RDC_BENCH_MSG_PORTS;
 	if (gethostname(m->u.ports.host, sizeof(m->u.ports.host) - 1))
 		rdc_strlcpy(m->u.ports.host, "?", sizeof(m->u.ports.host));
-	m->u.ports.count = neps;
-	memcpy(m->u.ports.eps, eps, neps * sizeof(eps[0]));
-	rc = rdc_bench_ctl_send(s->fd, m, err);
-	if (!rc)
-		rc = server_expect(s, RDC_BENCH_MSG_SETUP, SETUP_TIMEOUT_MS, err);
-	if (rc)
-		return rc;
+	m->u.ports.count = s->neps;
+	memcpy(m->u.ports.eps, s->eps, s->neps * sizeof(s->eps[0]));
+	return rdc_bench_ctl_send(s->fd, m, err);
+}
+
+/* The SETUP in s->msg: every field checked, the links opened and connected, SETUP_OK. */
+static int server_setup(struct server_run *s, struct rdc_err *err)
+{
+	struct rdc_bench_msg *m = &s->msg;
+	const struct rdc_bench_endpoint *eps = s->eps;
+	struct rdc_bench_link_wire mine[RDC_BENCH_MAX_LINKS];
+	uint32_t neps = s->neps, nlinks;
+	int rc;
 
 	s->r.params = m->u.setup.params;
 	/* Under --root the endpoints are a bundle's: the handshake can be rehearsed, no data moves. */
@@ -330,26 +335,59 @@ static void server_cb_end(struct server *srv, unsigned int run, const struct rdc
 	pthread_mutex_unlock(&srv->cb_lock);
 }
 
+/* The next run of a session starts from an empty report: the client's address stays. */
+static void server_next_run(struct server_run *s)
+{
+	char peer[sizeof(s->r.peer)];
+
+	memcpy(peer, s->r.peer, sizeof(peer));
+	rdc_bench_report_free(&s->r);
+	memcpy(s->r.peer, peer, sizeof(peer));
+	memset(&s->sync, 0, sizeof(s->sync));
+	s->begun = false;
+}
+
+/*
+ * A session: PORTS, then runs, each SETUP to RESULT, until the client closes
+ * after a whole run (protocol 4: size all sends SETUP again after RESULT).
+ * Each run is reported on its own, all with the session's number.
+ */
 static void server_serve_one(struct server_run *s)
 {
 	struct rdc_err err = {0};
-	int rc;
+	int rc = server_hello(s, &err);
 
-	rc = server_setup(s, &err);
-	if (!rc)
-		rc = server_run_links(s, &err);
-	if (rc) {
-		s->r.status = rc;
-		_Static_assert(sizeof(s->r.error) == sizeof(err.msg), "the report holds a message");
-		memcpy(s->r.error, err.msg, sizeof(s->r.error));
-		/* The client learns why, unless it is the one that left. */
-		if (rc != -ECONNRESET)
-			rdc_bench_ctl_send_error(s->fd, err.code, err.msg);
-	}
-	server_cb_end(s->srv, s->number, &s->r);
-	for (uint32_t i = 0; i < RDC_BENCH_MAX_LINKS; i++) {
-		rdc_bench_link_close(s->links[i]);
-		s->links[i] = NULL;
+	for (unsigned int k = 0;; k++) {
+		if (!rc) {
+			rc = server_expect(s, RDC_BENCH_MSG_SETUP, SETUP_TIMEOUT_MS, &err);
+			/* A client that closes after a whole run has ended its session. */
+			if (k && rc == -ECONNRESET)
+				break;
+		}
+		if (!rc && k >= RDC_BENCH_SESSION_RUNS)
+			rc = rdc_err_set(&err, EPROTO, "more than %u runs in one session",
+					 RDC_BENCH_SESSION_RUNS);
+		if (!rc)
+			rc = server_setup(s, &err);
+		if (!rc)
+			rc = server_run_links(s, &err);
+		if (rc) {
+			s->r.status = rc;
+			_Static_assert(sizeof(s->r.error) == sizeof(err.msg),
+				       "the report holds a message");
+			memcpy(s->r.error, err.msg, sizeof(s->r.error));
+			/* The client learns why, unless it is the one that left. */
+			if (rc != -ECONNRESET)
+				rdc_bench_ctl_send_error(s->fd, err.code, err.msg);
+		}
+		server_cb_end(s->srv, s->number, &s->r);
+		for (uint32_t i = 0; i < RDC_BENCH_MAX_LINKS; i++) {
+			rdc_bench_link_close(s->links[i]);
+			s->links[i] = NULL;
+		}
+		if (rc)
+			break;
+		server_next_run(s);
 	}
 }
 

@@ -303,6 +303,41 @@ usage_error() {
 	done
 }
 
+@test "bench client: size all (perftest -a): what does not go with it, and the checks of every size" {
+	local c=(client 127.0.0.1 port 1)
+	usage_error "'size all': Gb/s thresholds apply to a run of one size" "${c[@]}" size all expect-gbps 1
+	usage_error "'size all': Gb/s thresholds apply to a run of one size" "${c[@]}" min-link-gbps 1 size all
+	usage_error "'size all': metrics describe a run of one size" "${c[@]}" size all metrics "$BATS_TEST_TMPDIR/m.prom"
+	[ ! -e "$BATS_TEST_TMPDIR/m.prom" ] || fail "a refused run wrote its metrics file"
+	usage_error "'size' given twice" "${c[@]}" size all size 4K
+	usage_error "'size ALL': not BYTES, nK or nM" "${c[@]}" size ALL
+	# The knobs are checked at every size, the first that fails named.
+	usage_error "size all, at 2 bytes: post-list 200 is outside 1 to the send queue depth 128" \
+		"${c[@]}" size all post-list 200
+	usage_error "size all, at 2 bytes: lat keeps every sample" "${c[@]}" size all test lat iters 10000001
+	usage_error "'qps' applies to the bandwidth tests" "${c[@]}" size all test lat-send qps 2
+	# Every test, with a count, a window or neither, passes the checks: the run fails only on the connection.
+	local t k
+	for t in write read send lat lat-read lat-send; do
+		for k in "" "iters 5" "duration 0.5"; do
+			# shellcheck disable=SC2086
+			run --separate-stderr "$RDMACTL" bench "${c[@]}" test "$t" size all $k
+			assert_failure 1
+			[[ $stderr == *"cannot reach the bench server"* ]] || fail "$t $k: $stderr"
+		done
+	done
+}
+
+@test "bench client: size all is in the help, and completed" {
+	run "$RDMACTL" bench help
+	assert_success
+	assert_output --partial "size BYTES|nK|nM|all"
+	assert_output --partial "all: every power of two from 2 B to 8M, a row each"
+	run "$RDMACTL" __complete bench client 1.2.3.4 size ""
+	assert_success
+	assert_output all
+}
+
 @test "bench client: no HOST, two HOSTs, an unknown keyword" {
 	usage_error "missing argument HOST" client
 	usage_error "missing argument HOST" client test write

@@ -312,7 +312,9 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.carrier_lost links.carrier_losses links.carrier_lost_at_s links.carrier_back_at_s
 	links.outage_s links.counters links.peer links.peer.bytes links.peer.msgs
 	links.peer.failed_completions total total.gbps total.mmsgs_per_s total.imbalance total.bytes
-	total.msgs total.window_s total.host_cpu_pct error"
+	total.msgs total.window_s total.host_cpu_pct sizes sizes.msg_size_bytes sizes.iters
+	sizes.duration_s sizes.status sizes.error sizes.gbps sizes.mmsgs_per_s sizes.imbalance
+	sizes.bytes sizes.msgs sizes.window_s sizes.host_cpu_pct sizes.latency_us error"
 BENCH_SERVER_KEYS="run client status error links links.client_bytes links.received_bytes
 	links.failed_completions links.error links.remote.gid_index links.remote.gid
 	links.remote.ip client_gbps"

@@ -1292,6 +1292,47 @@ static void test_params_check_retry(void **state)
 	}
 }
 
+/* size all: perftest -a's range and counts, every size checked, the failing one named. */
+static void test_params_sweep(void **state)
+{
+	struct rdc_bench_params p;
+	struct rdc_err err = {0};
+	unsigned int n = 0;
+
+	(void)state;
+	for (uint32_t size = RDC_BENCH_SWEEP_MIN; size <= RDC_BENCH_SWEEP_MAX; size *= 2)
+		n++;
+	assert_int_equal(n, RDC_BENCH_SWEEP_SIZES);
+	assert_int_equal(RDC_BENCH_SWEEP_MIN, 2);
+	assert_int_equal(RDC_BENCH_SWEEP_MAX, 8388608);
+	assert_true(RDC_BENCH_SWEEP_MAX <= RDC_BENCH_MAX_SIZE);
+	assert_true(RDC_BENCH_SWEEP_SIZES <= RDC_BENCH_SESSION_RUNS);
+	assert_int_equal(rdc_bench_sweep_iters(RDC_BENCH_WRITE), 5000);
+	for (int t = RDC_BENCH_READ; t <= RDC_BENCH_TEST_LAST; t++) {
+		assert_int_equal(rdc_bench_sweep_iters((enum rdc_bench_test)t), 1000);
+		rdc_bench_params_default(&p, (enum rdc_bench_test)t);
+		assert_int_equal(rdc_bench_sweep_check(&p, &err), 0);
+	}
+	/* One QP's largest slot: 8 MiB (twice for lat), within the memory limit for 16 links. */
+	rdc_bench_params_default(&p, RDC_BENCH_WRITE);
+	p.size = RDC_BENCH_SWEEP_MAX;
+	assert_true(rdc_bench_params_memory(&p, 16) <= RDC_BENCH_MAX_MEMORY);
+	p.qps = 16;
+	assert_true(rdc_bench_params_memory(&p, 16) > RDC_BENCH_MAX_MEMORY);
+	/* A bad knob fails at the first size, and says so. */
+	rdc_bench_params_default(&p, RDC_BENCH_WRITE);
+	p.post_list = 200;
+	assert_int_equal(rdc_bench_sweep_check(&p, &err), -EINVAL);
+	if (!strstr(err.msg, "size all, at 2 bytes") || !strstr(err.msg, "post-list 200"))
+		fail_msg("%s", err.msg);
+	/* A lat sweep keeps every sample of each size: the per-run limit holds per size. */
+	rdc_bench_params_default(&p, RDC_BENCH_LAT_SEND);
+	p.duration_ns = 0;
+	p.iters = RDC_BENCH_MAX_LAT_ITERS + 1;
+	assert_int_equal(rdc_bench_sweep_check(&p, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "keeps every sample"));
+}
+
 static void test_params_memory(void **state)
 {
 	static const struct {
@@ -1938,6 +1979,7 @@ int main(void)
 		cmocka_unit_test(test_carrier_note),
 		cmocka_unit_test(test_counter_meaning),
 		cmocka_unit_test(test_endpoints_usable),
+		cmocka_unit_test(test_params_sweep),
 	};
 
 	return cmocka_run_group_tests_name("bench", tests, NULL, NULL);

@@ -205,6 +205,91 @@ static void test_lat_run(void **state)
 	free(r);
 }
 
+/*
+ * size all: rows from two sizes of a write sweep (the second with a failed
+ * link) and of a lat sweep (samples of two links merged), as "sizes".
+ */
+static void test_sweep_doc(void **state)
+{
+	struct rdc_bench_report *r = calloc(1, sizeof(*r));
+	struct bench_sweep *sw = calloc(1, sizeof(*sw));
+	double link_gbps[RDC_BENCH_MAX_LINKS] = {0};
+	struct rdc_out *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(sw);
+	report_write(r);
+	r->params.size = 2;
+	r->links[1].res.status = 0; /* 2 B: both links whole */
+	assert_int_equal(bench_sweep_add(sw, r), 0);
+	assert_int_equal(sw->rows[0].status, 0);
+	assert_int_equal(sw->rows[0].bytes, 600000000);
+	assert_int_equal(sw->rows[0].msgs, 7630 + 1526);
+	assert_true(sw->rows[0].gbps > 2.39 && sw->rows[0].gbps < 2.41); /* 0.6 GB in 2 s */
+	r->params.size = 4;
+	r->links[1].res.status = -ETIMEDOUT;
+	snprintf(r->links[1].res.error, sizeof(r->links[1].res.error), "retry exceeded");
+	assert_int_equal(bench_sweep_add(sw, r), 0);
+	assert_int_equal(sw->rows[1].status, -ETIMEDOUT);
+	assert_string_equal(sw->rows[1].error, "retry exceeded");
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	o = rdc_out_new(fp, RDC_FMT_JSON, false, false);
+	assert_non_null(o);
+	bench_client_doc_sweep(o, r, false, link_gbps, sw, false);
+	assert_int_equal(rdc_out_free(o), 0);
+	assert_int_equal(fclose(fp), 0);
+	if (!strstr(buf, "\"sizes\":[{\"msg_size_bytes\":2,\"duration_s\":2,\"iters\":null,"
+			 "\"status\":\"ok\",\"gbps\":2.4,"))
+		fail_msg("no first row of 2 B:\n%s", buf);
+	if (!strstr(buf, "{\"msg_size_bytes\":4,") || !strstr(buf, "\"status\":\"failed\"") ||
+	    !strstr(buf, "\"error\":\"retry exceeded\"}]"))
+		fail_msg("no failed row of 4 B:\n%s", buf);
+	free(buf);
+	buf = NULL;
+	/* A single run: "sizes" null. */
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	o = rdc_out_new(fp, RDC_FMT_JSON, false, false);
+	assert_non_null(o);
+	bench_client_doc(o, r, false, link_gbps);
+	assert_int_equal(rdc_out_free(o), 0);
+	assert_int_equal(fclose(fp), 0);
+	assert_non_null(strstr(buf, "\"sizes\":null"));
+	free(buf);
+	rdc_bench_report_free(r);
+
+	/* lat: both links' samples in one set of statistics. */
+	memset(sw, 0, sizeof(*sw));
+	r->params.test = RDC_BENCH_LAT;
+	r->params.size = 8;
+	r->params.iters = 2;
+	r->started = true;
+	r->nlinks = 2;
+	for (uint32_t i = 0; i < 2; i++) {
+		r->links[i].res.nlat = 2;
+		r->links[i].res.lat_ns = calloc(2, sizeof(uint64_t));
+		assert_non_null(r->links[i].res.lat_ns);
+	}
+	r->links[0].res.lat_ns[0] = 1000;
+	r->links[0].res.lat_ns[1] = 3000;
+	r->links[1].res.lat_ns[0] = 2000;
+	r->links[1].res.lat_ns[1] = 4000;
+	assert_int_equal(bench_sweep_add(sw, r), 0);
+	assert_int_equal(sw->rows[0].lat.count, 4);
+	assert_true(sw->rows[0].lat.min_us == 1.0 && sw->rows[0].lat.max_us == 4.0);
+	assert_true(sw->rows[0].lat.p50_us == 2.0);
+	/* The report's own samples are not reordered. */
+	assert_int_equal(r->links[0].res.lat_ns[1], 3000);
+	rdc_bench_report_free(r);
+	free(r);
+	free(sw);
+}
+
 /* The file is written whole and readable by the exporter; a bad directory is an error. */
 static void test_write_file(void **state)
 {
@@ -233,9 +318,8 @@ static void test_write_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_write_run),
-		cmocka_unit_test(test_client_doc),
-		cmocka_unit_test(test_lat_run),
+		cmocka_unit_test(test_write_run),  cmocka_unit_test(test_client_doc),
+		cmocka_unit_test(test_lat_run),	   cmocka_unit_test(test_sweep_doc),
 		cmocka_unit_test(test_write_file),
 	};
 
