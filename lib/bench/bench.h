@@ -79,6 +79,11 @@ struct rdc_bench_params {
 	uint32_t cq_mod;
 	uint32_t post_list;
 	uint32_t inline_size;
+	/*
+	 * perftest -b: both sides are requesters over the same QPs at once (the
+	 * bandwidth tests only); the server's counts come back in RESULT.
+	 */
+	bool bidir;
 };
 
 #define RDC_BENCH_QP_TIMEOUT_MAX 31

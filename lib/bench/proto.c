@@ -178,11 +178,12 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u32(w, p->cq_mod);
 	w_u32(w, p->post_list);
 	w_u32(w, p->inline_size);
+	w_u8(w, p->bidir);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
 {
-	uint8_t test = r_u8(r, "test");
+	uint8_t test = r_u8(r, "test"), bidir;
 
 	if (!r->bad && test > RDC_BENCH_TEST_LAST)
 		r->bad = "test";
@@ -202,6 +203,10 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 	p->cq_mod = r_u32(r, "cq-mod");
 	p->post_list = r_u32(r, "post-list");
 	p->inline_size = r_u32(r, "inline");
+	bidir = r_u8(r, "bidir");
+	if (!r->bad && bidir > 1)
+		r->bad = "bidir";
+	p->bidir = bidir;
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

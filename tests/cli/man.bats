@@ -297,10 +297,12 @@ json_paths() {
 # listed here from cmd/bench.c (the lab checks them on real runs); the
 # server's document for a failed run is also read from a live server below.
 BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth cq_mod post_list inline_bytes duration_s iters warmup_s interval_s
-	traffic_class mtu_limit_bytes"
+	traffic_class mtu_limit_bytes bidir"
 BENCH_ENDPOINT_KEYS="device port netdev gid_index gid ip"
 BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local links.remote
 	links.path_mtu_bytes links.status links.bytes links.msgs links.window_s links.gbps
+	links.directions links.directions.client_to_server links.directions.server_to_client
+	links.directions.client_to_server.requester total.directions
 	links.mmsgs_per_s links.min_interval_gbps links.max_interval_gbps links.port_share_pct
 	links.port_rate_gbps links.intervals_gbps links.completions links.post_calls links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
@@ -314,8 +316,8 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.peer.failed_completions total total.gbps total.mmsgs_per_s total.imbalance total.bytes
 	total.msgs total.window_s total.host_cpu_pct error"
 BENCH_SERVER_KEYS="run client status error links links.client_bytes links.received_bytes
-	links.failed_completions links.error links.remote.gid_index links.remote.gid
-	links.remote.ip client_gbps"
+	links.sent_bytes links.failed_completions links.error links.remote.gid_index links.remote.gid
+	links.remote.ip client_gbps sent_gbps"
 
 @test "bench: the JSON keys of the client's report and the server's documents are documented" {
 	local page=$MAN/rdmactl-bench.8.scd key k
@@ -378,8 +380,8 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
 	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
 	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench/proto.h" || fail "the magic changed"
-	grep -qE '^#define RDC_BENCH_PROTO_VERSION 3\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
-	grep -qF "protocol version: 3" "$page" || fail "the page does not state protocol version 3"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 4\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qF "protocol version: 4" "$page" || fail "the page does not state protocol version 4"
 	grep -qE '^#define RDC_ERR_MSG_LEN \(PATH_MAX \+ 256\)$' "$TOP/lib/base/err.h" || fail "RDC_ERR_MSG_LEN changed"
 	grep -qF "a text of at most 4351 bytes" <<<"$flat" || fail "the page does not state ERROR's text limit"
 	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench/proto.h" || fail "the header length changed"
