@@ -241,6 +241,11 @@ static const struct rdc_param bench_client_params[] = {
 	 .help = "both sides' buffers from huge pages (perftest --use_hugepages)",
 	 .parse = rdc_val_flag,
 	 .dest = CLIENT_PARAM(hugepages)},
+	{.name = "bidir",
+	 .help = "both sides send at once over the same QPs, write, read and send (perftest -b): "
+		 "the rates are both directions' sum, and each direction's",
+	 .parse = rdc_val_flag,
+	 .dest = CLIENT_PARAM(bidir)},
 	{.name = "duration",
 	 .metavar = "SEC",
 	 .excludes = "iters",
@@ -449,7 +454,7 @@ static int bench_needs_live(struct rdc_ctx *ctx, bool bundle_ok)
 }
 
 /* What no single keyword can check: combinations, and the limits of the whole run. */
-static const char *const bw_knobs[] = {"tx-depth", "cq-mod", "post-list"};
+static const char *const bw_knobs[] = {"tx-depth", "cq-mod", "post-list", "bidir"};
 
 static int client_check(struct rdc_ctx *ctx, const struct rdc_action *act,
 			const struct rdc_args *args, struct client_args *ca)
@@ -613,6 +618,7 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 		rdc_out_null(o, "rate_limit_gbps", NULL);
 	rdc_out_bool(o, p->hugepages ? sink : RDC_OUT_MACHINE, "hugepages", ", hugepages%.0s",
 		     p->hugepages);
+	rdc_out_bool(o, p->bidir ? sink : RDC_OUT_MACHINE, "bidir", ", bidir %s", p->bidir);
 	/* Both keys always: the one not in use is null. */
 	if (p->duration_ns) {
 		rdc_out_f64(o, sink, "duration_s", ", %.3g s", (double)p->duration_ns / 1e9);
@@ -648,7 +654,7 @@ static void out_params_null(struct rdc_out *o)
 		"test",	      "msg_size_bytes", "qps_per_link",	   "tx_depth",	 "cq_mod",
 		"post_list",  "inline_bytes",	"duration_s",	   "iters",	 "warmup_s",
 		"interval_s", "traffic_class",	"mtu_limit_bytes", "qp_timeout", "retry_cnt",
-		"rnr_retry",  "qp_survival_s",	"rate_limit_gbps", "hugepages",
+		"rnr_retry",  "qp_survival_s",	"rate_limit_gbps", "hugepages", "bidir",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)
@@ -719,7 +725,9 @@ static void client_interval_cb(void *arg, const struct rdc_bench_report *r, size
 			     rdc_bench_gbps(bytes[i], r->params.interval_ns));
 		total += bytes[i];
 	}
-	rdc_out_text(o, "  total %.3f Gb/s\n", rdc_bench_gbps(total, r->params.interval_ns));
+	/* The server's requests (bidir) are counted on its side: they come with RESULT. */
+	rdc_out_text(o, "  total %.3f Gb/s%s\n", rdc_bench_gbps(total, r->params.interval_ns),
+		     r->params.bidir ? " (the client's requests)" : "");
 	fflush(stdout);
 }
 
@@ -890,12 +898,84 @@ static void out_carrier(struct rdc_out *o, const struct rdc_bench_report *r,
 		rdc_out_text(o, " (the last of %u losses)", lr->carrier_losses);
 }
 
+/*
+ * bidir: the two directions of a link or of the run.  [0] is the client's
+ * requests (its count, over the client's window), [1] the server's (its
+ * count from RESULT, over the server's window: NAN when it sent none).
+ * Named by where the data goes: a read's data flows to its requester.
+ */
+struct bench_dirs {
+	uint64_t bytes[2], msgs[2];
+	double gbps[2], mmsgs[2];
+};
+
+static void dirs_add(struct bench_dirs *d, const struct rdc_bench_report *r,
+		     const struct rdc_bench_link_report *lr, uint64_t window)
+{
+	double sw = r->server_window_ns ? (double)r->server_window_ns : NAN;
+
+	d->bytes[0] += lr->res.bytes;
+	d->msgs[0] += lr->res.msgs;
+	d->gbps[0] += rdc_bench_gbps(lr->res.bytes, window);
+	d->mmsgs[0] += rdc_bench_mmsgps(lr->res.msgs, window);
+	d->bytes[1] += lr->peer.bytes;
+	d->msgs[1] += lr->peer.msgs;
+	d->gbps[1] += (double)lr->peer.bytes * 8.0 / sw;
+	d->mmsgs[1] += (double)lr->peer.msgs * 1e3 / sw;
+}
+
+static const char *dir_key(const struct rdc_bench_params *p, int side)
+{
+	bool to_server = (p->test == RDC_BENCH_READ) == (side == 1);
+
+	return to_server ? "client_to_server" : "server_to_client";
+}
+
+/*
+ * {"client_to_server": {...}, "server_to_client": {...}} for bidir, each
+ * with its requester, bytes, msgs, gbps and mmsgs_per_s; null otherwise.
+ * The text names each direction's rate after the sum.
+ */
+static void out_dirs(struct rdc_out *o, const struct rdc_bench_params *p,
+		     const struct bench_dirs *d)
+{
+	if (!d) {
+		rdc_out_null(o, "directions", NULL);
+		return;
+	}
+	rdc_out_obj_open(o, "directions");
+	/* Client to server first, whichever side requests it. */
+	for (int k = 0; k < 2; k++) {
+		int side = (p->test == RDC_BENCH_READ) ? 1 - k : k;
+
+		rdc_out_obj_open(o, dir_key(p, side));
+		rdc_out_str(o, RDC_OUT_MACHINE, "requester", NULL, side ? "server" : "client");
+		rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, d->bytes[side]);
+		rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL, d->msgs[side]);
+		rdc_out_f64(o, isfinite(d->gbps[side]) ? RDC_OUT_ANY : RDC_OUT_MACHINE, "gbps",
+			    k ? ", <- %.3f)" : " (-> %.3f", d->gbps[side]);
+		rdc_out_f64(o, RDC_OUT_MACHINE, "mmsgs_per_s", NULL, d->mmsgs[side]);
+		if (!isfinite(d->gbps[side]))
+			rdc_out_text(o, "%s", k ? ", <- ?)" : " (-> ?");
+		rdc_out_obj_close(o);
+	}
+	rdc_out_obj_close(o);
+}
+
+/* A rate in Gb/s; unknown (null) when a bidir run has no count of the server's. */
+static void out_gbps(struct rdc_out *o, double gbps)
+{
+	rdc_out_f64(o, isfinite(gbps) ? RDC_OUT_ANY : RDC_OUT_MACHINE, "gbps", "  %.3f Gb/s", gbps);
+	if (!isfinite(gbps))
+		rdc_out_text(o, "  ? Gb/s (no count from the server)");
+}
+
 static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r, uint32_t i)
 {
 	static const char *const bw_keys[] = {
 		"gbps",		  "mmsgs_per_s",    "min_interval_gbps", "max_interval_gbps",
 		"port_share_pct", "port_rate_gbps", "intervals_gbps",	 "completions",
-		"post_calls",
+		"post_calls",	  "directions",
 	};
 	const struct rdc_bench_link_report *lr = &r->links[i];
 	const struct rdc_bench_result *res = &lr->res;
@@ -903,19 +983,30 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 				  ? res->window_end_ns - res->window_start_ns
 				  : 0;
 	char name[LINK_NAME_LEN];
-	double gbps, lo, hi;
+	struct bench_dirs d = {0};
+	double gbps, mmsgs, lo, hi, capacity = 1;
 
 	/* The common window of a timed bandwidth run; a link's own otherwise. */
 	if (r->params.duration_ns && !rdc_bench_test_is_lat(r->params.test))
 		window = r->window_end_ns - r->window_start_ns;
 	gbps = rdc_bench_gbps(res->bytes, window);
+	mmsgs = rdc_bench_mmsgps(res->msgs, window);
+	/* bidir: bytes, msgs and the rates are both directions' sum, as perftest -b's. */
+	if (r->params.bidir) {
+		dirs_add(&d, r, lr, window);
+		gbps = d.gbps[0] + d.gbps[1];
+		mmsgs = d.mmsgs[0] + d.mmsgs[1];
+		capacity = 2; /* the port's rate each way */
+	}
 	rdc_out_obj_open(o, NULL);
 	out_link_head(o, RDC_OUT_MACHINE, i, lr, NULL);
 	rdc_out_text(o, "%s", link_name(lr, name));
 	rdc_out_str_color(o, RDC_OUT_ANY, "status", "  %s", res->status ? "failed" : "ok",
 			  res->status ? RDC_COLOR_RED : RDC_COLOR_GREEN);
-	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL, res->bytes);
-	rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL, res->msgs);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "bytes", NULL,
+		    r->params.bidir ? d.bytes[0] + d.bytes[1] : res->bytes);
+	rdc_out_u64(o, RDC_OUT_MACHINE, "msgs", NULL,
+		    r->params.bidir ? d.msgs[0] + d.msgs[1] : res->msgs);
 	rdc_out_f64(o, RDC_OUT_MACHINE, "window_s", NULL, (double)window / 1e9);
 	/* Every key in both kinds of test: latency_us null for bandwidth, the rates for lat. */
 	if (rdc_bench_test_is_lat(r->params.test)) {
@@ -924,10 +1015,10 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 			rdc_out_null(o, bw_keys[k], NULL);
 	} else {
 		rdc_out_null(o, "latency_us", NULL);
-		rdc_out_f64(o, RDC_OUT_ANY, "gbps", "  %.3f Gb/s", gbps);
-		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s",
-			    rdc_bench_mmsgps(res->msgs, window));
-		/* Whole intervals only; a run shorter than one has none (null). */
+		out_gbps(o, gbps);
+		out_dirs(o, &r->params, r->params.bidir ? &d : NULL);
+		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s", mmsgs);
+		/* Whole intervals only (the client's requests); a run shorter than one has none (null). */
 		if (res->nintervals) {
 			rdc_bench_interval_range(res->interval_bytes, res->nintervals,
 						 r->params.interval_ns, &lo, &hi);
@@ -939,7 +1030,7 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 		}
 		if (lr->local.rate_mbps) {
 			rdc_out_f64(o, RDC_OUT_ANY, "port_share_pct", "  %.1f%%",
-				    100.0 * gbps * 1000.0 / lr->local.rate_mbps);
+				    100.0 * gbps * 1000.0 / (capacity * lr->local.rate_mbps));
 			rdc_out_f64(o, RDC_OUT_ANY, "port_rate_gbps", " of %g Gb/s",
 				    lr->local.rate_mbps / 1000.0);
 		} else {
@@ -1153,7 +1244,8 @@ double bench_client_doc_sweep(struct rdc_out *o, const struct rdc_bench_report *
 	uint64_t window =
 		r->window_end_ns > r->window_start_ns ? r->window_end_ns - r->window_start_ns : 0;
 	uint64_t bytes = 0, msgs = 0;
-	double total;
+	struct bench_dirs d = {0};
+	double total, mmsgs;
 
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		const struct rdc_bench_result *res = &r->links[i].res;
@@ -1164,8 +1256,26 @@ double bench_client_doc_sweep(struct rdc_out *o, const struct rdc_bench_report *
 		bytes += res->bytes;
 		msgs += res->msgs;
 		link_gbps[i] = rdc_bench_gbps(res->bytes, p->duration_ns ? window : w);
+		if (p->bidir) {
+			struct bench_dirs one = {0};
+
+			dirs_add(&one, r, &r->links[i], p->duration_ns ? window : w);
+			link_gbps[i] = one.gbps[0] + one.gbps[1];
+		}
 	}
 	total = rdc_bench_gbps(bytes, window);
+	mmsgs = rdc_bench_mmsgps(msgs, window);
+	/* bidir: the sum of both directions (the client's over the run's window). */
+	if (p->bidir) {
+		for (uint32_t i = 0; i < r->nlinks; i++)
+			dirs_add(&d, r, &r->links[i], 0);
+		d.gbps[0] = total;
+		d.mmsgs[0] = mmsgs;
+		total += d.gbps[1];
+		mmsgs += d.mmsgs[1];
+		bytes += d.bytes[1];
+		msgs += d.msgs[1];
+	}
 	rdc_out_begin(o, "bench-client");
 	out_params(o, RDC_OUT_MACHINE, p);
 	out_clock(o, !said_clock, p);
@@ -1192,14 +1302,15 @@ double bench_client_doc_sweep(struct rdc_out *o, const struct rdc_bench_report *
 	rdc_out_obj_open(o, "total");
 	rdc_out_text(o, "total");
 	if (!rdc_bench_test_is_lat(p->test)) {
-		rdc_out_f64(o, RDC_OUT_ANY, "gbps", "  %.3f Gb/s", total);
-		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s",
-			    rdc_bench_mmsgps(msgs, window));
+		out_gbps(o, total);
+		out_dirs(o, p, p->bidir ? &d : NULL);
+		rdc_out_f64(o, RDC_OUT_ANY, "mmsgs_per_s", "  %.4g Mmsg/s", mmsgs);
 		rdc_out_f64(o, RDC_OUT_ANY, "imbalance", "  imbalance %.3f",
 			    rdc_bench_imbalance(link_gbps, r->nlinks));
 	} else {
 		/* Bandwidth only: null for test lat. */
 		rdc_out_null(o, "gbps", NULL);
+		rdc_out_null(o, "directions", NULL);
 		rdc_out_null(o, "mmsgs_per_s", NULL);
 		rdc_out_null(o, "imbalance", NULL);
 	}
@@ -1368,11 +1479,14 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 {
 	struct rdc_ctx *ctx = ((struct server_out *)arg)->ctx;
 	struct rdc_out *o = ctx->out;
-	uint64_t window = r->window_end_ns - r->window_start_ns, bytes = 0;
+	uint64_t window = r->window_end_ns - r->window_start_ns, bytes = 0, sent = 0;
+	bool bidir = r->nlinks && r->params.bidir;
 	char now[SERVER_TIME_LEN];
 
-	for (uint32_t i = 0; i < r->nlinks; i++)
+	for (uint32_t i = 0; i < r->nlinks; i++) {
 		bytes += r->links[i].peer.bytes;
+		sent += r->links[i].res.bytes;
+	}
 	server_time(now);
 	rdc_out_begin(o, "bench-server");
 	rdc_out_str(o, RDC_OUT_ANY, "time", "%s ", now);
@@ -1401,7 +1515,13 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 		rdc_out_obj_open(o, NULL);
 		out_link_head(o, RDC_OUT_MACHINE, i, lr, NULL);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "client_bytes", NULL, lr->peer.bytes);
-		rdc_out_u64(o, RDC_OUT_MACHINE, "received_bytes", NULL, lr->res.bytes);
+		/* bidir: this side's requests are its result; what its receives took is apart. */
+		rdc_out_u64(o, RDC_OUT_MACHINE, "received_bytes", NULL,
+			    bidir ? lr->res.recv_bytes : lr->res.bytes);
+		if (bidir)
+			rdc_out_u64(o, RDC_OUT_MACHINE, "sent_bytes", NULL, lr->res.bytes);
+		else
+			rdc_out_null(o, "sent_bytes", NULL);
 		out_buffer_pages(o, &lr->res);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, lr->res.errors);
 		rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL,
@@ -1414,6 +1534,12 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 			    rdc_bench_gbps(bytes, window));
 	else
 		rdc_out_null(o, "client_gbps", NULL);
+	/* bidir: what this side's own requests moved, over its own window. */
+	if (!r->status && bidir && r->server_window_ns)
+		rdc_out_f64(o, RDC_OUT_ANY, "sent_gbps", ", this server sent %.3f Gb/s",
+			    rdc_bench_gbps(sent, r->server_window_ns));
+	else
+		rdc_out_null(o, "sent_gbps", NULL);
 	rdc_out_nl(o);
 	for (uint32_t i = 0; i < r->nlinks; i++) {
 		char name[LINK_NAME_LEN];

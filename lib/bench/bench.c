@@ -105,6 +105,11 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 		return rdc_err_set(err, EINVAL,
 				   "lat keeps every sample: at most %u iterations or %u s per run",
 				   RDC_BENCH_MAX_LAT_ITERS, RDC_BENCH_MAX_LAT_SECONDS);
+	if (rdc_bench_test_is_lat(p->test) && p->bidir)
+		return rdc_err_set(err, EINVAL,
+				   "bidir applies to the bandwidth tests write, read and send, not "
+				   "%s: a latency test has one message in flight",
+				   rdc_bench_test_name(p->test));
 	if (rdc_bench_test_is_lat(p->test) && p->qps != 1)
 		return rdc_err_set(err, EINVAL, "the latency test runs one QP per link");
 	if (p->tx_depth < 1 || p->tx_depth > RDC_BENCH_MAX_DEPTH)

@@ -84,9 +84,13 @@ struct rdc_bench_params {
 	 * posts so that each link (all its QPs together) sends at most
 	 * rate_limit_bps bits of payload per second; 0: unlimited.  hugepages:
 	 * both sides' buffers from huge pages (perftest's --use_hugepages).
+	 * bidir (perftest -b): both sides are requesters over the same QPs at
+	 * once (the bandwidth tests only); the server's counts come back in
+	 * RESULT.
 	 */
 	uint64_t rate_limit_bps;
 	bool hugepages;
+	bool bidir;
 };
 
 #define RDC_BENCH_QP_TIMEOUT_MAX 31

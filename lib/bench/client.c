@@ -25,7 +25,6 @@
 #define CONNECT_TIMEOUT_MS 5000
 #define REPLY_TIMEOUT_MS 10000
 #define SETUP_TIMEOUT_MS 60000	     /* the server registers memory and creates QPs */
-#define START_DELAY_NS 200000000ull  /* the threads' start, after STARTED */
 #define RUN_SLACK_NS 120000000000ull /* past the planned end, a run is cut off */
 
 /*
@@ -294,10 +293,11 @@ static int client_wait(struct client *c, uint64_t until, struct rdc_err *err)
 	}
 }
 
-static bool all_finished(struct client *c)
+/* Every link's own requests are done (a bidir send link still takes the server's). */
+static bool all_sent(struct client *c)
 {
 	for (uint32_t i = 0; i < c->r->nlinks; i++)
-		if (!rdc_bench_link_finished(c->links[i]))
+		if (!rdc_bench_link_sent(c->links[i]))
 			return false;
 	return true;
 }
@@ -318,7 +318,7 @@ static int client_measure(struct client *c, struct rdc_err *err)
 	size_t k = 0;
 	int rc;
 
-	c->sync.start_ns = r->start_ns = rdc_bench_now_ns() + START_DELAY_NS;
+	c->sync.start_ns = r->start_ns = rdc_bench_now_ns() + RDC_BENCH_START_DELAY_NS;
 	rc = rdc_bench_links_start(c->links, r->nlinks, &c->sync, err);
 	if (rc)
 		return rc;
@@ -329,7 +329,7 @@ static int client_measure(struct client *c, struct rdc_err *err)
 	rc = client_wait(c, t0, err);
 	rdc_cpu_times_read(&cpu0, NULL);
 	tick = t0 + p->interval_ns;
-	while (!rc && !all_finished(c)) {
+	while (!rc && !all_sent(c)) {
 		/* Wake at least every 50 ms to notice the threads' end and lost carriers. */
 		uint64_t now = rdc_bench_now_ns(), until = now + 50000000ull;
 
@@ -356,16 +356,50 @@ static int client_measure(struct client *c, struct rdc_err *err)
 					 "links still busy %u s after the planned end",
 					 (unsigned int)(RUN_SLACK_NS / 1000000000ull));
 	}
-	if (rc)
+	/*
+	 * Cut short: stop every thread now.  Otherwise the threads are joined
+	 * after RESULT (client_run_one()): a bidir send link keeps taking the
+	 * server's last sends until then.
+	 */
+	if (rc) {
 		rdc_bench_links_stop(&c->sync);
-	rdc_bench_links_join(c->links, r->nlinks);
+		rdc_bench_links_join(c->links, r->nlinks);
+	}
 	if (!cpu1.total)
 		rdc_cpu_times_read(&cpu1, NULL);
 	r->host_cpu_percent = rdc_cpu_busy_percent(&cpu0, &cpu1);
 	return rc;
 }
 
-/* Move each link's result into the report, with statistics and counter deltas. */
+/*
+ * The run's window from the links' results (final once their requests are
+ * done, rdc_bench_link_sent()): the common window of a timed bandwidth run,
+ * else from the first link's start to the last one's end.
+ */
+static void client_window(struct client *c)
+{
+	struct rdc_bench_report *r = c->r;
+
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		const struct rdc_bench_result *res = rdc_bench_link_result(c->links[i]);
+
+		if (i == 0 || res->window_start_ns < r->window_start_ns)
+			r->window_start_ns = res->window_start_ns;
+		if (res->window_end_ns > r->window_end_ns)
+			r->window_end_ns = res->window_end_ns;
+	}
+	if (r->params.duration_ns && !rdc_bench_test_is_lat(r->params.test)) {
+		/* The common window, whatever each link did inside it. */
+		uint64_t planned_end = r->start_ns + r->params.warmup_ns + r->params.duration_ns;
+
+		r->window_start_ns = r->start_ns + r->params.warmup_ns;
+		/* A run cut short ends when its last link stopped. */
+		if (r->window_end_ns > planned_end || r->window_end_ns < r->window_start_ns)
+			r->window_end_ns = planned_end;
+	}
+}
+
+/* Move each link's result into the report, with statistics and counter deltas (threads joined). */
 static void client_collect(struct client *c)
 {
 	struct rdc_bench_report *r = c->r;
@@ -389,22 +423,9 @@ static void client_collect(struct client *c)
 		}
 		if (res->lat_ns && res->nlat)
 			rdc_lat_stats_compute(lr->res.lat_ns, res->nlat, &lr->lat);
-		if (i == 0 || res->window_start_ns < r->window_start_ns)
-			r->window_start_ns = res->window_start_ns;
-		if (res->window_end_ns > r->window_end_ns)
-			r->window_end_ns = res->window_end_ns;
 		counters_snapshot(&lr->local, &after);
 		counters_delta(&c->before[i], &after, &lr->counters);
 		rdc_counters_free(&after);
-	}
-	if (r->params.duration_ns && !rdc_bench_test_is_lat(r->params.test)) {
-		/* The common window, whatever each link did inside it. */
-		uint64_t planned_end = r->start_ns + r->params.warmup_ns + r->params.duration_ns;
-
-		r->window_start_ns = r->start_ns + r->params.warmup_ns;
-		/* A run cut short ends when its last link stopped. */
-		if (r->window_end_ns > planned_end || r->window_end_ns < r->window_start_ns)
-			r->window_end_ns = planned_end;
 	}
 }
 
@@ -421,17 +442,30 @@ static bool client_finish(struct client *c)
 				       ? r->window_end_ns - r->window_start_ns
 				       : 0; /* a link that failed in its warm-up has no window */
 	m->u.count.nlinks = r->nlinks;
+	/* The threads may still run (bidir send), their counts are final: rdc_bench_link_sent(). */
 	for (uint32_t i = 0; i < r->nlinks; i++) {
-		m->u.count.links[i].bytes = r->links[i].res.bytes;
-		m->u.count.links[i].msgs = r->links[i].res.msgs;
-		m->u.count.links[i].errors = r->links[i].res.errors;
+		const struct rdc_bench_result *res = rdc_bench_link_result(c->links[i]);
+
+		m->u.count.links[i].bytes = res->bytes;
+		m->u.count.links[i].msgs = res->msgs;
+		m->u.count.links[i].errors = res->errors;
 	}
+	/* With bidir the server first lets its own requests end (RDC_BENCH_BIDIR_WAIT_S). */
 	if (rdc_bench_ctl_send(c->fd, m, &ignored) ||
-	    rdc_bench_ctl_expect(c->fd, m, RDC_BENCH_MSG_RESULT, REPLY_TIMEOUT_MS, "server",
-				 &ignored))
+	    rdc_bench_ctl_expect(c->fd, m, RDC_BENCH_MSG_RESULT,
+				 REPLY_TIMEOUT_MS +
+					 (r->params.bidir ? RDC_BENCH_BIDIR_WAIT_S * 1000 : 0),
+				 "server", &ignored))
 		return false;
 	for (uint32_t i = 0; i < r->nlinks && i < m->u.count.nlinks; i++)
 		r->links[i].peer = m->u.count.links[i];
+	/*
+	 * bidir: the server's own window, for the rates of its direction; a
+	 * window no run can have (over the longest run and its slack) is none.
+	 */
+	if (r->params.bidir &&
+	    m->u.count.window_ns <= (uint64_t)RDC_BENCH_MAX_SECONDS * 1000000000ull + RUN_SLACK_NS)
+		r->server_window_ns = m->u.count.window_ns;
 	return true;
 }
 
@@ -459,9 +493,14 @@ static int client_run_one(struct client *c, bool *finished, struct rdc_err *err)
 	if (!rc)
 		rc = client_measure(c, err);
 	if (r->started)
-		client_collect(c);
+		client_window(c);
+	/* DONE and RESULT before the threads end: bidir send links take the server's last sends. */
 	if (!rc)
 		*finished = client_finish(c);
+	rdc_bench_links_stop(&c->sync);
+	rdc_bench_links_join(c->links, r->nlinks);
+	if (r->started)
+		client_collect(c);
 	return rc;
 }
 

@@ -293,8 +293,8 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 	l->nqps = p->qps;
 	l->slot = rdc_bench_slot_bytes(p);
 	l->buf_len = l->slot * p->qps;
-	/* The receiving side of send keeps a full queue of receives per QP. */
-	l->rx_depth = server && p->test == RDC_BENCH_SEND ? p->tx_depth : 1;
+	/* The receiving side of send (both sides with bidir) keeps a full queue of receives per QP. */
+	l->rx_depth = (server || p->bidir) && p->test == RDC_BENCH_SEND ? p->tx_depth : 1;
 	/* The QP takes inline data only when the run's messages fit it (a read sends none). */
 	l->use_inline = p->size <= rdc_bench_inline_bytes(p);
 	l->max_inline = l->use_inline ? rdc_bench_inline_bytes(p) : 0;
@@ -504,10 +504,11 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 					  IBV_QP_MAX_QP_RD_ATOMIC))
 			return verbs_fail(err, errno, "move a QP to RTS", l);
 		/*
-		 * The receiving side of send: a full receive queue before the first
-		 * send; both sides of lat-send: the one receive of the ping-pong.
+		 * The receiving side of send (both with bidir): a full receive queue
+		 * before the first send; both sides of lat-send: the one receive of
+		 * the ping-pong.
 		 */
-		for (uint32_t r = 0; ((l->server && l->p.test == RDC_BENCH_SEND) ||
+		for (uint32_t r = 0; (((l->server || l->p.bidir) && l->p.test == RDC_BENCH_SEND) ||
 				      l->p.test == RDC_BENCH_LAT_SEND) &&
 				     r < l->rx_depth;
 		     r++) {
@@ -550,6 +551,11 @@ bool rdc_bench_link_finished(const struct rdc_bench_link *l)
 	return __atomic_load_n(&l->res.finished, __ATOMIC_ACQUIRE);
 }
 
+bool rdc_bench_link_sent(const struct rdc_bench_link *l)
+{
+	return __atomic_load_n(&l->res.sent, __ATOMIC_ACQUIRE);
+}
+
 /* ---- the data loops ---- */
 
 /*
@@ -588,10 +594,11 @@ static void note_end(struct rdc_bench_link *l, uint64_t now, uint64_t last)
 	}
 }
 
+/* A good completion of our own requests (the peer's sends taken by bidir's receives are not). */
 static bool any_success(const struct ibv_wc *wc, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (wc[i].status == IBV_WC_SUCCESS)
+		if (wc[i].status == IBV_WC_SUCCESS && !(wc[i].opcode & IBV_WC_RECV))
 			return true;
 	return false;
 }
@@ -706,6 +713,54 @@ static int post_chain(struct rdc_bench_link *l, uint32_t q, uint32_t n, bool for
 }
 
 enum bw_phase { PHASE_WARM, PHASE_QUIESCE, PHASE_MEASURE, PHASE_DRAIN };
+
+/*
+ * bidir send: the peer's message @wc landed in a receive of ours; post it
+ * again at once (the peer's next send needs it), and count it (@count)
+ * when it came inside this side's window.
+ */
+static void take_recv(struct rdc_bench_link *l, const struct ibv_wc *wc, bool count)
+{
+	uint32_t q = (uint32_t)wc->wr_id;
+
+	if (q >= l->nqps)
+		return;
+	if (count) {
+		l->res.recv_msgs++;
+		l->res.recv_bytes += wc->byte_len;
+	}
+	if (post_recv(l, q))
+		link_failed(l, EIO, "cannot post a receive");
+}
+
+/*
+ * bidir send, after this side's own requests are done and its result is
+ * final: keep the receive queues full for the peer's last sends (its window
+ * may end a little after ours, or its iterations take longer) until told
+ * to stop.  The result is not touched any more: the caller reads it now.
+ */
+static void serve_recvs(struct rdc_bench_link *l)
+{
+	struct ibv_wc wc[POLL_BATCH];
+
+	while (!stop_requested(l)) {
+		int n = ibv_poll_cq(l->cq, POLL_BATCH, wc);
+
+		if (n < 0)
+			return;
+		if (n == 0) {
+			/* The queues are full: no need to spin the peer's CPU time away. */
+			struct timespec ts = {.tv_nsec = 100000};
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		for (int i = 0; i < n; i++)
+			if (wc[i].status == IBV_WC_SUCCESS && (wc[i].opcode & IBV_WC_RECV) &&
+			    (uint32_t)wc[i].wr_id < l->nqps && post_recv(l, (uint32_t)wc[i].wr_id))
+				return;
+	}
+}
 
 static bool all_retired(const struct rdc_bench_link *l)
 {
@@ -866,10 +921,18 @@ static void run_bw(struct rdc_bench_link *l)
 		for (int i = 0; i < n; i++) {
 			uint32_t q = (uint32_t)(wc[i].wr_id >> 32);
 			uint64_t cnt = wc[i].wr_id & 0xffffffffu;
+			bool counted =
+				phase == PHASE_MEASURE || (phase == PHASE_DRAIN && p->duration_ns);
 
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				if (wc[i].status != IBV_WC_WR_FLUSH_ERR || !l->res.status)
 					link_failed_wc(l, &wc[i], now);
+				continue;
+			}
+			/* bidir send: one of the peer's messages (a receive's wr_id is its QP). */
+			if (wc[i].opcode & IBV_WC_RECV) {
+				take_recv(l, &wc[i],
+					  counted && now >= l->res.window_start_ns && now < t1);
 				continue;
 			}
 			if (q >= l->nqps)
@@ -882,7 +945,7 @@ static void run_bw(struct rdc_bench_link *l)
 				l->qps[q].warm_tail -= (uint32_t)warm;
 				cnt -= warm;
 			}
-			if (phase == PHASE_MEASURE || (phase == PHASE_DRAIN && p->duration_ns)) {
+			if (counted) {
 				if (now >= l->res.window_start_ns && now < t1) {
 					credit(l, now, cnt, cnt * p->size);
 					l->res.completions++;
@@ -1244,22 +1307,26 @@ static void *link_thread(void *arg)
 		;
 	cpu0 = thread_cpu_ns();
 	l->bucket_base_ns = l->sync->start_ns + l->p.warmup_ns;
-	if (l->server && l->p.test == RDC_BENCH_SEND)
+	/* With bidir the server is a requester too, over the same QPs. */
+	if (l->server && !l->p.bidir && l->p.test == RDC_BENCH_SEND)
 		run_receiver(l);
-	else if (l->server)
+	else if (l->server && !l->p.bidir)
 		l->p.test == RDC_BENCH_LAT_SEND ? run_pong_send(l) : run_pong(l);
 	else
 		rdc_bench_test_is_lat(l->p.test) ? run_ping(l) : run_bw(l);
 	l->res.cpu_ns = thread_cpu_ns() - cpu0;
+	__atomic_store_n(&l->res.sent, true, __ATOMIC_RELEASE);
+	if (l->p.bidir && l->p.test == RDC_BENCH_SEND)
+		serve_recvs(l);
 	__atomic_store_n(&l->res.finished, true, __ATOMIC_RELEASE);
 	return NULL;
 }
 
 static bool link_has_work(const struct rdc_bench_link *l)
 {
-	/* The target of write, read and lat-read is the NIC alone. */
-	return !l->server || l->p.test == RDC_BENCH_SEND || l->p.test == RDC_BENCH_LAT ||
-	       l->p.test == RDC_BENCH_LAT_SEND;
+	/* The target of write, read and lat-read is the NIC alone (unless bidir). */
+	return !l->server || l->p.bidir || l->p.test == RDC_BENCH_SEND ||
+	       l->p.test == RDC_BENCH_LAT || l->p.test == RDC_BENCH_LAT_SEND;
 }
 
 int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_bench_sync *sync,
@@ -1288,7 +1355,7 @@ int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_be
 			}
 		}
 		if (!link_has_work(l)) {
-			l->res.finished = true;
+			l->res.sent = l->res.finished = true;
 			continue;
 		}
 		rc = pthread_create(&l->thread, NULL, link_thread, l);

@@ -64,7 +64,19 @@ struct rdc_bench_result {
 	uint64_t *lat_ns; /* one-way latency samples (round trip / 2), lat only */
 	size_t nlat, cap_lat;
 	uint64_t buffer_page_bytes; /* the page size of the link's buffer: huge pages or not */
-	bool finished;		    /* its thread ended */
+	/*
+	 * bidir send: messages and bytes of the peer's sends this side's
+	 * receives took inside its window (the requester counts above are its
+	 * own sends).
+	 */
+	uint64_t recv_msgs, recv_bytes;
+	/*
+	 * Its requests are done and the counts above final (acquire); the
+	 * thread of a bidir send link goes on taking the peer's sends until
+	 * told to stop, so finished comes later.
+	 */
+	bool sent;
+	bool finished; /* its thread ended */
 };
 
 int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_params *p,
@@ -83,6 +95,14 @@ void rdc_bench_link_take_result(struct rdc_bench_link *l, struct rdc_bench_resul
 /* The bytes of interval @k (0 until it has any), readable while the link's thread runs. */
 uint64_t rdc_bench_link_interval(const struct rdc_bench_link *l, size_t k);
 bool rdc_bench_link_finished(const struct rdc_bench_link *l);
+/*
+ * Its own requests are done and its result final except recv_msgs and
+ * recv_bytes (rdc_bench_result.sent).  A bidir send link's thread then
+ * keeps the receive queues full for the peer's last sends until
+ * rdc_bench_links_stop(): the side that waits for the other's count
+ * (the client, for RESULT) joins only after that.
+ */
+bool rdc_bench_link_sent(const struct rdc_bench_link *l);
 
 /*
  * Start one thread per link that has work in this role (the server of a
@@ -96,6 +116,13 @@ void rdc_bench_links_join(struct rdc_bench_link **links, size_t n);
 
 /* verbs' words for a work completion status ("transport retry counter exceeded"). */
 const char *rdc_bench_wc_status_str(int status);
+
+/*
+ * The threads' common start, this long after the server's STARTED: the
+ * server of a bidir run starts its own requesters as long after START, so
+ * that both sides' windows about coincide (their clocks are not shared).
+ */
+#define RDC_BENCH_START_DELAY_NS 200000000ull
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t rdc_bench_now_ns(void);

@@ -180,11 +180,12 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u32(w, p->inline_size);
 	w_u64(w, p->rate_limit_bps);
 	w_u8(w, p->hugepages);
+	w_u8(w, p->bidir);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
 {
-	uint8_t test = r_u8(r, "test"), hugepages;
+	uint8_t test = r_u8(r, "test"), hugepages, bidir;
 
 	if (!r->bad && test > RDC_BENCH_TEST_LAST)
 		r->bad = "test";
@@ -209,6 +210,10 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 	if (!r->bad && hugepages > 1)
 		r->bad = "hugepages";
 	p->hugepages = hugepages == 1;
+	bidir = r_u8(r, "bidir");
+	if (!r->bad && bidir > 1)
+		r->bad = "bidir";
+	p->bidir = bidir;
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

@@ -42,9 +42,14 @@ struct rdc_bench_report {
 	bool started;	   /* the data moved; the link results mean something */
 	uint64_t start_ns; /* CLOCK_MONOTONIC of the common start */
 	uint64_t window_start_ns, window_end_ns; /* the common window */
-	double host_cpu_percent;		 /* busy share of all CPUs over the window */
-	int status;				 /* 0, or -errno when the run was cut short */
-	char error[RDC_ERR_MSG_LEN];		 /* why: an error record's message, whole */
+	/*
+	 * bidir: the server's own requesters' window (protocol 4's RESULT
+	 * window_ns), over which its direction's rates are counted; 0: none.
+	 */
+	uint64_t server_window_ns;
+	double host_cpu_percent;     /* busy share of all CPUs over the window */
+	int status;		     /* 0, or -errno when the run was cut short */
+	char error[RDC_ERR_MSG_LEN]; /* why: an error record's message, whole */
 };
 
 void rdc_bench_report_free(struct rdc_bench_report *r);

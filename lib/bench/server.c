@@ -220,6 +220,60 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 
 static void server_cb_begin(struct server_run *s);
 
+/*
+ * bidir: the client's DONE says its requests are done; this side's may
+ * still run (their drain, or iterations a slower direction has not
+ * finished).  Wait for them, at most RDC_BENCH_BIDIR_WAIT_S, watching the
+ * client: a message or a close now means it gave up.
+ */
+static int server_wait_sent(struct server_run *s, struct rdc_err *err)
+{
+	uint64_t deadline = rdc_bench_now_ns() + RDC_BENCH_BIDIR_WAIT_S * 1000000000ull;
+
+	for (;;) {
+		struct pollfd pfd = {.fd = s->fd, .events = POLLIN};
+		bool all = true;
+
+		for (uint32_t i = 0; i < s->r.nlinks; i++)
+			if (!rdc_bench_link_sent(s->links[i]))
+				all = false;
+		if (all)
+			return 0;
+		if (interrupted(s))
+			return rdc_err_set(err, EINTR, "the server was stopped");
+		if (rdc_bench_now_ns() >= deadline)
+			return rdc_err_set(err, ETIMEDOUT,
+					   "this side's requests (bidir) still ran %u s after the "
+					   "client's DONE",
+					   RDC_BENCH_BIDIR_WAIT_S);
+		if (poll(&pfd, 1, 10) > 0)
+			return rdc_err_set(err, ECONNABORTED,
+					   "the client gave up while this side's requests (bidir) "
+					   "ended");
+	}
+}
+
+/*
+ * bidir: this side's window, counted as the client counts its own: a timed
+ * run's whole window, else from the first link's start to the last one's end.
+ */
+static uint64_t server_window(const struct server_run *s)
+{
+	uint64_t start = UINT64_MAX, end = 0;
+
+	if (s->r.params.duration_ns)
+		return s->r.params.duration_ns;
+	for (uint32_t i = 0; i < s->r.nlinks; i++) {
+		const struct rdc_bench_result *res = rdc_bench_link_result(s->links[i]);
+
+		if (res->window_start_ns < start)
+			start = res->window_start_ns;
+		if (res->window_end_ns > end)
+			end = res->window_end_ns;
+	}
+	return end > start ? end - start : 0;
+}
+
 static int server_run_links(struct server_run *s, struct rdc_err *err)
 {
 	const struct rdc_bench_params *p = &s->r.params;
@@ -231,7 +285,9 @@ static int server_run_links(struct server_run *s, struct rdc_err *err)
 	rc = server_expect(s, RDC_BENCH_MSG_START, START_TIMEOUT_MS, err);
 	if (rc)
 		return rc;
-	s->sync.start_ns = s->r.start_ns = rdc_bench_now_ns();
+	/* A requester too (bidir): start about when the client's threads do. */
+	s->sync.start_ns = s->r.start_ns =
+		rdc_bench_now_ns() + (p->bidir ? RDC_BENCH_START_DELAY_NS : 0);
 	rc = rdc_bench_links_start(s->links, s->r.nlinks, &s->sync, err);
 	if (rc)
 		return rc;
@@ -250,6 +306,8 @@ static int server_run_links(struct server_run *s, struct rdc_err *err)
 		done_timeout = RDC_BENCH_MAX_SECONDS * 1000 + DONE_SLACK_MS;
 	if (!rc)
 		rc = server_expect(s, RDC_BENCH_MSG_DONE, done_timeout, err);
+	if (!rc && p->bidir)
+		rc = server_wait_sent(s, err);
 	rdc_bench_links_stop(&s->sync);
 	rdc_bench_links_join(s->links, s->r.nlinks);
 	if (rc)
@@ -262,12 +320,17 @@ static int server_run_links(struct server_run *s, struct rdc_err *err)
 	memset(&s->msg, 0, sizeof(s->msg));
 	s->msg.type = RDC_BENCH_MSG_RESULT;
 	s->msg.u.count.nlinks = s->r.nlinks;
+	/* Protocol 4: the window of this side's requests, over which the client counts them. */
+	if (p->bidir)
+		s->msg.u.count.window_ns = s->r.server_window_ns = server_window(s);
 	for (uint32_t i = 0; i < s->r.nlinks; i++) {
 		const struct rdc_bench_result *res = rdc_bench_link_result(s->links[i]);
 
 		s->r.links[i].res.bytes = res->bytes;
 		s->r.links[i].res.msgs = res->msgs;
 		s->r.links[i].res.errors = res->errors;
+		s->r.links[i].res.recv_msgs = res->recv_msgs;
+		s->r.links[i].res.recv_bytes = res->recv_bytes;
 		s->r.links[i].res.status = res->status;
 		memcpy(s->r.links[i].res.error, res->error, sizeof(res->error));
 		s->msg.u.count.links[i].bytes = res->bytes;

@@ -30,6 +30,13 @@
  * lock out a client that says HELLO as soon as it connects.
  */
 #define RDC_BENCH_MAX_PENDING 64
+/*
+ * bidir: after the client's DONE the server's own requests may still run
+ * (its drain, or iterations a slower direction has not finished): it waits
+ * at most this many seconds for them before RESULT, and a client waits as
+ * much longer for RESULT.
+ */
+#define RDC_BENCH_BIDIR_WAIT_S 60
 
 struct rdc_bench_server_opts {
 	const char *bind; /* NULL: every address */

@@ -136,9 +136,9 @@ fake_server() {
 	read_msg()
 	if mode == "version":
 	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), version=1))
-	elif mode == "v2":
-	    # An rdmactl of protocol 2 refuses a HELLO of 3 in its own version's ERROR.
-	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 4, this rdmactl speaks 2"), version=2))
+	elif mode == "v3":
+	    # An rdmactl of protocol 3 refuses a HELLO of 4 in its own version's ERROR.
+	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 4, this rdmactl speaks 3"), version=3))
 	elif mode == "longerror":
 	    # A whole error record's message: a path of 3000 bytes in it.
 	    c.sendall(frame(9, struct.pack(">I", 2) + s(b"cannot read '/" + b"d/" * 1500 + b"end': gone")))
@@ -293,6 +293,15 @@ usage_error() {
 				"${c[@]}" test "$t" "$k" 1
 		done
 	done
+	# bidir (perftest -b): a flag, for the bandwidth tests; wherever it stands beside test.
+	for t in lat lat-read lat-send; do
+		usage_error "'bidir' applies to the bandwidth tests; $t has one message in flight" \
+			"${c[@]}" test "$t" bidir
+		usage_error "'bidir' applies to the bandwidth tests; $t has one message in flight" \
+			"${c[@]}" bidir test "$t"
+	done
+	usage_error "'bidir' given twice" "${c[@]}" bidir bidir
+	usage_error "unknown keyword 'yes'" "${c[@]}" bidir yes
 	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test read inline 64
 	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test lat-read inline 64
 	usage_error "'test lat-write': not one of write, read, send, lat, lat-read, lat-send" "${c[@]}" test lat-write
@@ -439,11 +448,11 @@ usage_error() {
 	assert_line --index 1 --regexp '^RDCB 4 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
 }
 
-@test "bench client: a server of protocol version 2 (before cq-mod, post-list, inline), exit 1" {
-	fake_server v2
-	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" cq-mod 1
+@test "bench client: a server of protocol version 3 (before rate-limit, hugepages, size all and bidir), exit 1" {
+	fake_server v3
+	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" bidir
 	assert_failure 1
-	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 4"* ]] || fail "$stderr"
+	[[ $stderr == *"protocol version mismatch: peer speaks 3, this rdmactl speaks 4"* ]] || fail "$stderr"
 }
 
 @test "bench client: the server's ERROR is printed whole, a 3000-byte path in it" {
@@ -550,7 +559,7 @@ usage_error() {
 # The parameters of a run, as bench client and server documents carry them.
 BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","duration_s","iters","warmup_s",
 	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
-	"qp_survival_s","rate_limit_gbps","hugepages"]'
+	"qp_survival_s","rate_limit_gbps","hugepages","bidir"]'
 
 @test "bench server -j: a run that set up no links has every key, the parameters null, links []" {
 	command -v jq >/dev/null || skip "jq not installed"
@@ -559,7 +568,7 @@ BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_
 	wait_lines "$SRV.out" 1
 	server_alive
 	run jq -c --argjson p "$BENCH_PARAMS" '[(keys | sort) == (["schema", "kind", "time", "run", "client",
-		"status", "error", "links", "client_gbps"] + $p | sort), (. as $d | [$p[] | $d[.]] | unique),
+		"status", "error", "links", "client_gbps", "sent_gbps"] + $p | sort), (. as $d | [$p[] | $d[.]] | unique),
 		.links, .run]' "$SRV.out"
 	assert_success
 	assert_output '[true,[null],[],1]'
@@ -743,4 +752,15 @@ c, _ = s.accept(); time.sleep(30)' "$PORT" 3>&- &
 	assert_output --partial "--rate_limit_type"
 	assert_output --regexp 'hugepages +both sides. buffers from huge pages'
 	assert_output --partial "--use_hugepages"
+}
+
+@test "bench help: bidir is a keyword of the client, named after perftest -b, for the bandwidth tests" {
+	run "$RDMACTL" help bench
+	assert_success
+	# A flag: no metavariable after it; what it does and perftest's option in its help.
+	assert_line --regexp '^ +bidir +both sides send at once over the same QPs, write, read$'
+	assert_output --partial "(perftest -b)"
+	run "$RDMACTL" __complete bench client 1.2.3.4 bi
+	assert_success
+	assert_output bidir
 }

@@ -297,10 +297,12 @@ json_paths() {
 # listed here from cmd/bench.c (the lab checks them on real runs); the
 # server's document for a failed run is also read from a live server below.
 BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth cq_mod post_list inline_bytes duration_s iters warmup_s interval_s
-	traffic_class mtu_limit_bytes"
+	traffic_class mtu_limit_bytes bidir"
 BENCH_ENDPOINT_KEYS="device port netdev gid_index gid ip"
 BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local links.remote
 	links.path_mtu_bytes links.status links.bytes links.msgs links.window_s links.gbps
+	links.directions links.directions.client_to_server links.directions.server_to_client
+	links.directions.client_to_server.requester total.directions
 	links.mmsgs_per_s links.min_interval_gbps links.max_interval_gbps links.port_share_pct
 	links.port_rate_gbps links.intervals_gbps links.completions links.post_calls links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
@@ -316,8 +318,8 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	sizes.duration_s sizes.status sizes.error sizes.gbps sizes.mmsgs_per_s sizes.imbalance
 	sizes.bytes sizes.msgs sizes.window_s sizes.host_cpu_pct sizes.latency_us error"
 BENCH_SERVER_KEYS="run client status error links links.client_bytes links.received_bytes
-	links.failed_completions links.error links.remote.gid_index links.remote.gid
-	links.remote.ip client_gbps"
+	links.sent_bytes links.failed_completions links.error links.remote.gid_index links.remote.gid
+	links.remote.ip client_gbps sent_gbps"
 
 @test "bench: the JSON keys of the client's report and the server's documents are documented" {
 	local page=$MAN/rdmactl-bench.8.scd key k

@@ -424,6 +424,7 @@ static void sample_msg(struct rdc_bench_msg *m, unsigned int type)
 		m->u.setup.params.cq_mod = 100;
 		m->u.setup.params.post_list = 0xfedcba98;
 		m->u.setup.params.inline_size = RDC_BENCH_INLINE_DEFAULT;
+		m->u.setup.params.bidir = true;
 		/* fall through */
 	case RDC_BENCH_MSG_SETUP_OK:
 		m->u.setup.nlinks = 2;
@@ -653,7 +654,8 @@ static void f_end(struct frame *f)
 	f->b[11] = len & 0xff;
 }
 
-static void f_params(struct frame *f, uint8_t test)
+/* SETUP's params; without @with_v4 as protocol 3 wrote them (no rate-limit, hugepages, bidir). */
+static void f_params_bidir(struct frame *f, uint8_t test, bool with_v4, uint8_t bidir)
 {
 	f_u8(f, test);
 	f_u32(f, 65536);	/* size */
@@ -671,8 +673,16 @@ static void f_params(struct frame *f, uint8_t test)
 	f_u32(f, 0);		/* cq-mod (protocol 3) */
 	f_u32(f, 1);		/* post-list */
 	f_u32(f, 0xffffffff);	/* inline: the default */
-	f_u64(f, 0);		/* rate-limit (protocol 4): none */
-	f_u8(f, 0);		/* hugepages: no */
+	if (!with_v4)
+		return;
+	f_u64(f, 0);	/* rate-limit (protocol 4): none */
+	f_u8(f, 0);	/* hugepages: no */
+	f_u8(f, bidir); /* bidir */
+}
+
+static void f_params(struct frame *f, uint8_t test)
+{
+	f_params_bidir(f, test, true, 0);
 }
 
 /* One link with @nqps QPs, the first one's qpn and psn given. */
@@ -750,6 +760,11 @@ static const struct bad_case bad_cases[] = {
 	/* 27 */ {"ERROR text of RDC_ERR_MSG_LEN bytes", -EPROTO, "bad error text"},
 	/* 28 */ {"empty PORTS (control)", 0, NULL},
 	/* 29 */ {"HELLO without payload", -EPROTO, "bad software name"},
+	/* 30 */ {"bidir 2", -EPROTO, "bad bidir"},
+	/* 31 */ {"bidir 1 (control)", 0, NULL},
+	/* 32 */
+	{"SETUP body of protocol 3 (no rate-limit, hugepages, bidir) in a frame of 4", -EPROTO,
+	 "bad rate-limit"},
 };
 
 /* Build frame @k of the table above into @f. */
@@ -865,6 +880,14 @@ static void bad_frame(struct frame *f, size_t k)
 	case 29:
 		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_HELLO);
 		break;
+	case 30:
+	case 31:
+	case 32:
+		f_start(f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
+		f_params_bidir(f, RDC_BENCH_SEND, k != 32, k == 30 ? 2 : 1);
+		/* No links; in a v3 body bidir would be the link count's first byte: one short. */
+		f_u32(f, 0);
+		break;
 	default:
 		fail_msg("no frame %zu", k);
 	}
@@ -951,6 +974,15 @@ static void test_decode_header(void **state)
 	assert_int_equal(err.code, EPROTONOSUPPORT);
 	assert_non_null(strstr(err.msg, "version mismatch"));
 	assert_non_null(strstr(err.msg, "peer speaks 2, this rdmactl speaks 4"));
+
+	/* Protocol 3 (before rate-limit, hugepages and bidir): refused by its header, in words, before its SETUP is read. */
+	f_start(&f, 3, RDC_BENCH_MSG_SETUP);
+	f_params_bidir(&f, RDC_BENCH_WRITE, false, 0);
+	f_u32(&f, 0);
+	f_end(&f);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), -EPROTONOSUPPORT);
+	assert_non_null(strstr(err.msg, "peer speaks 3, this rdmactl speaks 4"));
 }
 
 /* Every truncation of every valid message, its header length patched to match, fails cleanly. */
@@ -1229,6 +1261,40 @@ static void test_params_knobs(void **state)
 			fail_msg("%s: cq-mod %u, expected %u", cases[i].what, rdc_bench_cq_mod(&p),
 				 cases[i].sig_every);
 		assert_int_equal(rdc_bench_inline_bytes(&p), cases[i].inline_bytes);
+	}
+}
+
+/*
+ * bidir (perftest -b): the bandwidth tests only; the check the server runs
+ * on a client's SETUP says so in words.  It changes no other limit.
+ */
+static void test_params_bidir(void **state)
+{
+	static const struct {
+		enum rdc_bench_test test;
+		int rc;
+	} cases[] = {
+		{RDC_BENCH_WRITE, 0},	       {RDC_BENCH_READ, 0},
+		{RDC_BENCH_SEND, 0},	       {RDC_BENCH_LAT, -EINVAL},
+		{RDC_BENCH_LAT_READ, -EINVAL}, {RDC_BENCH_LAT_SEND, -EINVAL},
+	};
+	(void)state;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
+		struct rdc_bench_params p;
+		struct rdc_err err = {0};
+
+		rdc_bench_params_default(&p, cases[i].test);
+		assert_false(p.bidir);
+		assert_int_equal(rdc_bench_params_check(&p, NULL), 0);
+		p.bidir = true;
+		if (rdc_bench_params_check(&p, &err) != cases[i].rc)
+			fail_msg("%s bidir: %s", rdc_bench_test_name(cases[i].test), err.msg);
+		if (cases[i].rc) {
+			assert_non_null(strstr(err.msg, "bidir applies to the bandwidth tests"));
+			assert_non_null(strstr(err.msg, rdc_bench_test_name(cases[i].test)));
+		}
+		/* Registered memory is the same: both directions use one buffer per QP. */
+		assert_int_equal(rdc_bench_params_memory(&p, 2), rdc_bench_slot_bytes(&p) * 2);
 	}
 }
 
@@ -1966,6 +2032,7 @@ int main(void)
 		cmocka_unit_test(test_params_check),
 		cmocka_unit_test(test_params_check_retry),
 		cmocka_unit_test(test_params_knobs),
+		cmocka_unit_test(test_params_bidir),
 		cmocka_unit_test(test_ctl_error_whole),
 		cmocka_unit_test(test_params_memory),
 		cmocka_unit_test(test_test_names),
