@@ -161,7 +161,7 @@ extern const struct rdc_cmd *const rdc_cmds[];
 
 /* ---- args.c ---- */
 
-#define RDC_MAX_PARAMS 24
+#define RDC_MAX_PARAMS 40 /* keywords of one action (bench client has 26) */
 #define RDC_MAX_REPEAT 16
 #define RDC_MAX_OBJECTS 64
 
