@@ -654,7 +654,7 @@ static void out_params_null(struct rdc_out *o)
 		"test",	      "msg_size_bytes", "qps_per_link",	   "tx_depth",	 "cq_mod",
 		"post_list",  "inline_bytes",	"duration_s",	   "iters",	 "warmup_s",
 		"interval_s", "traffic_class",	"mtu_limit_bytes", "qp_timeout", "retry_cnt",
-		"rnr_retry",  "qp_survival_s",	"rate_limit_gbps", "hugepages", "bidir",
+		"rnr_retry",  "qp_survival_s",	"rate_limit_gbps", "hugepages",	 "bidir",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)
