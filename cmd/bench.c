@@ -204,6 +204,11 @@ static const struct rdc_param bench_client_params[] = {
 	 .parse = rdc_val_uint,
 	 .dest = CLIENT_PARAM(inline_size),
 	 .spec = &inline_range},
+	{.name = "rdma-cm",
+	 .help = "connect the QPs through rdma_cm, at the server's address on each link and the "
+		 "control port (perftest -R)",
+	 .parse = rdc_val_flag,
+	 .dest = CLIENT_PARAM(rdma_cm)},
 	{.name = "duration",
 	 .metavar = "SEC",
 	 .excludes = "iters",
@@ -550,6 +555,7 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 		    ", post-list %" PRIu64, p->post_list);
 	rdc_out_u64(o, rdc_bench_inline_bytes(p) ? sink : RDC_OUT_MACHINE, "inline_bytes",
 		    ", inline <= %" PRIu64 " B", rdc_bench_inline_bytes(p));
+	rdc_out_bool(o, p->rdma_cm ? sink : RDC_OUT_MACHINE, "rdma_cm", ", rdma_cm %s", p->rdma_cm);
 	/* Both keys always: the one not in use is null. */
 	if (p->duration_ns) {
 		rdc_out_f64(o, sink, "duration_s", ", %.3g s", (double)p->duration_ns / 1e9);
@@ -576,7 +582,7 @@ static void out_params_null(struct rdc_out *o)
 		"test",	      "msg_size_bytes", "qps_per_link",	   "tx_depth",	 "cq_mod",
 		"post_list",  "inline_bytes",	"duration_s",	   "iters",	 "warmup_s",
 		"interval_s", "traffic_class",	"mtu_limit_bytes", "qp_timeout", "retry_cnt",
-		"rnr_retry",  "qp_survival_s",
+		"rnr_retry",  "qp_survival_s",	"rdma_cm",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)

@@ -79,6 +79,12 @@ struct rdc_bench_params {
 	uint32_t cq_mod;
 	uint32_t post_list;
 	uint32_t inline_size;
+	/*
+	 * perftest -R: connect the QPs through rdma_cm (a connection request
+	 * per QP to the server's address at its control port) instead of
+	 * moving them to RTR/RTS from the control connection's QPNs.  0 or 1.
+	 */
+	uint8_t rdma_cm;
 };
 
 #define RDC_BENCH_QP_TIMEOUT_MAX 31

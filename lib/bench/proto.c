@@ -178,6 +178,7 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u32(w, p->cq_mod);
 	w_u32(w, p->post_list);
 	w_u32(w, p->inline_size);
+	w_u8(w, p->rdma_cm);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
@@ -202,6 +203,7 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 	p->cq_mod = r_u32(r, "cq-mod");
 	p->post_list = r_u32(r, "post-list");
 	p->inline_size = r_u32(r, "inline");
+	p->rdma_cm = r_u8(r, "rdma-cm");
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

@@ -34,10 +34,12 @@
  *    error record's message (RDC_ERR_MSG_LEN), not 255 bytes; SETUP's test
  *    takes lat-read (4) and lat-send (5) too (added before any release spoke
  *    3: no peer of protocol 3 knows fewer tests).
+ * 4: SETUP's params end with rdma_cm (u8, 0 or 1: the QPs connect through
+ *    rdma_cm, perftest -R).
  * A peer of another version is refused on its first message, in words
  * ("protocol version mismatch: peer speaks 2, this rdmactl speaks 3").
  */
-#define RDC_BENCH_PROTO_VERSION 3
+#define RDC_BENCH_PROTO_VERSION 4
 #define RDC_BENCH_HDR_LEN 12
 #define RDC_BENCH_MAX_FRAME 65536
 

@@ -33,7 +33,7 @@ probe() {
 	python3 - "$PORT" "$1" <<-'EOF'
 	import socket, struct, sys
 	port, case = int(sys.argv[1]), sys.argv[2]
-	def hdr(version=3, mtype=1, length=0, magic=b"RDCB"):
+	def hdr(version=4, mtype=1, length=0, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, length)
 	hello = struct.pack(">H", 13) + b"rdmactl 0.1.0"
 	msg = {
@@ -125,7 +125,7 @@ fake_server() {
 	    else:
 	        log.write("%s %d type %d\n" % (magic.decode(), version, mtype))
 	    return mtype
-	def frame(mtype, payload=b"", version=3, magic=b"RDCB"):
+	def frame(mtype, payload=b"", version=4, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, len(payload)) + payload
 	def s(text):
 	    return struct.pack(">H", len(text)) + text
@@ -136,6 +136,9 @@ fake_server() {
 	read_msg()
 	if mode == "version":
 	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), version=1))
+	elif mode == "v3":
+	    # An rdmactl of protocol 3 (before rdma-cm) refuses a HELLO of 4 the same way.
+	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 4, this rdmactl speaks 3"), version=3))
 	elif mode == "v2":
 	    # An rdmactl of protocol 2 refuses a HELLO of 3 in its own version's ERROR.
 	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 3, this rdmactl speaks 2"), version=2))
@@ -217,6 +220,12 @@ usage_error() {
 	usage_error "'post-list 2000': out of range 1-1024" "${c[@]}" post-list 2000
 	usage_error "'inline 1025': out of range 0-1024" "${c[@]}" inline 1025
 	usage_error "'inline -1': " "${c[@]}" inline -1
+	# rdma-cm is a word on its own (perftest -R): no value after it.
+	usage_error "unexpected argument 'on'" "${c[@]}" rdma-cm on
+	usage_error "unexpected argument '1'" "${c[@]}" rdma-cm 1
+	run --separate-stderr "$RDMACTL" bench "${c[@]}" rdma-cm test lat-send size 64
+	assert_failure 1
+	[[ $stderr == *"cannot reach the bench server"* ]] || fail "$stderr"
 	# The edges of the knobs pass: the run fails only on the connection.
 	run --separate-stderr "$RDMACTL" bench "${c[@]}" tx-depth 1024 cq-mod 1024 post-list 1024 inline 1024
 	assert_failure 1
@@ -375,18 +384,25 @@ usage_error() {
 	fake_server version
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT"
 	assert_failure 1
-	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 3"* ]] || fail "$stderr"
+	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 4"* ]] || fail "$stderr"
 	run fake_log
 	# The client's HELLO was well-formed, and it said why it gave up.
-	assert_line --index 0 "RDCB 3 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
-	assert_line --index 1 --regexp '^RDCB 3 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
+	assert_line --index 0 "RDCB 4 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
+	assert_line --index 1 --regexp '^RDCB 4 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
 }
 
 @test "bench client: a server of protocol version 2 (before cq-mod, post-list, inline), exit 1" {
 	fake_server v2
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" cq-mod 1
 	assert_failure 1
-	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 3"* ]] || fail "$stderr"
+	[[ $stderr == *"protocol version mismatch: peer speaks 2, this rdmactl speaks 4"* ]] || fail "$stderr"
+}
+
+@test "bench client: a server of protocol version 3 (before rdma-cm), exit 1" {
+	fake_server v3
+	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" rdma-cm
+	assert_failure 1
+	[[ $stderr == *"protocol version mismatch: peer speaks 3, this rdmactl speaks 4"* ]] || fail "$stderr"
 }
 
 @test "bench client: the server's ERROR is printed whole, a 3000-byte path in it" {
@@ -443,7 +459,7 @@ usage_error() {
 	[[ $stderr == *"this host has no RDMA port with a RoCE v2 IPv4 GID (see 'rdmactl port gids')"* ]] ||
 		fail "$stderr"
 	run fake_log
-	assert_line --index 1 --regexp "^RDCB 3 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
+	assert_line --index 1 --regexp "^RDCB 4 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
 	# A named link: the name is in the message.
 	fake_server ports
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" link rxe0:mlx5_0
@@ -491,7 +507,7 @@ usage_error() {
 }
 
 # The parameters of a run, as bench client and server documents carry them.
-BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","duration_s","iters","warmup_s",
+BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","rdma_cm","duration_s","iters","warmup_s",
 	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
 	"qp_survival_s"]'
 
@@ -593,7 +609,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	run cat "$SRV.out"
 	assert_output --partial "failed: not an rdmactl bench peer (bad magic)"
 	assert_output --partial "failed: message of 2147483647 bytes is over the limit of 65536"
-	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 3"
+	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 4"
 	assert_output --partial "failed: waiting for HELLO from the client: the peer closed the connection"
 	assert_output --partial "failed: malformed HELLO message: bad software name"
 	assert_output --partial "failed: unknown message type 77"
@@ -605,15 +621,15 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	start_server bench server
 	run probe version
 	assert_success
-	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 3$'
+	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 4$'
 	run probe version+hello
-	assert_output --regexp '^reply 3 9 [0-9]+ protocol version mismatch'
+	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch'
 	run probe huge
-	assert_output --regexp '^reply 3 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
+	assert_output --regexp '^reply 4 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
 	run probe magic
-	assert_output --regexp '^reply 3 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
+	assert_output --regexp '^reply 4 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
 	run probe type
-	assert_output --regexp '^reply 3 9 [0-9]+ unknown message type 77$'
+	assert_output --regexp '^reply 4 9 [0-9]+ unknown message type 77$'
 	# One that left says nothing more: no answer to read.
 	run probe truncated
 	assert_output closed
