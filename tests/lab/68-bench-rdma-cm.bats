@@ -131,3 +131,20 @@ ok_run() {
 	ok_run m
 	[ "$(jqf m '.links[0].path_mtu_bytes')" = 512 ] || fail "path MTU $(jqf m '.links[0].path_mtu_bytes')"
 }
+
+@test "rdma-cm over both links: each link's QPs connect to the server's address on that link" {
+	local a0 a1 b0 b1
+	a0=$(reqs) b0=$(in_vm a 'cat /sys/class/infiniband/rxe1/ports/1/cm_rx_msgs/req')
+	LAB_TIMEOUT=60 on b "$R -j bench client 198.18.1.1 port $SRV_PORT link rxe0 link rxe1 rdma-cm qps 3 duration 1 warmup 0.5 size 1K" \
+		>"$BATS_TEST_TMPDIR/two.json" || {
+		cat "$BATS_TEST_TMPDIR/two.json"
+		return 1
+	}
+	"$TOP/tests/schema-check" "$BATS_TEST_TMPDIR/two.json" >/dev/null || fail "not a valid bench-client document"
+	a1=$(reqs) b1=$(in_vm a 'cat /sys/class/infiniband/rxe1/ports/1/cm_rx_msgs/req')
+	echo "# two links, qps 3: rxe0 $((a1 - a0)) requests, rxe1 $((b1 - b0))" >&3
+	[ "$(jqf two '[.links[].status] | join(",")')" = ok,ok ] || fail "$(jqf two '.links | tojson')"
+	[ "$(jqf two '[.links[].remote.device] | join(",")')" = rxe0,rxe1 ]
+	[ $((a1 - a0)) -eq 3 ] && [ $((b1 - b0)) -eq 3 ] ||
+		fail "requests: rxe0 $((a1 - a0)), rxe1 $((b1 - b0)), not 3 each"
+}
