@@ -559,6 +559,8 @@ bool rdc_bench_link_finished(const struct rdc_bench_link *l)
 #define CM_EVENT_MS 10000  /* a connection request's answer */
 #define CM_PRIVATE_LEN 8
 
+static const uint8_t cm_magic[4] = {'R', 'D', 'C', 'B'}; /* RDC_BENCH_PROTO_MAGIC's bytes */
+
 static int cm_fail(struct rdc_err *err, int e, const char *what, const struct rdc_bench_link *l)
 {
 	if (e <= 0)
@@ -662,7 +664,7 @@ static void cm_conn_param(const struct rdc_bench_link *l, uint32_t q, uint8_t *p
 {
 	uint32_t be = htonl(q);
 
-	memcpy(priv, RDC_BENCH_PROTO_MAGIC, 4);
+	memcpy(priv, cm_magic, sizeof(cm_magic));
 	memcpy(priv + 4, &be, 4);
 	memset(cp, 0, sizeof(*cp));
 	cp->private_data = priv;
@@ -791,10 +793,16 @@ int rdc_bench_link_cm_listen(struct rdc_bench_link *l, uint16_t port, struct rdc
 	inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof(addr));
 	if (rdma_bind_addr(l->cm_listen, (struct sockaddr *)&sa) ||
 	    rdma_listen(l->cm_listen, RDC_BENCH_MAX_QPS)) {
+		/*
+		 * The kernel says EADDRNOTAVAIL when another id holds the port on
+		 * any address; said in the message, which is what reaches the client.
+		 */
+		const char *held = " (another rdma_cm listener holds it: perftest -R?)";
 		int e = errno;
 
-		return rdc_err_set(err, e > 0 ? e : EIO, "%s/%u: rdma_cm cannot listen on %s:%u",
-				   l->ep.device, l->ep.port, addr, port);
+		return rdc_err_set(err, e > 0 ? e : EIO, "%s/%u: rdma_cm cannot listen on %s:%u%s",
+				   l->ep.device, l->ep.port, addr, port,
+				   e == EADDRINUSE || e == EADDRNOTAVAIL ? held : "");
 	}
 	return cm_on_link(l, l->cm_listen, err);
 }
@@ -829,7 +837,7 @@ static int cm_request(struct rdc_bench_link *l, struct rdma_cm_id *id, uint32_t 
 	bool ours = false;
 	int rc;
 
-	if (len >= CM_PRIVATE_LEN && !memcmp(priv, RDC_BENCH_PROTO_MAGIC, 4)) {
+	if (len >= CM_PRIVATE_LEN && !memcmp(priv, cm_magic, sizeof(cm_magic))) {
 		memcpy(&be, priv + 4, 4);
 		q = ntohl(be);
 	}

@@ -148,3 +148,24 @@ ok_run() {
 	[ $((a1 - a0)) -eq 3 ] && [ $((b1 - b0)) -eq 3 ] ||
 		fail "requests: rxe0 $((a1 - a0)), rxe1 $((b1 - b0)), not 3 each"
 }
+
+@test "rdma-cm: the server's rdma_cm port taken, the run fails in words and the server serves on" {
+	local port=$((SRV_PORT + 5)) ppid spid
+	# ib_write_bw -R listens through rdma_cm on every address of the port, and on no TCP port.
+	LAB_TIMEOUT=90 in_vm a "exec timeout 60 ib_write_bw -d rxe0 -R -p $port" >/dev/null 2>&1 &
+	ppid=$!
+	in_vm a "up() { rdma res show cm_id | grep -q 'state LISTEN .*:$port '; }; wait_for 20 up"
+	LAB_TIMEOUT=90 in_vm a "exec timeout 60 $R bench server port $port" >"$BATS_TEST_TMPDIR/srv.out" 2>&1 &
+	spid=$!
+	in_vm a "wait_for 20 listening $port"
+	run on b "$R bench client 198.18.1.1 port $port link rxe0 rdma-cm duration 1 2>&1"
+	echo "# $output" >&3
+	[ "$status" -eq 1 ] || fail "exit $status: $output"
+	[[ $output == *"rdma_cm cannot listen on 198.18.1.1:$port (another rdma_cm listener holds it"* ]] || fail "$output"
+	# Without rdma-cm the same server runs: the failed run left nothing behind.
+	run on b "$R -j bench client 198.18.1.1 port $port link rxe0 duration 1 warmup 0"
+	on a "pkill -INT -f 'bench server port $port' || true; pkill -f 'ib_write_bw -d rxe0 -R -p $port' || true"
+	wait "$spid" "$ppid" 2>/dev/null || true
+	[ "$status" -eq 0 ] || fail "the run after: exit $status: $output"
+	[ "$(jq -r '.links[0].status' <<<"$output")" = ok ] || fail "$output"
+}
