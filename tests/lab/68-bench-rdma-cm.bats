@@ -24,7 +24,11 @@ reqs() {
 # pt_cm TOOL "OPTIONS": as pt() of bench_vs_perftest.bash, but a server
 # started with -R listens through rdma_cm, not on a TCP port: its listening
 # cm_id is waited for instead.  Each run gets a port of its own, retries
-# included (a server of the failed try may still hold its port).
+# included (a server of the failed try may still hold its port).  Seen in
+# about one full run of this file in three: the perftest -R client REJECTED by
+# its server ("RDMA_CM_EVENT_REJECTED; error: 8", no listener for that
+# service) and then a segmentation fault; the retry (BATS_TEST_RETRIES) has
+# passed each time.
 pt_cm() {
 	local tool=$1 opts=$2 spid rc=0 port
 	PT_SEQ=$((${PT_SEQ:-0} + 1))
