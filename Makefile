@@ -12,7 +12,7 @@ DATADIR ?= $(PREFIX)/share/rdmactl
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libmnl libnl-3.0 libnl-route-3.0 yaml-0.1 libibverbs
+PKGS := libmnl libnl-3.0 libnl-route-3.0 yaml-0.1 libibverbs librdmacm
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)

@@ -246,6 +246,11 @@ static const struct rdc_param bench_client_params[] = {
 		 "the rates are both directions' sum, and each direction's",
 	 .parse = rdc_val_flag,
 	 .dest = CLIENT_PARAM(bidir)},
+	{.name = "rdma-cm",
+	 .help = "connect the QPs through rdma_cm, at the server's address on each link and the "
+		 "control port (perftest -R)",
+	 .parse = rdc_val_flag,
+	 .dest = CLIENT_PARAM(rdma_cm)},
 	{.name = "duration",
 	 .metavar = "SEC",
 	 .excludes = "iters",
@@ -619,6 +624,7 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 	rdc_out_bool(o, p->hugepages ? sink : RDC_OUT_MACHINE, "hugepages", ", hugepages%.0s",
 		     p->hugepages);
 	rdc_out_bool(o, p->bidir ? sink : RDC_OUT_MACHINE, "bidir", ", bidir %s", p->bidir);
+	rdc_out_bool(o, p->rdma_cm ? sink : RDC_OUT_MACHINE, "rdma_cm", ", rdma_cm %s", p->rdma_cm);
 	/* Both keys always: the one not in use is null. */
 	if (p->duration_ns) {
 		rdc_out_f64(o, sink, "duration_s", ", %.3g s", (double)p->duration_ns / 1e9);
@@ -655,6 +661,7 @@ static void out_params_null(struct rdc_out *o)
 		"post_list",  "inline_bytes",	"duration_s",	   "iters",	 "warmup_s",
 		"interval_s", "traffic_class",	"mtu_limit_bytes", "qp_timeout", "retry_cnt",
 		"rnr_retry",  "qp_survival_s",	"rate_limit_gbps", "hugepages",	 "bidir",
+		"rdma_cm",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)

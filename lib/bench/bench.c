@@ -188,6 +188,8 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 	if (p->inline_size != RDC_BENCH_INLINE_DEFAULT && p->inline_size > RDC_BENCH_MAX_INLINE)
 		return rdc_err_set(err, EINVAL, "inline %u is over %u bytes", p->inline_size,
 				   RDC_BENCH_MAX_INLINE);
+	if (p->rdma_cm > 1)
+		return rdc_err_set(err, EINVAL, "rdma-cm is 0 or 1, not %u", p->rdma_cm);
 	if ((p->test == RDC_BENCH_READ || p->test == RDC_BENCH_LAT_READ) &&
 	    rdc_bench_inline_bytes(p))
 		return rdc_err_set(

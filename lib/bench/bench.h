@@ -86,11 +86,15 @@ struct rdc_bench_params {
 	 * both sides' buffers from huge pages (perftest's --use_hugepages).
 	 * bidir (perftest -b): both sides are requesters over the same QPs at
 	 * once (the bandwidth tests only); the server's counts come back in
-	 * RESULT.
+	 * RESULT.  rdma_cm (perftest -R): connect the QPs through rdma_cm (a
+	 * connection request per QP to the server's address at its control
+	 * port) instead of moving them to RTR/RTS from the control
+	 * connection's QPNs; 0 or 1.
 	 */
 	uint64_t rate_limit_bps;
 	bool hugepages;
 	bool bidir;
+	uint8_t rdma_cm;
 };
 
 #define RDC_BENCH_QP_TIMEOUT_MAX 31

@@ -256,6 +256,9 @@ static int client_setup(struct client *c, struct rdc_err *err)
 				   npairs);
 	for (uint32_t i = 0; i < npairs; i++) {
 		rc = rdc_bench_link_connect(c->links[i], &m->u.setup.links[i], err);
+		if (!rc && r->params.rdma_cm)
+			rc = rdc_bench_link_cm_connect(c->links[i], r->links[i].remote.ipv4,
+						       c->o->port, err);
 		if (rc)
 			return rc;
 		r->links[i].path_mtu = rdc_bench_link_mtu(c->links[i]);

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -14,8 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <infiniband/verbs.h>
 #include <linux/mempolicy.h>
+#include <rdma/rdma_cma.h>
 
 #include "base/cpulist.h"
 #include "base/util.h"
@@ -84,6 +88,14 @@ struct rdc_bench_link {
 	bool has_thread;
 	struct rdc_bench_result res;
 	uint64_t bucket_base_ns; /* start of interval 0: start + warm-up */
+
+	/* rdma-cm: the link's event channel, the server's listener, one id per QP. */
+	struct rdma_event_channel *cm_ch;
+	struct rdma_cm_id *cm_listen;
+	struct rdma_cm_id *cm_ids[RDC_BENCH_MAX_QPS];
+	bool cm_up[RDC_BENCH_MAX_QPS]; /* ESTABLISHED (server) or RTU sent (client) */
+	uint32_t cm_ready;	       /* QPs up */
+	char cm_refused[200];	       /* the server: the last request refused, and why */
 };
 
 uint64_t rdc_bench_now_ns(void)
@@ -376,10 +388,13 @@ fail:
 	return rc;
 }
 
+static void cm_close(struct rdc_bench_link *l);
+
 void rdc_bench_link_close(struct rdc_bench_link *l)
 {
 	if (!l)
 		return;
+	cm_close(l);
 	for (uint32_t q = 0; q < l->nqps; q++)
 		if (l->qps[q].qp)
 			ibv_destroy_qp(l->qps[q].qp);
@@ -432,10 +447,30 @@ static int post_recv(struct rdc_bench_link *l, uint32_t q)
 	return ibv_post_recv(l->qps[q].qp, &wr, &bad);
 }
 
+/*
+ * The receiving side of send (both sides with bidir): a full receive queue
+ * before the first send; both sides of lat-send: the one receive of the
+ * ping-pong.
+ */
+static int post_first_recvs(struct rdc_bench_link *l, uint32_t q, struct rdc_err *err)
+{
+	for (uint32_t r = 0; (((l->server || l->p.bidir) && l->p.test == RDC_BENCH_SEND) ||
+			      l->p.test == RDC_BENCH_LAT_SEND) &&
+			     r < l->rx_depth;
+	     r++) {
+		int e = post_recv(l, q);
+
+		if (e)
+			return verbs_fail(err, e, "post receives", l);
+	}
+	return 0;
+}
+
 int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link_wire *remote,
 			   struct rdc_err *err)
 {
 	enum ibv_mtu path = l->active_mtu;
+	int rc;
 
 	if (remote->nqps != l->nqps)
 		return rdc_err_set(err, EPROTO, "%s: the peer has %u QPs for this link, not %u",
@@ -459,6 +494,12 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 	l->remote_rkey = remote->rkey;
 	l->remote_vaddr = remote->vaddr;
 	l->remote_rd_atom = remote->rd_atom;
+	if (l->p.rdma_cm) {
+		/* rdma_cm moves the QPs later; the QPNs are checked against its messages. */
+		for (uint32_t q = 0; q < l->nqps; q++)
+			l->qps[q].remote_qpn = remote->qps[q].qpn;
+		return 0;
+	}
 	for (uint32_t q = 0; q < l->nqps; q++) {
 		struct bench_qp *bq = &l->qps[q];
 		struct ibv_qp_attr attr = {
@@ -503,20 +544,9 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 					  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 					  IBV_QP_MAX_QP_RD_ATOMIC))
 			return verbs_fail(err, errno, "move a QP to RTS", l);
-		/*
-		 * The receiving side of send (both with bidir): a full receive queue
-		 * before the first send; both sides of lat-send: the one receive of
-		 * the ping-pong.
-		 */
-		for (uint32_t r = 0; (((l->server || l->p.bidir) && l->p.test == RDC_BENCH_SEND) ||
-				      l->p.test == RDC_BENCH_LAT_SEND) &&
-				     r < l->rx_depth;
-		     r++) {
-			int e = post_recv(l, q);
-
-			if (e)
-				return verbs_fail(err, e, "post receives", l);
-		}
+		rc = post_first_recvs(l, q, err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -554,6 +584,378 @@ bool rdc_bench_link_finished(const struct rdc_bench_link *l)
 bool rdc_bench_link_sent(const struct rdc_bench_link *l)
 {
 	return __atomic_load_n(&l->res.sent, __ATOMIC_ACQUIRE);
+}
+
+/* ---- rdma-cm: the QPs connected through the connection manager (perftest -R) ---- */
+
+/*
+ * The run's QPs are created as without rdma-cm (INIT, on the link's own
+ * device context); rdma_cm carries the connection: the client sends one
+ * connection request per QP to the server's address on the link at the
+ * control port, with the QP's number and this private data, and the CM's
+ * REQ/REP/RTU choose the path (GIDs, PSNs).  The QPs are moved by hand from
+ * the attributes the CM gives (rdma_init_qp_attr()), with the run's limits
+ * on top: path MTU, traffic class, ACK timeout, retries, reads in flight.
+ *
+ *   private data  0  "RDCB"
+ *                 4  u32 big-endian: the QP's index in its link
+ */
+#define CM_RESOLVE_MS 5000 /* address and route resolution */
+#define CM_EVENT_MS 10000  /* a connection request's answer */
+#define CM_PRIVATE_LEN 8
+
+static const uint8_t cm_magic[4] = {'R', 'D', 'C', 'B'}; /* RDC_BENCH_PROTO_MAGIC's bytes */
+
+static int cm_fail(struct rdc_err *err, int e, const char *what, const struct rdc_bench_link *l)
+{
+	if (e <= 0)
+		e = EIO;
+	return rdc_err_set(err, e, "%s/%u: rdma_cm cannot %s", l->ep.device, l->ep.port, what);
+}
+
+static void cm_close(struct rdc_bench_link *l)
+{
+	for (uint32_t q = 0; q < RDC_BENCH_MAX_QPS; q++)
+		if (l->cm_ids[q])
+			rdma_destroy_id(l->cm_ids[q]);
+	if (l->cm_listen)
+		rdma_destroy_id(l->cm_listen);
+	if (l->cm_ch)
+		rdma_destroy_event_channel(l->cm_ch);
+}
+
+/* The link's event channel, non-blocking: the server polls it beside the control connection. */
+static int cm_channel(struct rdc_bench_link *l, struct rdc_err *err)
+{
+	int fl;
+
+	if (l->cm_ch)
+		return 0;
+	l->cm_ch = rdma_create_event_channel();
+	if (!l->cm_ch) {
+		int e = errno;
+
+		cm_fail(err, e, "open an event channel", l);
+		rdc_err_detail(err, "is rdma_ucm loaded (/dev/infiniband/rdma_cm)?");
+		return -(e > 0 ? e : EIO);
+	}
+	fl = fcntl(l->cm_ch->fd, F_GETFL);
+	if (fl < 0 || fcntl(l->cm_ch->fd, F_SETFL, fl | O_NONBLOCK))
+		return cm_fail(err, errno, "make its event channel non-blocking", l);
+	return 0;
+}
+
+/* rdma_cm bound @id to the link's device and port (an address on another one is not this link). */
+static int cm_on_link(const struct rdc_bench_link *l, const struct rdma_cm_id *id,
+		      struct rdc_err *err)
+{
+	const char *dev = id->verbs ? ibv_get_device_name(id->verbs->device) : NULL;
+
+	if (dev && !strcmp(dev, l->ep.device) && id->port_num == l->ep.port)
+		return 0;
+	return rdc_err_set(err, EHOSTUNREACH,
+			   "%s/%u: rdma_cm routes the link's addresses over %s/%u, not this port",
+			   l->ep.device, l->ep.port, dev ? dev : "no device", id->port_num);
+}
+
+/* The reads the link's QPs issue in flight (what the peer accepts, at most ours). */
+static uint32_t cm_rd_init(const struct rdc_bench_link *l)
+{
+	uint32_t rd = l->rd_atom_init < l->remote_rd_atom ? l->rd_atom_init : l->remote_rd_atom;
+
+	return rd ? rd : 1;
+}
+
+/* QP @q to RTR and RTS from the CM's attributes for @id, the run's limits on top; receives posted. */
+static int cm_qp_up(struct rdc_bench_link *l, uint32_t q, struct rdma_cm_id *id,
+		    struct rdc_err *err)
+{
+	struct ibv_qp *qp = l->qps[q].qp;
+	struct ibv_qp_attr a;
+	int mask = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	if (rdma_init_qp_attr(id, &a, &mask))
+		return cm_fail(err, errno, "give a QP's RTR attributes", l);
+	if (a.path_mtu > l->path_mtu)
+		a.path_mtu = l->path_mtu;
+	a.max_dest_rd_atomic = (uint8_t)l->rd_atom_resp;
+	a.min_rnr_timer = QP_MIN_RNR_TIMER;
+	a.ah_attr.grh.traffic_class = l->p.traffic_class;
+	if (ibv_modify_qp(qp, &a, mask | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return verbs_fail(err, errno, "move a QP to RTR with rdma_cm's attributes", l);
+	/* The MTU in use: the CM's path may be narrower than both ports. */
+	l->path_mtu = a.path_mtu;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	mask = 0;
+	if (rdma_init_qp_attr(id, &a, &mask))
+		return cm_fail(err, errno, "give a QP's RTS attributes", l);
+	a.timeout = l->p.qp_timeout;
+	a.retry_cnt = l->p.retry_cnt;
+	a.rnr_retry = l->p.rnr_retry;
+	a.max_rd_atomic = (uint8_t)cm_rd_init(l);
+	if (ibv_modify_qp(qp, &a,
+			  mask | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				  IBV_QP_MAX_QP_RD_ATOMIC))
+		return verbs_fail(err, errno, "move a QP to RTS with rdma_cm's attributes", l);
+	l->qps[q].psn = a.sq_psn;
+	return post_first_recvs(l, q, err);
+}
+
+static void cm_conn_param(const struct rdc_bench_link *l, uint32_t q, uint8_t *priv,
+			  struct rdma_conn_param *cp)
+{
+	uint32_t be = htonl(q);
+
+	memcpy(priv, cm_magic, sizeof(cm_magic));
+	memcpy(priv + 4, &be, 4);
+	memset(cp, 0, sizeof(*cp));
+	cp->private_data = priv;
+	cp->private_data_len = CM_PRIVATE_LEN;
+	cp->responder_resources = (uint8_t)l->rd_atom_resp;
+	cp->initiator_depth = (uint8_t)cm_rd_init(l);
+	cp->retry_count = l->p.retry_cnt;
+	cp->rnr_retry_count = l->p.rnr_retry;
+	cp->qp_num = l->qps[q].qp->qp_num;
+}
+
+/*
+ * The client: wait for the next event on @id, which must be @want.  The
+ * event is copied (its private data is not) and acknowledged.
+ */
+static int cm_wait(struct rdc_bench_link *l, struct rdma_cm_id *id, enum rdma_cm_event_type want,
+		   int timeout_ms, struct rdma_cm_event *out, struct rdc_err *err)
+{
+	uint64_t deadline = rdc_bench_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+
+	for (;;) {
+		struct pollfd pfd = {.fd = l->cm_ch->fd, .events = POLLIN};
+		struct rdma_cm_event *ev;
+		uint64_t now = rdc_bench_now_ns();
+
+		if (now >= deadline)
+			return rdc_err_set(err, ETIMEDOUT, "%s/%u: rdma_cm: no %s within %d s",
+					   l->ep.device, l->ep.port, rdma_event_str(want),
+					   timeout_ms / 1000);
+		if (poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) <= 0)
+			continue;
+		if (rdma_get_cm_event(l->cm_ch, &ev)) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			return cm_fail(err, errno, "read an event", l);
+		}
+		*out = *ev;
+		out->param.conn.private_data = NULL;
+		out->param.conn.private_data_len = 0;
+		rdma_ack_cm_event(ev);
+		if (out->id != id)
+			continue; /* an earlier QP's (a disconnect) */
+		if (out->event == want)
+			return 0;
+		if (out->event == RDMA_CM_EVENT_REJECTED)
+			return rdc_err_set(err, ECONNREFUSED,
+					   "%s/%u: the server refused the connection of QP %u "
+					   "through rdma_cm (REJECTED, reason %d)",
+					   l->ep.device, l->ep.port, l->cm_ready, out->status);
+		return rdc_err_set(err, out->status < 0 ? -out->status : EPROTO,
+				   "%s/%u: rdma_cm: %s instead of %s", l->ep.device, l->ep.port,
+				   rdma_event_str(out->event), rdma_event_str(want));
+	}
+}
+
+int rdc_bench_link_cm_connect(struct rdc_bench_link *l, uint32_t server_ipv4, uint16_t port,
+			      struct rdc_err *err)
+{
+	struct sockaddr_in src = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(l->ep.ipv4)};
+	struct sockaddr_in dst = {.sin_family = AF_INET,
+				  .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(server_ipv4)};
+	int rc = cm_channel(l, err);
+
+	for (uint32_t q = 0; !rc && q < l->nqps; q++) {
+		uint8_t priv[CM_PRIVATE_LEN], tos = l->p.traffic_class;
+		struct rdma_conn_param cp;
+		struct rdma_cm_event ev;
+		struct rdma_cm_id *id;
+
+		if (rdma_create_id(l->cm_ch, &id, l, RDMA_PS_TCP))
+			return cm_fail(err, errno, "create an id", l);
+		l->cm_ids[q] = id;
+		if (tos &&
+		    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
+			return cm_fail(err, errno, "set the traffic class", l);
+		if (rdma_resolve_addr(id, (struct sockaddr *)&src, (struct sockaddr *)&dst,
+				      CM_RESOLVE_MS))
+			return cm_fail(err, errno, "resolve the server's address", l);
+		rc = cm_wait(l, id, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS + 1000, &ev, err);
+		if (!rc)
+			rc = cm_on_link(l, id, err);
+		if (rc)
+			return rc;
+		if (rdma_resolve_route(id, CM_RESOLVE_MS))
+			return cm_fail(err, errno, "resolve the route to the server", l);
+		rc = cm_wait(l, id, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + 1000, &ev, err);
+		if (rc)
+			return rc;
+		cm_conn_param(l, q, priv, &cp);
+		if (rdma_connect(id, &cp))
+			return cm_fail(err, errno, "send a connection request", l);
+		/* No QP on the id: the REP comes as CONNECT_RESPONSE, the RTU is rdma_establish(). */
+		rc = cm_wait(l, id, RDMA_CM_EVENT_CONNECT_RESPONSE, CM_EVENT_MS, &ev, err);
+		if (rc)
+			return rc;
+		if (ev.param.conn.qp_num != l->qps[q].remote_qpn)
+			return rdc_err_set(err, EPROTO,
+					   "%s/%u: the server answered QP %u through rdma_cm with "
+					   "QPN %u, its SETUP_OK said %u",
+					   l->ep.device, l->ep.port, q, ev.param.conn.qp_num,
+					   l->qps[q].remote_qpn);
+		rc = cm_qp_up(l, q, id, err);
+		if (rc)
+			return rc;
+		if (rdma_establish(id))
+			return cm_fail(err, errno, "confirm a connection (RTU)", l);
+		l->cm_up[q] = true;
+		l->cm_ready++;
+	}
+	return rc;
+}
+
+int rdc_bench_link_cm_listen(struct rdc_bench_link *l, uint16_t port, struct rdc_err *err)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons(port),
+				 .sin_addr.s_addr = htonl(l->ep.ipv4)};
+	char addr[INET_ADDRSTRLEN] = "?";
+	int rc = cm_channel(l, err);
+
+	if (rc)
+		return rc;
+	if (rdma_create_id(l->cm_ch, &l->cm_listen, l, RDMA_PS_TCP))
+		return cm_fail(err, errno, "create an id", l);
+	inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof(addr));
+	if (rdma_bind_addr(l->cm_listen, (struct sockaddr *)&sa) ||
+	    rdma_listen(l->cm_listen, RDC_BENCH_MAX_QPS)) {
+		/*
+		 * The kernel says EADDRNOTAVAIL when another id holds the port on
+		 * any address; said in the message, which is what reaches the client.
+		 */
+		const char *held = " (another rdma_cm listener holds it: perftest -R?)";
+		int e = errno;
+
+		return rdc_err_set(err, e > 0 ? e : EIO, "%s/%u: rdma_cm cannot listen on %s:%u%s",
+				   l->ep.device, l->ep.port, addr, port,
+				   e == EADDRINUSE || e == EADDRNOTAVAIL ? held : "");
+	}
+	return cm_on_link(l, l->cm_listen, err);
+}
+
+int rdc_bench_link_cm_fd(const struct rdc_bench_link *l)
+{
+	return l->cm_ch ? l->cm_ch->fd : -1;
+}
+
+bool rdc_bench_link_cm_ready(const struct rdc_bench_link *l)
+{
+	return l->cm_ready == l->nqps;
+}
+
+const char *rdc_bench_link_cm_refused(const struct rdc_bench_link *l)
+{
+	return l->cm_refused[0] ? l->cm_refused : NULL;
+}
+
+/*
+ * The server: a connection request.  A request that is not one of this
+ * run's QPs (another host, a QP already connected, a QPN that SETUP did not
+ * name) is refused and the server waits on; why is kept for the timeout's
+ * message.  Returns -errno only when this side cannot go on.
+ */
+static int cm_request(struct rdc_bench_link *l, struct rdma_cm_id *id, uint32_t qpn,
+		      const uint8_t *priv, size_t len, struct rdc_err *err)
+{
+	struct rdma_conn_param cp;
+	uint8_t mine[CM_PRIVATE_LEN];
+	uint32_t q = UINT32_MAX, be;
+	bool ours = false;
+	int rc;
+
+	if (len >= CM_PRIVATE_LEN && !memcmp(priv, cm_magic, sizeof(cm_magic))) {
+		memcpy(&be, priv + 4, 4);
+		q = ntohl(be);
+	}
+	if (q == UINT32_MAX)
+		snprintf(l->cm_refused, sizeof(l->cm_refused),
+			 "a connection request that is not rdmactl's");
+	else if (q >= l->nqps)
+		snprintf(l->cm_refused, sizeof(l->cm_refused),
+			 "a connection request for QP %u of %u", q, l->nqps);
+	else if (l->cm_ids[q])
+		snprintf(l->cm_refused, sizeof(l->cm_refused),
+			 "a second connection request for QP %u", q);
+	else if (qpn != l->qps[q].remote_qpn)
+		snprintf(l->cm_refused, sizeof(l->cm_refused),
+			 "a connection request for QP %u from QPN %u, SETUP said %u", q, qpn,
+			 l->qps[q].remote_qpn);
+	else if (cm_on_link(l, id, NULL))
+		snprintf(l->cm_refused, sizeof(l->cm_refused),
+			 "a connection request for QP %u on another port", q);
+	else
+		ours = true;
+	if (!ours) {
+		rdma_reject(id, NULL, 0);
+		rdma_destroy_id(id);
+		return 0;
+	}
+	l->cm_ids[q] = id;
+	rc = cm_qp_up(l, q, id, err);
+	if (rc)
+		return rc;
+	cm_conn_param(l, q, mine, &cp);
+	if (rdma_accept(id, &cp))
+		return cm_fail(err, errno, "accept a connection", l);
+	return 0;
+}
+
+int rdc_bench_link_cm_service(struct rdc_bench_link *l, struct rdc_err *err)
+{
+	struct rdma_cm_event *ev;
+
+	while (l->cm_ch && !rdma_get_cm_event(l->cm_ch, &ev)) {
+		enum rdma_cm_event_type type = ev->event;
+		struct rdma_cm_id *id = ev->id;
+		uint8_t priv[CM_PRIVATE_LEN] = {0};
+		size_t len = ev->param.conn.private_data_len;
+		uint32_t qpn = ev->param.conn.qp_num, q;
+		int status = ev->status, rc = 0;
+
+		if (type == RDMA_CM_EVENT_CONNECT_REQUEST && ev->param.conn.private_data)
+			memcpy(priv, ev->param.conn.private_data,
+			       len < sizeof(priv) ? len : sizeof(priv));
+		/* Acknowledged first: a refused request's id is destroyed below. */
+		rdma_ack_cm_event(ev);
+		for (q = 0; q < l->nqps && l->cm_ids[q] != id; q++)
+			;
+		if (type == RDMA_CM_EVENT_CONNECT_REQUEST)
+			rc = cm_request(l, id, qpn, priv, len, err);
+		else if (q == l->nqps)
+			; /* not one of ours (the listener's own, a refused one's) */
+		else if (type == RDMA_CM_EVENT_ESTABLISHED && !l->cm_up[q]) {
+			l->cm_up[q] = true;
+			l->cm_ready++;
+		} else if (!rdc_bench_link_cm_ready(l))
+			rc = rdc_err_set(err, status < 0 ? -status : EPROTO,
+					 "%s/%u: rdma_cm: %s on QP %u before every QP was "
+					 "connected",
+					 l->ep.device, l->ep.port, rdma_event_str(type), q);
+		if (rc)
+			return rc;
+	}
+	if (l->cm_ch && errno != EAGAIN && errno != EINTR)
+		return cm_fail(err, errno, "read an event", l);
+	return 0;
 }
 
 /* ---- the data loops ---- */

@@ -17,6 +17,7 @@
  *   rdc_bench_link_open()      resources, QPs in INIT
  *   rdc_bench_link_local()     what the peer needs (QPNs, PSNs, rkey, GID)
  *   rdc_bench_link_connect()   the peer's half: RTR, RTS (receives posted)
+ *   rdc_bench_link_cm_*()      with rdma-cm: the CM connects them instead
  *   rdc_bench_links_start()    one thread per link, all released at start_ns
  *   rdc_bench_links_join()     after they finished or were told to stop
  *   rdc_bench_link_close()
@@ -87,6 +88,23 @@ void rdc_bench_link_local(const struct rdc_bench_link *l, uint32_t endpoint,
 /* Connect to the peer's half; checks what the peer sent against the run first. */
 int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link_wire *remote,
 			   struct rdc_err *err);
+/*
+ * rdma-cm (perftest -R): the QPs connect through rdma_cm after
+ * rdc_bench_link_connect() (which then only checks and keeps the peer's
+ * half).  The server listens on the link's address at @port before it
+ * answers SETUP, then serves the channel (rdc_bench_link_cm_fd() readable:
+ * rdc_bench_link_cm_service(), never blocks) until every QP is connected.
+ * The client connects its QPs one after the other, blocking (seconds at
+ * most per step).  A request that is not one of the run's QPs is refused;
+ * rdc_bench_link_cm_refused() says the last one's why (NULL: none).
+ */
+int rdc_bench_link_cm_listen(struct rdc_bench_link *l, uint16_t port, struct rdc_err *err);
+int rdc_bench_link_cm_connect(struct rdc_bench_link *l, uint32_t server_ipv4, uint16_t port,
+			      struct rdc_err *err);
+int rdc_bench_link_cm_fd(const struct rdc_bench_link *l);
+int rdc_bench_link_cm_service(struct rdc_bench_link *l, struct rdc_err *err);
+bool rdc_bench_link_cm_ready(const struct rdc_bench_link *l);
+const char *rdc_bench_link_cm_refused(const struct rdc_bench_link *l);
 /* The path MTU after connect, bytes. */
 uint32_t rdc_bench_link_mtu(const struct rdc_bench_link *l);
 const struct rdc_bench_result *rdc_bench_link_result(const struct rdc_bench_link *l);

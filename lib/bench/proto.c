@@ -181,6 +181,7 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u64(w, p->rate_limit_bps);
 	w_u8(w, p->hugepages);
 	w_u8(w, p->bidir);
+	w_u8(w, p->rdma_cm);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
@@ -214,6 +215,7 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 	if (!r->bad && bidir > 1)
 		r->bad = "bidir";
 	p->bidir = bidir;
+	p->rdma_cm = r_u8(r, "rdma-cm");
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

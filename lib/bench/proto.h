@@ -36,7 +36,8 @@
  *    takes lat-read (4) and lat-send (5) too (added before any release spoke
  *    3: no peer of protocol 3 knows fewer tests).
  * 4: SETUP's params end with rate-limit (u64 bit/s, 0: none), hugepages
- *    (u8 0/1) and bidir (u8 0/1); RESULT's window_ns is the server's own
+ *    (u8 0/1), bidir (u8 0/1) and rdma_cm (u8 0/1: the QPs connect through
+ *    rdma_cm, perftest -R); RESULT's window_ns is the server's own
  *    window when it was a requester too (bidir), else 0; a session may hold
  *    several runs: after RESULT the client sends SETUP again (size all: one
  *    run per size) or closes (RDC_BENCH_SESSION_RUNS).

@@ -206,6 +206,9 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 			return rc;
 		s->r.nlinks++;
 		rc = rdc_bench_link_connect(s->links[i], w, err);
+		/* rdma-cm: listening before SETUP_OK, the client connects once it has it. */
+		if (!rc && s->r.params.rdma_cm)
+			rc = rdc_bench_link_cm_listen(s->links[i], s->o->port, err);
 		if (rc)
 			return rc;
 		lr->path_mtu = rdc_bench_link_mtu(s->links[i]);
@@ -274,15 +277,75 @@ static uint64_t server_window(const struct server_run *s)
 	return end > start ? end - start : 0;
 }
 
+/*
+ * rdma-cm: serve the links' connection requests until every QP is
+ * connected, within START's time.  The client's START may come before the
+ * last ESTABLISHED (it sends it after its RTU): *started says it came; an
+ * ERROR (the client gave up) ends the wait.
+ */
+static int server_cm_accept(struct server_run *s, bool *started, struct rdc_err *err)
+{
+	/* A second per QP beside START's time: the client connects them one by one. */
+	uint64_t deadline =
+		rdc_bench_now_ns() +
+		((uint64_t)START_TIMEOUT_MS + 1000ull * s->r.params.qps * s->r.nlinks) * 1000000;
+	struct pollfd pfd[1 + RDC_BENCH_MAX_LINKS];
+
+	for (;;) {
+		uint32_t ready = 0, n = 0;
+		int rc;
+
+		for (uint32_t i = 0; i < s->r.nlinks; i++)
+			ready += rdc_bench_link_cm_ready(s->links[i]);
+		if (ready == s->r.nlinks)
+			return 0;
+		if (interrupted(s))
+			return rdc_err_set(err, EINTR, "the server was stopped");
+		if (rdc_bench_now_ns() >= deadline) {
+			const char *why = NULL;
+
+			for (uint32_t i = 0; i < s->r.nlinks && !why; i++)
+				why = rdc_bench_link_cm_refused(s->links[i]);
+			return rdc_err_set(err, ETIMEDOUT,
+					   "the client connected %u of %u links through rdma_cm "
+					   "in time%s%s",
+					   ready, s->r.nlinks, why ? "; refused: " : "",
+					   why ? why : "");
+		}
+		pfd[n++] = (struct pollfd){.fd = *started ? -1 : s->fd, .events = POLLIN};
+		for (uint32_t i = 0; i < s->r.nlinks; i++)
+			pfd[n++] = (struct pollfd){.fd = rdc_bench_link_cm_fd(s->links[i]),
+						   .events = POLLIN};
+		if (poll(pfd, n, POLL_MS) <= 0)
+			continue;
+		if (pfd[0].revents) {
+			rc = rdc_bench_ctl_expect(s->fd, &s->msg, RDC_BENCH_MSG_START,
+						  MSG_TIMEOUT_MS, "client", err);
+			if (rc)
+				return rc;
+			*started = true;
+		}
+		for (uint32_t i = 0; i < s->r.nlinks; i++) {
+			rc = rdc_bench_link_cm_service(s->links[i], err);
+			if (rc)
+				return rc;
+		}
+	}
+}
+
 static int server_run_links(struct server_run *s, struct rdc_err *err)
 {
 	const struct rdc_bench_params *p = &s->r.params;
+	bool started = false;
 	int done_timeout;
-	int rc;
+	int rc = 0;
 
 	s->begun = true;
 	server_cb_begin(s);
-	rc = server_expect(s, RDC_BENCH_MSG_START, START_TIMEOUT_MS, err);
+	if (p->rdma_cm)
+		rc = server_cm_accept(s, &started, err);
+	if (!rc && !started)
+		rc = server_expect(s, RDC_BENCH_MSG_START, START_TIMEOUT_MS, err);
 	if (rc)
 		return rc;
 	/* A requester too (bidir): start about when the client's threads do. */

@@ -217,6 +217,12 @@ usage_error() {
 	usage_error "'post-list 2000': out of range 1-1024" "${c[@]}" post-list 2000
 	usage_error "'inline 1025': out of range 0-1024" "${c[@]}" inline 1025
 	usage_error "'inline -1': " "${c[@]}" inline -1
+	# rdma-cm is a word on its own (perftest -R): no value after it.
+	usage_error "unexpected argument 'on'" "${c[@]}" rdma-cm on
+	usage_error "unexpected argument '1'" "${c[@]}" rdma-cm 1
+	run --separate-stderr "$RDMACTL" bench "${c[@]}" rdma-cm test lat-send size 64
+	assert_failure 1
+	[[ $stderr == *"cannot reach the bench server"* ]] || fail "$stderr"
 	# The edges of the knobs pass: the run fails only on the connection.
 	run --separate-stderr "$RDMACTL" bench "${c[@]}" tx-depth 1024 cq-mod 1024 post-list 1024 inline 1024
 	assert_failure 1
@@ -448,7 +454,7 @@ usage_error() {
 	assert_line --index 1 --regexp '^RDCB 4 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
 }
 
-@test "bench client: a server of protocol version 3 (before rate-limit, hugepages, size all and bidir), exit 1" {
+@test "bench client: a server of protocol version 3 (before rate-limit, hugepages, size all, bidir and rdma-cm), exit 1" {
 	fake_server v3
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" bidir
 	assert_failure 1
@@ -557,7 +563,7 @@ usage_error() {
 }
 
 # The parameters of a run, as bench client and server documents carry them.
-BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","duration_s","iters","warmup_s",
+BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","rdma_cm","duration_s","iters","warmup_s",
 	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
 	"qp_survival_s","rate_limit_gbps","hugepages","bidir"]'
 

@@ -366,7 +366,7 @@ make_stub() {
 	assert_success
 	# shellcheck disable=SC2046
 	assert_equal "$(sort <<<"$output")" "$(lines $(keywords bench client))"
-	for k in test link qps tx-depth cq-mod post-list inline rate-limit hugepages bidir size duration iters warmup interval dscp tclass mtu port \
+	for k in test link qps tx-depth cq-mod post-list inline rate-limit hugepages bidir rdma-cm size duration iters warmup interval dscp tclass mtu port \
 		expect-gbps min-link-gbps; do
 		assert_line "$k"
 	done

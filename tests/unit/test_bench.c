@@ -425,6 +425,7 @@ static void sample_msg(struct rdc_bench_msg *m, unsigned int type)
 		m->u.setup.params.post_list = 0xfedcba98;
 		m->u.setup.params.inline_size = RDC_BENCH_INLINE_DEFAULT;
 		m->u.setup.params.bidir = true;
+		m->u.setup.params.rdma_cm = 1;
 		/* fall through */
 	case RDC_BENCH_MSG_SETUP_OK:
 		m->u.setup.nlinks = 2;
@@ -678,6 +679,7 @@ static void f_params_bidir(struct frame *f, uint8_t test, bool with_v4, uint8_t 
 	f_u64(f, 0);	/* rate-limit (protocol 4): none */
 	f_u8(f, 0);	/* hugepages: no */
 	f_u8(f, bidir); /* bidir */
+	f_u8(f, 0);	/* rdma-cm: no */
 }
 
 static void f_params(struct frame *f, uint8_t test)
@@ -915,6 +917,51 @@ static void test_decode_rejects(void **state)
 	}
 }
 
+/*
+ * rdma_cm, the last byte of SETUP's params (protocol 4): what a peer sends
+ * decodes as it came and rdc_bench_params_check() takes only 0 and 1; a
+ * SETUP without it (protocol 3's params) is short.
+ */
+static void test_params_rdma_cm(void **state)
+{
+	static const struct {
+		uint8_t value;
+		int rc;
+	} cases[] = {{0, 0}, {1, 0}, {2, -EINVAL}, {255, -EINVAL}};
+	static struct frame f;
+	static struct rdc_bench_msg m;
+
+	(void)state;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
+		struct rdc_err err = {0};
+
+		memset(&f, 0, sizeof(f));
+		f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
+		f_params(&f, RDC_BENCH_WRITE);
+		f.b[f.n - 1] = cases[i].value;
+		f_u32(&f, 1);
+		f_link(&f, 0, 1, 1, 1);
+		f_end(&f);
+		assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), 0);
+		assert_int_equal(m.u.setup.params.rdma_cm, cases[i].value);
+		assert_int_equal(rdc_bench_params_check(&m.u.setup.params, &err), cases[i].rc);
+		if (cases[i].rc)
+			assert_non_null(strstr(err.msg, "rdma-cm is 0 or 1"));
+	}
+	{
+		struct rdc_err err = {0};
+
+		memset(&f, 0, sizeof(f));
+		f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
+		f_params(&f, RDC_BENCH_WRITE);
+		f.n--; /* protocol 3's params */
+		f_u32(&f, 1);
+		f_link(&f, 0, 1, 1, 1);
+		f_end(&f);
+		assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), -EPROTO);
+	}
+}
+
 static void test_decode_header(void **state)
 {
 	static struct rdc_bench_msg m;
@@ -982,6 +1029,15 @@ static void test_decode_header(void **state)
 	f_end(&f);
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), -EPROTONOSUPPORT);
+	assert_non_null(strstr(err.msg, "peer speaks 3, this rdmactl speaks 4"));
+
+	/* 3: before rdma-cm. */
+	f_start(&f, 3, RDC_BENCH_MSG_PORTS);
+	f_u32(&f, 0);
+	f_end(&f);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(rdc_bench_hdr_decode(f.b, &version, &type, &len, &err), -EPROTONOSUPPORT);
+	assert_int_equal(version, 3);
 	assert_non_null(strstr(err.msg, "peer speaks 3, this rdmactl speaks 4"));
 }
 
@@ -1090,6 +1146,7 @@ static void test_params_default(void **state)
 		assert_int_equal(p.cq_mod, 0);
 		assert_int_equal(p.post_list, 1);
 		assert_int_equal(p.inline_size, RDC_BENCH_INLINE_DEFAULT);
+		assert_int_equal(p.rdma_cm, 0);
 		assert_int_equal(rdc_bench_params_check(&p, &err), 0);
 	}
 }
@@ -2026,6 +2083,7 @@ int main(void)
 		cmocka_unit_test(test_encode_limits),
 		cmocka_unit_test(test_decode_rejects),
 		cmocka_unit_test(test_decode_header),
+		cmocka_unit_test(test_params_rdma_cm),
 		cmocka_unit_test(test_decode_truncations),
 		cmocka_unit_test(test_decode_control_chars),
 		cmocka_unit_test(test_params_default),
