@@ -1083,13 +1083,24 @@ static int client_verdict(const struct client_args *ca, const struct rdc_bench_r
 		if (lr->res.status) {
 			log_err("bench: link %s failed: %s", link_name(lr, name), lr->res.error);
 			rc = RDC_EXIT_FAIL;
+		} else if (ca->min_link_gbps && isnan(link_gbps[i])) {
+			/* bidir without the server's count (no RESULT): not a pass. */
+			log_err("bench: link %s: its rate is unknown (no count from the server), "
+				"so min-link-gbps %g is not shown to be met",
+				link_name(lr, name), ca->min_link_gbps);
+			rc = RDC_EXIT_FAIL;
 		} else if (ca->min_link_gbps && link_gbps[i] < ca->min_link_gbps) {
 			log_err("bench: link %s ran %.3f Gb/s, below min-link-gbps %g",
 				link_name(lr, name), link_gbps[i], ca->min_link_gbps);
 			rc = RDC_EXIT_FAIL;
 		}
 	}
-	if (ca->expect_gbps && total_gbps < ca->expect_gbps) {
+	if (ca->expect_gbps && isnan(total_gbps)) {
+		log_err("bench: the total rate is unknown (no count from the server), so "
+			"expect-gbps %g is not shown to be met",
+			ca->expect_gbps);
+		rc = RDC_EXIT_FAIL;
+	} else if (ca->expect_gbps && total_gbps < ca->expect_gbps) {
 		log_err("bench: total %.3f Gb/s is below expect-gbps %g", total_gbps,
 			ca->expect_gbps);
 		rc = RDC_EXIT_FAIL;
@@ -1125,6 +1136,12 @@ int bench_sweep_add(struct bench_sweep *sw, const struct rdc_bench_report *r)
 		row->bytes += res->bytes;
 		row->msgs += res->msgs;
 		link_gbps[i] = rdc_bench_gbps(res->bytes, p->duration_ns ? row->window_ns : w);
+		if (p->bidir) {
+			struct bench_dirs one = {0};
+
+			dirs_add(&one, r, &r->links[i], p->duration_ns ? row->window_ns : w);
+			link_gbps[i] = one.gbps[0] + one.gbps[1];
+		}
 		nlat += res->lat_ns ? res->nlat : 0;
 		if (res->status && !row->status) {
 			row->status = res->status;
@@ -1133,6 +1150,17 @@ int bench_sweep_add(struct bench_sweep *sw, const struct rdc_bench_report *r)
 	}
 	row->gbps = rdc_bench_gbps(row->bytes, row->window_ns);
 	row->mmsgs_per_s = rdc_bench_mmsgps(row->msgs, row->window_ns);
+	/* bidir: both directions' sum, as the run's "total" (unknown without the server's count). */
+	if (p->bidir) {
+		struct bench_dirs d = {0};
+
+		for (uint32_t i = 0; i < r->nlinks; i++)
+			dirs_add(&d, r, &r->links[i], 0);
+		row->gbps += d.gbps[1];
+		row->mmsgs_per_s += d.mmsgs[1];
+		row->bytes += d.bytes[1];
+		row->msgs += d.msgs[1];
+	}
 	row->imbalance = rdc_bench_imbalance(link_gbps, r->nlinks);
 	row->host_cpu_pct = r->host_cpu_percent;
 	if (rdc_bench_test_is_lat(p->test) && nlat) {
@@ -1140,8 +1168,10 @@ int bench_sweep_add(struct bench_sweep *sw, const struct rdc_bench_report *r)
 		uint64_t *all = malloc(nlat * sizeof(*all));
 		size_t k = 0;
 
-		if (!all)
+		if (!all) {
+			sw->nrows--; /* no half-made row */
 			return -ENOMEM;
+		}
 		for (uint32_t i = 0; i < r->nlinks; i++) {
 			const struct rdc_bench_result *res = &r->links[i].res;
 

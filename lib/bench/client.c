@@ -190,6 +190,17 @@ static int client_hello(struct client *c, struct rdc_err *err)
 					  c->o->nspecs, c->pairs, &c->npairs, err);
 	if (rc)
 		return rc;
+	/* rdma_cm listens once per server address and port: one link per server address. */
+	for (uint32_t i = 0; r->params.rdma_cm && i < c->npairs; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (c->pairs[j].remote == c->pairs[i].remote)
+				return rdc_err_set(err, EINVAL,
+						   "rdma-cm needs a server address per link: links "
+						   "%u and %u both "
+						   "go to %s/%u on the server (give one link per "
+						   "server address)",
+						   j, i, c->remote[c->pairs[i].remote].device,
+						   c->remote[c->pairs[i].remote].port);
 	/* A sweep registers its largest size last: it must fit before the first run. */
 	if (c->o->size_all)
 		largest.size = RDC_BENCH_SWEEP_MAX;
@@ -432,12 +443,14 @@ static void client_collect(struct client *c)
 	}
 }
 
-/* DONE and RESULT; false when the exchange failed (the run's numbers stand without the peer's). */
-static bool client_finish(struct client *c)
+/*
+ * DONE and RESULT; false when the exchange failed, with why in @why (a single
+ * run's numbers stand without the peer's; a sweep cannot go on).
+ */
+static bool client_finish(struct client *c, struct rdc_err *why)
 {
 	struct rdc_bench_report *r = c->r;
 	struct rdc_bench_msg *m = &c->msg;
-	struct rdc_err ignored;
 
 	memset(m, 0, sizeof(*m));
 	m->type = RDC_BENCH_MSG_DONE;
@@ -454,11 +467,11 @@ static bool client_finish(struct client *c)
 		m->u.count.links[i].errors = res->errors;
 	}
 	/* With bidir the server first lets its own requests end (RDC_BENCH_BIDIR_WAIT_S). */
-	if (rdc_bench_ctl_send(c->fd, m, &ignored) ||
+	if (rdc_bench_ctl_send(c->fd, m, why) ||
 	    rdc_bench_ctl_expect(c->fd, m, RDC_BENCH_MSG_RESULT,
 				 REPLY_TIMEOUT_MS +
 					 (r->params.bidir ? RDC_BENCH_BIDIR_WAIT_S * 1000 : 0),
-				 "server", &ignored))
+				 "server", why))
 		return false;
 	for (uint32_t i = 0; i < r->nlinks && i < m->u.count.nlinks; i++)
 		r->links[i].peer = m->u.count.links[i];
@@ -498,8 +511,19 @@ static int client_run_one(struct client *c, bool *finished, struct rdc_err *err)
 	if (r->started)
 		client_window(c);
 	/* DONE and RESULT before the threads end: bidir send links take the server's last sends. */
-	if (!rc)
-		*finished = client_finish(c);
+	if (!rc) {
+		struct rdc_err why = {0};
+
+		*finished = client_finish(c, &why);
+		/* A sweep goes on only in step with the server: a lost RESULT ends it. */
+		if (!*finished && c->o->size_all && why.code == EINTR)
+			rc = rdc_err_set(err, EINTR, "interrupted");
+		else if (!*finished && c->o->size_all)
+			rc = rdc_err_set(
+				err, why.code ? why.code : EPROTO,
+				"size all stopped at %u bytes: no RESULT from the server: %s",
+				r->params.size, why.msg);
+	}
 	rdc_bench_links_stop(&c->sync);
 	rdc_bench_links_join(c->links, r->nlinks);
 	if (r->started)
@@ -594,6 +618,9 @@ int rdc_bench_client_run(const struct rdc_bench_client_opts *o,
 			break;
 		client_next_run(c);
 		r->params.size *= 2;
+		/* A signal between two sizes (outside any wait): no next SETUP. */
+		if (o->interrupted && *o->interrupted)
+			rc = rdc_err_set(err, EINTR, "interrupted");
 	}
 	/* The server learns why, unless the run itself ended whole (a sweep just ends there). */
 	if (rc && !finished)

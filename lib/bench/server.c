@@ -199,6 +199,14 @@ static int server_setup(struct server_run *s, struct rdc_err *err)
 		if (w->endpoint >= neps)
 			return rdc_err_set(err, EINVAL, "link %u names endpoint %u of %u", i,
 					   w->endpoint, neps);
+		/* rdma_cm listens once per address and port: one link per server address. */
+		for (uint32_t j = 0; s->r.params.rdma_cm && j < i; j++)
+			if (m->u.setup.links[j].endpoint == w->endpoint)
+				return rdc_err_set(
+					err, EINVAL,
+					"rdma-cm needs a server address per link: links %u "
+					"and %u both go to %s/%u",
+					j, i, eps[w->endpoint].device, eps[w->endpoint].port);
 		lr->local = eps[w->endpoint];
 		remote_endpoint(w, &lr->remote);
 		rc = rdc_bench_link_open(&s->links[i], &s->r.params, &lr->local, true, err);

@@ -173,3 +173,18 @@ ok_run() {
 	[ "$status" -eq 0 ] || fail "the run after: exit $status: $output"
 	[ "$(jq -r '.links[0].status' <<<"$output")" = ok ] || fail "$output"
 }
+
+@test "rdma-cm: two links to one server address are refused before SETUP, and run without rdma-cm" {
+	# rdma_cm listens once per address and port on the server: a second link to
+	# the same address could not be connected (the kernel's EADDRINUSE would
+	# blame another listener).
+	run on b "$R bench client 198.18.1.1 port $SRV_PORT link rxe0 link rxe0 rdma-cm duration 1 warmup 0 2>&1"
+	echo "# $output" >&3
+	[ "$status" -eq 1 ] || fail "exit $status: $output"
+	[[ $output == *"rdma-cm needs a server address per link: links 0 and 1 both go to rxe0/1"* ]] ||
+		fail "$output"
+	# The same two links without rdma-cm: the pairing itself is allowed.
+	run on b "$R -j bench client 198.18.1.1 port $SRV_PORT link rxe0 link rxe0 duration 1 warmup 0"
+	[ "$status" -eq 0 ] || fail "exit $status: $output"
+	[ "$(jq -r '[.links[].status] | join(",")' <<<"$output")" = ok,ok ] || fail "$output"
+}

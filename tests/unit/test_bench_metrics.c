@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_bench_metrics.c - `bench client`'s document and `metrics FILE` on constructed reports (bench runs in the lab only) */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -261,6 +262,27 @@ static void test_sweep_doc(void **state)
 	assert_int_equal(fclose(fp), 0);
 	assert_non_null(strstr(buf, "\"sizes\":null"));
 	free(buf);
+
+	/*
+	 * bidir: a row is both directions' sum, as the run's total; unknown
+	 * (NAN, null in JSON) without the server's count.
+	 */
+	memset(sw, 0, sizeof(*sw));
+	r->params.bidir = true;
+	r->links[1].res.status = 0;
+	r->links[0].peer.bytes = 300000000;
+	r->links[0].peer.msgs = 4578;
+	r->server_window_ns = 2000000000ull;
+	assert_int_equal(bench_sweep_add(sw, r), 0);
+	assert_int_equal(sw->rows[0].bytes, 900000000);
+	assert_int_equal(sw->rows[0].msgs, 7630 + 1526 + 4578);
+	assert_true(sw->rows[0].gbps > 3.59 && sw->rows[0].gbps < 3.61); /* 2.4 + 1.2 */
+	r->server_window_ns = 0;
+	assert_int_equal(bench_sweep_add(sw, r), 0);
+	assert_true(isnan(sw->rows[1].gbps));
+	r->params.bidir = false;
+	r->links[0].peer.bytes = 0;
+	r->links[0].peer.msgs = 0;
 	rdc_bench_report_free(r);
 
 	/* lat: both links' samples in one set of statistics. */
