@@ -21,15 +21,11 @@ reqs() {
 	in_vm a 'cat /sys/class/infiniband/rxe0/ports/1/cm_rx_msgs/req'
 }
 
-# pt_cm TOOL "OPTIONS": as pt() of bench_vs_perftest.bash, but a server
+# pt_cm_once TOOL "OPTIONS": as pt() of bench_vs_perftest.bash, but a server
 # started with -R listens through rdma_cm, not on a TCP port: its listening
 # cm_id is waited for instead.  Each run gets a port of its own, retries
-# included (a server of the failed try may still hold its port).  Seen in
-# about one full run of this file in three: the perftest -R client REJECTED by
-# its server ("RDMA_CM_EVENT_REJECTED; error: 8", no listener for that
-# service) and then a segmentation fault; the retry (BATS_TEST_RETRIES) has
-# passed each time.
-pt_cm() {
+# included (a server of the failed try may still hold its port).
+pt_cm_once() {
 	local tool=$1 opts=$2 spid rc=0 port
 	PT_SEQ=$((${PT_SEQ:-0} + 1))
 	port=$((PT_PORT + 20 * BATS_TEST_NUMBER + 10 * (${BATS_TEST_TRY_NUMBER:-1} - 1) + PT_SEQ))
@@ -43,6 +39,24 @@ pt_cm() {
 	}
 	LAB_TIMEOUT=60 in_vm b "x=\$(v2_gid_index rxe0 198.18.1.2) && timeout 40 $tool -d rxe0 -x \$x -p $port $opts 198.18.1.1" || rc=$?
 	wait "$spid" || true
+	return $rc
+}
+
+# pt_cm TOOL "OPTIONS": pt_cm_once, again (on a new port) while perftest -R's
+# client is REJECTED by its own server ("RDMA_CM_EVENT_REJECTED; error: 8", no
+# listener for that service, then a segmentation fault): perftest's race
+# between its two rdma_cm connections, seen in about one perftest -R run in
+# five here, never on rdmactl's side.  At most three tries; the output of the
+# last, stderr included.
+pt_cm() {
+	local try out rc
+	for try in 1 2 3; do
+		rc=0
+		out=$(pt_cm_once "$@" 2>&1) || rc=$?
+		[[ $out == *"RDMA_CM_EVENT_REJECTED; error: 8"* ]] || break
+		echo "# perftest -R: its client REJECTED by its own server (try $try of 3)" >&3
+	done
+	echo "$out"
 	return $rc
 }
 
@@ -97,10 +111,13 @@ ok_run() {
 	[ $((r2 - r1)) -eq 0 ] || fail "without rdma-cm: $((r2 - r1)) connection requests"
 	# perftest the same way round: -R connects through the CM (its QPs and one of its own
 	# for the handshake), without -R nothing.
+	# Only the requests count here: a run whose report perftest's CPU clock
+	# estimate spoils ("Correlation coefficient r^2 ... < 0.9", exit 1) has
+	# connected all the same.
 	p0=$(reqs)
-	pt_out ib_write_bw "-D 2 -s 1024 -q 2 -R" >/dev/null
+	pt_cm ib_write_bw "-D 2 -s 1024 -q 2 -R" >/dev/null 2>&1 || true
 	p1=$(reqs)
-	pt_out ib_write_bw "-D 2 -s 1024 -q 2" >/dev/null
+	pt_cm ib_write_bw "-D 2 -s 1024 -q 2" >/dev/null 2>&1 || true
 	p2=$(reqs)
 	echo "# ib_write_bw -q 2 -R: $((p1 - p0)) requests; without -R: $((p2 - p1))" >&3
 	[ $((p1 - p0)) -ge 2 ] || fail "ib_write_bw -R: $((p1 - p0)) connection requests"
