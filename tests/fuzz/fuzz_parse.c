@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fuzz_parse.c - libFuzzer: the sysfs and procfs value parsers, and counters read from files */
+/* fuzz_parse.c - libFuzzer: sysfs and procfs value parsers (meminfo too), counters read from files */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "base/counters.h"
 #include "base/ipv4.h"
 #include "base/util.h"
+#include "bench/hugepages.h"
 #include "host/bundle.h"
 #include "host/cpu_times.h"
 #include "host/gid.h"
@@ -78,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static int ready = -2;
 	struct rdc_counter_set set = {0};
 	struct rdc_cpu_times t;
+	struct rdc_bench_huge huge;
 	unsigned char cpus[64], bytes[64];
 	uint8_t gid[16], gid2[16];
 	char *s, text[64];
@@ -103,6 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rdc_cpulist_parse(s, cpus, sizeof(cpus));
 	rdc_ipv4_cidr_parse(s, &net, &prefix);
 	rdc_cpu_times_parse(s, &t);
+	/* /proc/meminfo's huge page pool: a page size accepted is a power of two over 4 KiB. */
+	if (!rdc_bench_huge_parse(s, &huge) &&
+	    (huge.page_bytes < 8192 || (huge.page_bytes & (huge.page_bytes - 1))))
+		fuzz_fail("fuzz_parse", "a huge page size that is none accepted");
 	rdc_gid_type_parse(s, true);
 	rdc_gid_type_parse(s, false);
 	if (!rdc_gid_parse(s, gid)) {
