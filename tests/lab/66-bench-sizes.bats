@@ -48,18 +48,8 @@ done_rows() {
 # pt_all TOOL "OPTIONS": TOOL -a with OPTIONS (server on a, client on b); its
 # result rows "BYTES ITERATIONS COLUMNS..." on stdout, its whole output in '# ' lines.
 pt_all() {
-	local tool=$1 opts=$2 spid rc=0 out
-	PT_PORT=$((PT_PORT + 1))
-	LAB_TIMEOUT=170 in_vm a "x=\$(v2_gid_index rxe0 198.18.1.1) && exec timeout 150 $tool -d rxe0 -x \$x -p $PT_PORT -a $opts" \
-		>"$BATS_TEST_TMPDIR/pt.server" 2>&1 &
-	spid=$!
-	in_vm a "wait_for 20 listening $PT_PORT" >/dev/null || {
-		kill "$spid" 2>/dev/null
-		cat "$BATS_TEST_TMPDIR/pt.server"
-		return 1
-	}
-	out=$(LAB_TIMEOUT=170 in_vm b "x=\$(v2_gid_index rxe0 198.18.1.2) && timeout 150 $tool -d rxe0 -x \$x -p $PT_PORT -a $opts 198.18.1.1") || rc=$?
-	wait "$spid" || true
+	local rc=0 out
+	out=$(PT_SECONDS=150 pt "$1" "-a $2") || rc=$?
 	echo "$out" | sed 's/^/#   /' >&3
 	[ "$rc" = 0 ] || return "$rc"
 	awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && NF >= 5' <<<"$out"

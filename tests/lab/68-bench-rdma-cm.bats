@@ -26,20 +26,10 @@ reqs() {
 # cm_id is waited for instead.  Each run gets a port of its own, retries
 # included (a server of the failed try may still hold its port).
 pt_cm_once() {
-	local tool=$1 opts=$2 spid rc=0 port
 	PT_SEQ=$((${PT_SEQ:-0} + 1))
-	port=$((PT_PORT + 20 * BATS_TEST_NUMBER + 10 * (${BATS_TEST_TRY_NUMBER:-1} - 1) + PT_SEQ))
-	LAB_TIMEOUT=60 in_vm a "x=\$(v2_gid_index rxe0 198.18.1.1) && exec timeout 40 $tool -d rxe0 -x \$x -p $port $opts" \
-		>"$BATS_TEST_TMPDIR/pt.server" 2>&1 &
-	spid=$!
-	in_vm a "up() { listening $port || rdma res show cm_id | grep -q 'state LISTEN .*:$port '; }; wait_for 20 up" >/dev/null || {
-		kill "$spid" 2>/dev/null
-		cat "$BATS_TEST_TMPDIR/pt.server"
-		return 1
-	}
-	LAB_TIMEOUT=60 in_vm b "x=\$(v2_gid_index rxe0 198.18.1.2) && timeout 40 $tool -d rxe0 -x \$x -p $port $opts 198.18.1.1" || rc=$?
-	wait "$spid" || true
-	return $rc
+	PT_ON_PORT=$((PT_PORT + 20 * BATS_TEST_NUMBER + 10 * (${BATS_TEST_TRY_NUMBER:-1} - 1) + PT_SEQ)) \
+		PT_UP="up() { listening \"\$1\" || rdma res show cm_id | grep -q \"state LISTEN .*:\$1 \"; }" \
+		pt "$@"
 }
 
 # pt_cm TOOL "OPTIONS": pt_cm_once, again (on a new port) while perftest -R's

@@ -56,18 +56,26 @@ jqf() {
 
 # pt TOOL "OPTIONS": TOOL (ib_write_bw, ib_read_lat, ...) with OPTIONS, its
 # server on a and its client on b over rxe0; the client's output on stdout.
+# PT_SECONDS: each side's time limit (default 40); PT_ON_PORT: the port to use
+# (default the next PT_PORT); PT_UP: guest shell code defining up() PORT, true
+# once a's server takes clients (default: it listens on the TCP port).
 pt() {
-	local tool=$1 opts=$2 spid rc=0
-	PT_PORT=$((PT_PORT + 1))
-	LAB_TIMEOUT=60 in_vm a "x=\$(v2_gid_index rxe0 198.18.1.1) && exec timeout 40 $tool -d rxe0 -x \$x -p $PT_PORT $opts" \
+	local tool=$1 opts=$2 spid rc=0 limit=${PT_SECONDS:-40} port=${PT_ON_PORT:-}
+	# shellcheck disable=SC2016 # $1 is up()'s own, in the guest
+	local up='up() { listening "$1"; }'
+	if [ -z "$port" ]; then
+		PT_PORT=$((PT_PORT + 1))
+		port=$PT_PORT
+	fi
+	LAB_TIMEOUT=$((limit + 20)) in_vm a "x=\$(v2_gid_index rxe0 198.18.1.1) && exec timeout $limit $tool -d rxe0 -x \$x -p $port $opts" \
 		>"$BATS_TEST_TMPDIR/pt.server" 2>&1 &
 	spid=$!
-	in_vm a "wait_for 20 listening $PT_PORT" >/dev/null || {
+	in_vm a "${PT_UP:-$up}; wait_for 20 up $port" >/dev/null || {
 		kill "$spid" 2>/dev/null
 		cat "$BATS_TEST_TMPDIR/pt.server"
 		return 1
 	}
-	LAB_TIMEOUT=60 in_vm b "x=\$(v2_gid_index rxe0 198.18.1.2) && timeout 40 $tool -d rxe0 -x \$x -p $PT_PORT $opts 198.18.1.1" || rc=$?
+	LAB_TIMEOUT=$((limit + 20)) in_vm b "x=\$(v2_gid_index rxe0 198.18.1.2) && timeout $limit $tool -d rxe0 -x \$x -p $port $opts 198.18.1.1" || rc=$?
 	wait "$spid" || true
 	return $rc
 }
