@@ -76,3 +76,29 @@ sources() {
 	grep -qxF "    $ci" "$TOP/README" || fail "README does not show: $ci"
 	grep -qF "\`$ci\`" "$TOP/docs/HACKING.md" || fail "docs/HACKING.md does not show: $ci"
 }
+
+@test "make ci: check and asan run every tier once, the lab's apart (LAB_APART), nothing twice" {
+	local with apart asan
+	with=$(make -s -n -C "$TOP" check asan | grep -E '(^|[[:space:]])tests/run ' | sed 's/.*tests\/run //')
+	apart=$(make -s -n -C "$TOP" check asan LAB_APART=1 | grep -E '(^|[[:space:]])tests/run ' |
+		sed 's/.*tests\/run //')
+	# The sanitizer run's tiers (its make is not a literal $(MAKE) line: -n does not run it).
+	asan=$(make -s -n -C "$TOP" asan-check ASAN_AFTER_CHECK=1 LAB_APART=1 |
+		grep -E '(^|[[:space:]])tests/run ' | sed 's/.*tests\/run //')
+	# check's line has lab; with LAB_APART the same tiers but lab.
+	[[ " $with " == *" lab "* ]] || fail "check without LAB_APART: $with"
+	[[ " $apart " != *" lab "* ]] || fail "check with LAB_APART: $apart"
+	[ "$(tr ' ' '\n' <<<"$with" | grep -v '^lab$' | grep . | sort)" = \
+		"$(tr ' ' '\n' <<<"$apart" | grep . | sort)" ] || fail "tiers differ: $with / $apart"
+	# Every tier in one of the two runs; only unit, cli and netns in both (the plain run keeps
+	# the cli files that test the tree, the sanitizer run the others).
+	[ "$asan" = "unit cli corrupt netns" ] || fail "asan runs: $asan"
+	[ "$(tr ' ' '\n' <<<"$with $asan" | grep . | sort -u | tr '\n' ' ')" = \
+		"ansible cli corrupt fuzz lab netns package unit " ]
+	# tests/ci starts the lab by itself and passes LAB_APART=1 to the rest.
+	grep -q 'tests/run lab' "$TOP/tests/ci"
+	grep -qE 'make_\[@\]\}" lint format-check check asan LAB_APART=1' "$TOP/tests/ci"
+	run env CI_NICE=20 "$TOP/tests/ci"
+	assert_failure 2
+	assert_output --partial "CI_NICE must be 0 to 19"
+}
