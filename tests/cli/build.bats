@@ -6,7 +6,7 @@ load ../helpers
 # Under make check or make asan, the outer make's variables (WERROR=1,
 # BUILD=build-asan, its OPT and LDFLAGS) are in the environment: the copy
 # below is built with the Makefile's defaults instead.
-unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES BUILD OPT CFLAGS LDFLAGS LDLIBS WERROR CC V
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES BUILD OPT CFLAGS LDFLAGS LDLIBS WERROR CC V LAB_APART
 
 # A copy of what `make rdmactl` reads, built once with the default flags.
 setup_file() {
