@@ -118,28 +118,41 @@ void rdc_fs_force_walk(bool on)
 	fs_walk_only = on;
 }
 
-/* Format a kernel path and prefix the root; returns -ENAMETOOLONG on overflow. */
-static int fs_vpath(char *out, size_t size, char *kpath, size_t ksize, const char *fmt, va_list ap)
+/*
+ * Format a kernel path; returns -ENAMETOOLONG on overflow.  Under a root the
+ * path is opened relative to the root's fd, and live it is the path itself:
+ * no root prefix is ever put in front.  "%s", the format of callers that
+ * built the path themselves, is a copy.
+ */
+static int fs_vpath(char *kpath, size_t ksize, const char *fmt, va_list ap)
 {
-	int n = vsnprintf(kpath, ksize, fmt, ap);
+	size_t len;
+	int n;
 
+	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
+		const char *s = va_arg(ap, const char *);
+
+		len = strlen(s);
+		if (len >= ksize)
+			return -ENAMETOOLONG;
+		memcpy(kpath, s, len + 1);
+		return 0;
+	}
+	n = vsnprintf(kpath, ksize, fmt, ap);
 	if (n < 0 || (size_t)n >= ksize)
-		return -ENAMETOOLONG;
-	n = snprintf(out, size, "%s%s", fs_root, kpath);
-	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
-/* Declares the buffers it names, so its arguments cannot be parenthesized. */
+/* Declares the buffer it names, so its arguments cannot be parenthesized. */
 /* NOLINTBEGIN(bugprone-macro-parentheses) */
-#define FS_PATH(path, kpath, fmt)                                                                  \
-	char path[PATH_MAX], kpath[PATH_MAX];                                                      \
+#define FS_PATH(kpath, fmt)                                                                        \
+	char kpath[PATH_MAX];                                                                      \
 	int path_rc;                                                                               \
 	{                                                                                          \
 		va_list ap;                                                                        \
 		va_start(ap, fmt);                                                                 \
-		path_rc = fs_vpath(path, sizeof(path), kpath, sizeof(kpath), fmt, ap);             \
+		path_rc = fs_vpath(kpath, sizeof(kpath), fmt, ap);                                 \
 		va_end(ap);                                                                        \
 	}
 /* NOLINTEND(bugprone-macro-parentheses) */
@@ -746,8 +759,7 @@ static bool fs_live_whole(const char *kpath)
  * listing of a file or a FIFO), look at it without opening it, for the
  * error's detail and the same -errno as the type check after an open.
  */
-static int fs_open_refused(const char *path, const char *kpath, int rootfd, struct fs_how *h,
-			   int rc)
+static int fs_open_refused(const char *kpath, int rootfd, struct fs_how *h, int rc)
 {
 	struct stat st;
 	int fd, type_rc;
@@ -755,7 +767,7 @@ static int fs_open_refused(const char *path, const char *kpath, int rootfd, stru
 	if (rc != -ENXIO && rc != -ENOTDIR)
 		return rc;
 	if (rootfd < 0) {
-		if (stat(path, &st) < 0)
+		if (stat(kpath, &st) < 0)
 			return rc;
 	} else {
 		fd = fs_openat2(rootfd, kpath, O_PATH | O_CLOEXEC);
@@ -795,7 +807,7 @@ static int fs_opened(int fd, struct fs_how *h)
 
 /*
  * Open @kpath as @h says: under a root (or to capture) inside the jail, else
- * as the live path @path.  Returns an fd or -errno.
+ * as the live path itself.  Returns an fd or -errno.
  *
  * One open for a file or a listing: live open(), or under a root openat2()
  * with the jail's resolve flags; then fstat() on that fd where a FIFO or a
@@ -806,18 +818,18 @@ static int fs_opened(int fd, struct fs_how *h)
  * archives that do (host/bundle.c).  The walk (capture, or no openat2())
  * still checks each component before it opens it.
  */
-static int fs_open(const char *path, const char *kpath, struct fs_how *h)
+static int fs_open(const char *kpath, struct fs_how *h)
 {
 	int rootfd = fs_root_fd, fd;
 
 	h->size = -1;
 	if (!fs_root[0] && !h->walk) {
 		if (h->flags & O_PATH)
-			fd = open(path, h->flags | O_CLOEXEC);
+			fd = open(kpath, h->flags | O_CLOEXEC);
 		else
-			fd = open(path, h->flags | FS_OPEN_FLAGS);
+			fd = open(kpath, h->flags | FS_OPEN_FLAGS);
 		if (fd < 0)
-			return fs_open_refused(path, kpath, -1, h, -errno);
+			return fs_open_refused(kpath, -1, h, -errno);
 		if ((h->flags & O_PATH) || fs_live_plain(kpath))
 			return fd;
 		return fs_opened(fd, h);
@@ -842,7 +854,7 @@ static int fs_open(const char *path, const char *kpath, struct fs_how *h)
 		return fs_walk(rootfd, kpath, h);
 	}
 	if (fd < 0)
-		return fs_open_refused(path, kpath, rootfd, h, fd);
+		return fs_open_refused(kpath, rootfd, h, fd);
 	if (h->flags & O_PATH)
 		return fd;
 	return fs_opened(fd, h);
@@ -880,8 +892,7 @@ static int fs_open_error(struct rdc_err *err, int rc, const char *verb, const ch
 	return rc;
 }
 
-static int fs_read_path(const char *path, const char *kpath, char *buf, size_t size, bool head,
-			struct rdc_err *err)
+static int fs_read_path(const char *kpath, char *buf, size_t size, bool head, struct rdc_err *err)
 {
 	enum fs_scope scope = fs_cap_scope(kpath);
 	char canon[PATH_MAX];
@@ -908,7 +919,7 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		int root = fs_root_fd;
 
 		fs_root_fd = fs_overlay_fd;
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 		fs_root_fd = root;
 		if (fd == -ENOENT) {
 			canon[0] = '\0';
@@ -916,7 +927,7 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		}
 	}
 	if (fd == -ENOENT)
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "read", kpath, &how);
 	/*
@@ -976,18 +987,18 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 
 int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_path(path, kpath, buf, size, false, err);
+	return fs_read_path(kpath, buf, size, false, err);
 }
 
 int rdc_fs_read_head(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_path(path, kpath, buf, size, true, err);
+	return fs_read_path(kpath, buf, size, true, err);
 }
 
 int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
@@ -995,10 +1006,10 @@ int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
 	struct fs_how how = {.flags = O_RDONLY, .want = S_IFREG};
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	fd = fs_open(path, kpath, &how);
+	fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "open", kpath, &how);
 	return fd;
@@ -1011,11 +1022,11 @@ int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
  */
 enum fs_num { FS_NUM_DEC, FS_NUM_HEX, FS_NUM_SIGNED };
 
-static int fs_read_number(const char *path, const char *kpath, enum fs_num kind, uint64_t *u,
-			  int64_t *i, struct rdc_err *err)
+static int fs_read_number(const char *kpath, enum fs_num kind, uint64_t *u, int64_t *i,
+			  struct rdc_err *err)
 {
 	char buf[64];
-	int rc = fs_read_path(path, kpath, buf, sizeof(buf), false, err);
+	int rc = fs_read_path(kpath, buf, sizeof(buf), false, err);
 
 	if (rc < 0)
 		return rc;
@@ -1037,26 +1048,26 @@ static int fs_read_number(const char *path, const char *kpath, enum fs_num kind,
 
 int rdc_fs_read_u64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, FS_NUM_DEC, val, NULL, err);
+	return fs_read_number(kpath, FS_NUM_DEC, val, NULL, err);
 }
 
 int rdc_fs_read_x64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, FS_NUM_HEX, val, NULL, err);
+	return fs_read_number(kpath, FS_NUM_HEX, val, NULL, err);
 }
 
 int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, FS_NUM_SIGNED, NULL, val, err);
+	return fs_read_number(kpath, FS_NUM_SIGNED, NULL, val, err);
 }
 
 int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
@@ -1067,13 +1078,13 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 	ssize_t n;
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return path_rc;
 	scope = fs_cap_scope(kpath);
 	canon[0] = '\0';
 	if (!fs_root[0] && scope != FS_SCOPE_SYS) {
-		n = readlink(path, target, sizeof(target) - 1);
+		n = readlink(kpath, target, sizeof(target) - 1);
 	} else {
 		struct fs_how how = {
 			.flags = O_PATH | O_NOFOLLOW,
@@ -1082,7 +1093,7 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 			.canon = canon,
 		};
 
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 		if (fd < 0)
 			return fd;
 		/*
@@ -1149,14 +1160,14 @@ int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...)
 	struct stat st;
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return path_rc;
 	scope = fs_cap_scope(kpath);
 	if (!fs_root[0] && scope != FS_SCOPE_SYS) {
-		if (!realpath(path, real))
+		if (!realpath(kpath, real))
 			return -errno;
-		if (scope != FS_SCOPE_NONE && stat(path, &st) == 0)
+		if (scope != FS_SCOPE_NONE && stat(kpath, &st) == 0)
 			fs_cap_found(kpath, st.st_mode);
 	} else if (scope == FS_SCOPE_NONE && fs_resolve_fast(kpath, real) == 0) {
 		/* Resolved inside the jail by openat2(), named by the kernel. */
@@ -1169,7 +1180,7 @@ int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...)
 			.canon = real,
 		};
 
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 		if (fd < 0)
 			return fd;
 		if (scope != FS_SCOPE_NONE && fstat(fd, &st) == 0) {
@@ -1192,12 +1203,12 @@ bool rdc_fs_exists(const char *fmt, ...)
 	struct stat st;
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return false;
 	scope = fs_cap_scope(kpath);
 	if (!fs_root[0] && scope == FS_SCOPE_NONE)
-		return access(path, F_OK) == 0;
+		return access(kpath, F_OK) == 0;
 	canon[0] = '\0';
 
 	struct fs_how how = {
@@ -1207,7 +1218,7 @@ bool rdc_fs_exists(const char *fmt, ...)
 		.canon = canon,
 	};
 
-	fd = fs_open(path, kpath, &how);
+	fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return false;
 	if (scope != FS_SCOPE_NONE && fstat(fd, &st) == 0) {
@@ -1238,7 +1249,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 
 	list->names = NULL;
 	list->count = 0;
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
 	scope = fs_cap_scope(kpath);
@@ -1252,7 +1263,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 		.canon = canon,
 	};
 
-	fd = fs_open(path, kpath, &how);
+	fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "list", kpath, &how);
 	/* getdents64() itself: readdir()'s fdopendir() would fstat() and fcntl() the fd again. */
@@ -1315,13 +1326,13 @@ int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...)
 	ssize_t n;
 	int fd, saved;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
 	if (fs_root[0])
 		return rdc_err_set(err, EROFS, "cannot write '%s': writes are refused under --root",
 				   kpath);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(kpath, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rdc_err_set(err, errno, "cannot write '%s'", kpath);
 	n = write(fd, val, len);
@@ -1336,13 +1347,13 @@ int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...)
 
 int rdc_fs_mkdir(struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
 	if (fs_root[0])
 		return rdc_err_set(err, EROFS,
 				   "cannot create '%s': writes are refused under --root", kpath);
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+	if (mkdir(kpath, 0755) < 0 && errno != EEXIST)
 		return rdc_err_set(err, errno, "cannot create '%s'", kpath);
 	return 0;
 }
