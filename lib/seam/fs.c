@@ -31,6 +31,56 @@ static int fs_slash_fd = -1;   /* O_PATH of "/": the walk's root when capturing 
 static bool fs_walk_only;      /* the kernel has no openat2() (ENOSYS), or a test asked */
 static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a later sample) */
 
+/*
+ * Directories under a root kept open, for the files read in them: a file of a
+ * directory met before is one openat2() of its last component from the
+ * directory's fd (RESOLVE_BENEATH), not a walk of every component from the
+ * root again; a GID table is 256 files or more in one directory.
+ *
+ * The jail's promise holds: the directory was resolved in the root
+ * (RESOLVE_IN_ROOT, as the whole path would be), and what RESOLVE_BENEATH
+ * reaches from it is below it.  Where the two resolutions could differ (the
+ * last component a link that is absolute or leads up out of the directory:
+ * EXDEV) or the short open fails for anything but ENOENT, the whole path is
+ * opened as before and decides.  A directory is opened (O_PATH) the second
+ * time it is asked for, so one read once costs nothing more; a listing's own
+ * fd is kept instead of closed.  A directory that does not resolve (ENOENT:
+ * no such sample in an overlay) is remembered as such: its files are ENOENT
+ * as the whole path would be.  Only under a root (a bundle: nothing writes
+ * there while rdmactl runs; live, bonds and configfs objects come and go under
+ * a command that makes them), never for the walk (capture, no openat2()),
+ * emptied when the root or the overlay changes.  Keyed by the fd resolved
+ * from (the root's or the overlay's).
+ */
+#define FS_DIRS 16
+#define FS_DIR_SEEN (-1)   /* asked for once, not opened */
+#define FS_DIR_ABSENT (-2) /* resolves to ENOENT */
+static struct fs_dir {
+	int base;	    /* the fd it was resolved from; -1: a free entry */
+	int fd;		    /* O_PATH or listing fd, or FS_DIR_SEEN, FS_DIR_ABSENT */
+	bool up;	    /* a name in it was a link leading up (EXDEV): /sys/class/net */
+	unsigned long used; /* for the least recently used to go first */
+	size_t len;
+	char path[256]; /* longer directories are not kept */
+} fs_dirs[FS_DIRS] = {[0 ... FS_DIRS - 1] = {.base = -1}};
+static unsigned long fs_dirs_tick;
+
+static void fs_dir_drop(struct fs_dir *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->base = -1;
+	d->fd = FS_DIR_SEEN;
+	d->up = false;
+}
+
+static void fs_dirs_flush(void)
+{
+	for (size_t i = 0; i < FS_DIRS; i++)
+		if (fs_dirs[i].base >= 0)
+			fs_dir_drop(&fs_dirs[i]);
+}
+
 int rdc_fs_set_root(const char *dir, struct rdc_err *err)
 {
 	struct stat st;
@@ -39,6 +89,7 @@ int rdc_fs_set_root(const char *dir, struct rdc_err *err)
 
 	fs_root[0] = '\0';
 	rdc_fs_set_overlay(NULL, NULL);
+	fs_dirs_flush();
 	if (fs_root_fd >= 0) {
 		close(fs_root_fd);
 		fs_root_fd = -1;
@@ -90,6 +141,7 @@ int rdc_fs_set_overlay(const char *subdir, struct rdc_err *err)
 {
 	int fd;
 
+	fs_dirs_flush();
 	if (fs_overlay_fd >= 0)
 		close(fs_overlay_fd);
 	fs_overlay_fd = -1;
@@ -710,16 +762,19 @@ err:
 	return rc;
 }
 
-/* openat2() in the root, retried when a rename elsewhere made the kernel unsure (EAGAIN). */
-static int fs_openat2(int rootfd, const char *kpath, int flags)
+/*
+ * openat2() from @dirfd as @resolve says, retried when a rename elsewhere made
+ * the kernel unsure (EAGAIN).
+ */
+static int fs_openat2_res(int dirfd, const char *kpath, int flags, uint64_t resolve)
 {
 	struct open_how how = {
 		.flags = (uint64_t)flags,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.resolve = resolve,
 	};
 
 	for (int i = 0; i < 8; i++) {
-		long fd = syscall(SYS_openat2, rootfd, kpath, &how, sizeof(how));
+		long fd = syscall(SYS_openat2, dirfd, kpath, &how, sizeof(how));
 
 		if (fd >= 0)
 			return (int)fd;
@@ -727,6 +782,126 @@ static int fs_openat2(int rootfd, const char *kpath, int flags)
 			return -errno;
 	}
 	return -EAGAIN;
+}
+
+/* openat2() in the root. */
+static int fs_openat2(int rootfd, const char *kpath, int flags)
+{
+	return fs_openat2_res(rootfd, kpath, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+}
+
+/* The entry of directory @dir (@len bytes of it) resolved from @base, or NULL. */
+static struct fs_dir *fs_dir_find(int base, const char *dir, size_t len)
+{
+	for (size_t i = 0; i < FS_DIRS; i++) {
+		struct fs_dir *d = &fs_dirs[i];
+
+		if (d->base == base && d->len == len && !memcmp(d->path, dir, len)) {
+			d->used = ++fs_dirs_tick;
+			return d;
+		}
+	}
+	return NULL;
+}
+
+/* A new entry: a free one, else the least recently used one's. */
+static struct fs_dir *fs_dir_add(int base, const char *dir, size_t len, int fd)
+{
+	struct fs_dir *d = &fs_dirs[0];
+
+	for (size_t i = 0; i < FS_DIRS; i++) {
+		if (fs_dirs[i].base < 0) {
+			d = &fs_dirs[i];
+			break;
+		}
+		if (fs_dirs[i].used < d->used)
+			d = &fs_dirs[i];
+	}
+	if (d->base >= 0)
+		fs_dir_drop(d);
+	d->base = base;
+	d->fd = fd;
+	d->up = false;
+	d->len = len;
+	memcpy(d->path, dir, len);
+	d->path[len] = '\0';
+	d->used = ++fs_dirs_tick;
+	return d;
+}
+
+/* The length of @kpath's directory (up to its last '/'), 0 where none is kept. */
+static size_t fs_dir_len(const char *kpath)
+{
+	const char *slash = strrchr(kpath, '/');
+	size_t len;
+
+	if (!slash || slash == kpath || !slash[1])
+		return 0;
+	len = (size_t)(slash - kpath);
+	return len < sizeof(fs_dirs[0].path) ? len : 0;
+}
+
+/*
+ * Open @kpath in the root @base through the directory kept for it (above),
+ * with the flags the whole path would have.  True with *@fd an fd or
+ * -ENOENT where that decides; false where the whole path must be opened.
+ */
+static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
+{
+	size_t len = fs_dir_len(kpath);
+	struct fs_dir *d;
+
+	if (!len)
+		return false;
+	d = fs_dir_find(base, kpath, len);
+	if (!d) {
+		fs_dir_add(base, kpath, len, FS_DIR_SEEN);
+		return false;
+	}
+	if (d->fd == FS_DIR_SEEN) {
+		int dfd = fs_openat2(base, d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0 && dfd != -ENOENT) {
+			fs_dir_drop(d);
+			return false;
+		}
+		d->fd = dfd < 0 ? FS_DIR_ABSENT : dfd;
+	}
+	if (d->fd == FS_DIR_ABSENT) {
+		*fd = -ENOENT;
+		return true;
+	}
+	if (d->up)
+		return false;
+	*fd = fs_openat2_res(d->fd, kpath + len + 1, flags,
+			     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+	/*
+	 * A class directory is links up into /sys/devices, each EXDEV here:
+	 * its names are opened whole from then on.
+	 */
+	if (*fd == -EXDEV)
+		d->up = true;
+	return *fd >= 0 || *fd == -ENOENT;
+}
+
+/* Keep a listing's fd (of @kpath, resolved from @base) as its directory's; closes it otherwise. */
+static void fs_dir_keep(int base, const char *kpath, int fd)
+{
+	size_t len = strlen(kpath);
+	struct fs_dir *d;
+
+	if (!len || len >= sizeof(fs_dirs[0].path)) {
+		close(fd);
+		return;
+	}
+	d = fs_dir_find(base, kpath, len);
+	if (!d) {
+		fs_dir_add(base, kpath, len, fd);
+	} else if (d->fd >= 0) {
+		close(fd);
+	} else {
+		d->fd = fd;
+	}
 }
 
 /*
@@ -820,7 +995,7 @@ static int fs_opened(int fd, struct fs_how *h)
  */
 static int fs_open(const char *kpath, struct fs_how *h)
 {
-	int rootfd = fs_root_fd, fd;
+	int rootfd = fs_root_fd, fd, flags;
 
 	h->size = -1;
 	if (!fs_root[0] && !h->walk) {
@@ -843,10 +1018,9 @@ static int fs_open(const char *kpath, struct fs_how *h)
 	}
 	if (h->walk || fs_walk_only)
 		return fs_walk(rootfd, kpath, h);
-	if (h->flags & O_PATH)
-		fd = fs_openat2(rootfd, kpath, h->flags | O_CLOEXEC);
-	else
-		fd = fs_openat2(rootfd, kpath, h->flags | FS_OPEN_FLAGS);
+	flags = (h->flags & O_PATH) ? h->flags | O_CLOEXEC : h->flags | FS_OPEN_FLAGS;
+	if (!fs_root[0] || !fs_dir_open(rootfd, kpath, flags, &fd))
+		fd = fs_openat2(rootfd, kpath, flags);
 	if (fd == -ENOSYS || fd == -EPERM) {
 		/* No openat2() (ENOSYS), or a seccomp filter that does not know it (EPERM). */
 		if (fd == -ENOSYS)
@@ -1304,7 +1478,10 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 			list->count++;
 		}
 	}
-	close(fd);
+	if (fs_root[0] && !how.walk && !fs_walk_only)
+		fs_dir_keep(fs_root_fd, kpath, fd); /* its files are likely read next */
+	else
+		close(fd);
 	if (list->count)
 		qsort(list->names, list->count, sizeof(*list->names), fs_name_cmp);
 	if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
