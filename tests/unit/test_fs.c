@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_fs.c - the file seam: the --root jail (openat2 and the walk), live reads, capture */
+#define _GNU_SOURCE /* strverscmp */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -802,6 +803,40 @@ static void test_dir_cache_walk(void **state)
 	dir_cache_cases(true);
 }
 
+/* Listings in version order: GID slots 9 before 10, and names that are no plain number too. */
+static void test_list_order(void **state)
+{
+	static const char *const numbers[] = {"10", "9", "0", "100", "2", "1", "255", "11"};
+	static const char *const mixed[] = {"10", "9", "017", "0", "a10", "a2", "1", "01"};
+	static const char *const want[] = {"0", "1", "2", "9", "10", "11", "100", "255"};
+	struct rdc_err err = {0};
+	struct rdc_names names;
+	char rel[64];
+
+	(void)state;
+	for (size_t i = 0; i < 8; i++) {
+		snprintf(rel, sizeof(rel), "sys/order/n/%s", numbers[i]);
+		mkpath(root, "sys/order/n");
+		put(root, rel, "");
+		snprintf(rel, sizeof(rel), "sys/order/m/%s", mixed[i]);
+		mkpath(root, "sys/order/m");
+		put(root, rel, "");
+	}
+	assert_int_equal(rdc_fs_set_root(root, &err), 0);
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/order/n"), 0);
+	assert_int_equal(names.count, 8);
+	for (size_t i = 0; i < 8; i++)
+		assert_string_equal(names.names[i], want[i]);
+	rdc_names_free(&names);
+	/* "017" and "01" are no such numbers: strverscmp() orders them all. */
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/order/m"), 0);
+	assert_int_equal(names.count, 8);
+	for (size_t i = 1; i < 8; i++)
+		assert_true(strverscmp(names.names[i - 1], names.names[i]) < 0);
+	rdc_names_free(&names);
+	rdc_fs_set_root(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -817,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_list_cap),
 		cmocka_unit_test(test_dir_cache_openat2),
 		cmocka_unit_test(test_dir_cache_walk),
+		cmocka_unit_test(test_list_order),
 	};
 
 	return cmocka_run_group_tests(tests, setup_jail, teardown_jail);
