@@ -128,7 +128,7 @@ static const char *gid_path(char *dir, size_t len, const char *sub, const char *
 
 	if (len + sn + n >= PATH_MAX)
 		return NULL;
-	memcpy(dir + len, sub, sn);
+	memcpy(dir + len, sub, sn + 1);
 	memcpy(dir + len + sn, slot, n + 1);
 	return dir;
 }
@@ -144,7 +144,7 @@ static int gid_read_slot(char *dir, size_t len, const char *slot, bool ethernet,
 {
 	struct rdc_err err = {0};
 	const char *path;
-	char buf[64];
+	char buf[64] = "";
 	int rc;
 
 	/* What rdc_sysval_str() does, the path built here. */
