@@ -28,7 +28,7 @@ int rdc_gid_parse(const char *text, uint8_t raw[16])
 
 	for (int group = 0; group < 8; group++) {
 		for (int i = 0; i < 4; i++, text++) {
-			if (!*text || !strchr("0123456789abcdefABCDEF", *text))
+			if (!*text) /* rdc_hex_decode() takes only hex digits */
 				return -EINVAL;
 			hex[n++] = *text;
 		}
@@ -118,22 +118,45 @@ void rdc_gid_mark_recommended(struct rdc_gid *gids, size_t count)
 #define GID_DIR "/sys/class/infiniband/%s/ports/%u"
 
 /*
- * One slot.  Returns 1 (an entry in @gid), 0 (an unused slot) or -1 (a slot
- * that exists but cannot be read or parsed: recorded, gid->unreadable set).
+ * @dir (PATH_MAX bytes) holds the port's GID_DIR, @len bytes: append @sub
+ * ("/gids/") and the slot's name, for the one path of the three files of a
+ * slot, without formatting it again for each (a table is 256 slots or more).
  */
-static int gid_read_slot(const char *dev, unsigned int port, const char *slot, bool ethernet,
+static const char *gid_path(char *dir, size_t len, const char *sub, const char *slot)
+{
+	size_t sn = strlen(sub), n = strlen(slot);
+
+	if (len + sn + n >= PATH_MAX)
+		return NULL;
+	memcpy(dir + len, sub, sn + 1);
+	memcpy(dir + len + sn, slot, n + 1);
+	return dir;
+}
+
+/*
+ * One slot of the port whose GID_DIR @dir holds (@len bytes; the path is
+ * built on its end).  Returns 1 (an entry in @gid), 0 (an unused slot) or -1
+ * (a slot that exists but cannot be read or parsed: recorded, gid->unreadable
+ * set).
+ */
+static int gid_read_slot(char *dir, size_t len, const char *slot, bool ethernet,
 			 struct rdc_gid *gid, struct rdc_issues *issues)
 {
-	struct rdc_err aerr = {0};
-	char buf[64], path[512];
+	struct rdc_err err = {0};
+	const char *path;
+	char buf[64] = "";
 	int rc;
 
-	snprintf(path, sizeof(path), GID_DIR "/gids/%s", dev, port, slot);
-	rc = rdc_sysval_str(issues, buf, sizeof(buf), "%s", path);
-	if (rc == 0) /* listed, then gone: the table changed under us */
+	/* What rdc_sysval_str() does, the path built here. */
+	path = gid_path(dir, len, "/gids/", slot);
+	rc = path ? rdc_fs_read(buf, sizeof(buf), &err, "%s", path)
+		  : rdc_err_set(&err, ENAMETOOLONG, "path too long");
+	if (rc == -ENOENT) /* listed, then gone: the table changed under us */
 		return 0;
 	if (rc < 0 || rdc_gid_parse(buf, gid->raw) < 0) {
-		if (rc > 0)
+		if (rc < 0)
+			rdc_issues_add(issues, &err);
+		else
 			rdc_sysval_bad(issues, path, buf, "a GID");
 		gid->unreadable = true;
 		return -1;
@@ -145,22 +168,25 @@ static int gid_read_slot(const char *dev, unsigned int port, const char *slot, b
 	 * The kernel fails attribute reads of unused entries (EINVAL): an entry
 	 * freed between the two reads.  Anything else is a failure to report.
 	 */
-	rc = rdc_fs_read(buf, sizeof(buf), &aerr, GID_DIR "/gid_attrs/types/%s", dev, port, slot);
+	path = gid_path(dir, len, "/gid_attrs/types/", slot);
+	rc = path ? rdc_fs_read(buf, sizeof(buf), &err, "%s", path)
+		  : rdc_err_set(&err, ENAMETOOLONG, "path too long");
 	if (rc == -EINVAL)
 		return 0;
 	if (rc < 0 && rc != -ENOENT) {
-		rdc_issues_add(issues, &aerr);
+		rdc_issues_add(issues, &err);
 		gid->type_unreadable = true;
 	}
 	if (rc >= 0)
 		gid->type = rdc_gid_type_parse(buf, ethernet);
 	/* No netdev (InfiniBand) reads EINVAL; a missing file is an older kernel. */
-	rc = rdc_fs_read(gid->netdev, sizeof(gid->netdev), &aerr, GID_DIR "/gid_attrs/ndevs/%s",
-			 dev, port, slot);
+	path = gid_path(dir, len, "/gid_attrs/ndevs/", slot);
+	rc = path ? rdc_fs_read(gid->netdev, sizeof(gid->netdev), &err, "%s", path)
+		  : rdc_err_set(&err, ENAMETOOLONG, "path too long");
 	if (rc < 0) {
 		gid->netdev[0] = '\0';
 		if (rc != -EINVAL && rc != -ENOENT)
-			rdc_issues_add(issues, &aerr);
+			rdc_issues_add(issues, &err);
 	}
 	if (ethernet)
 		rdc_gid_derive_ip(gid);
@@ -172,12 +198,17 @@ static int gid_table_read(const char *dev, unsigned int port, bool ethernet, str
 {
 	struct rdc_names slots;
 	struct rdc_gid *out = NULL, *grown;
-	size_t n = 0, cap = 0;
+	char dir[PATH_MAX];
+	size_t n = 0, cap = 0, len;
 	int rc;
 
 	*gids = NULL;
 	*count = 0;
-	rc = rdc_fs_list(&slots, err, GID_DIR "/gids", dev, port);
+	rc = snprintf(dir, sizeof(dir), GID_DIR, dev, port);
+	if (rc < 0 || rc >= (int)sizeof(dir))
+		return rdc_err_set(err, ENAMETOOLONG, "cannot read GIDs of '%s/%u'", dev, port);
+	len = (size_t)rc;
+	rc = rdc_fs_list(&slots, err, "%s/gids", dir);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < slots.count; i++) {
@@ -187,7 +218,7 @@ static int gid_table_read(const char *dev, unsigned int port, bool ethernet, str
 		if (rdc_parse_u64(slots.names[i], 10, &index) || index > UINT32_MAX)
 			continue;
 		gid.index = (unsigned int)index;
-		rc = gid_read_slot(dev, port, slots.names[i], ethernet, &gid, issues);
+		rc = gid_read_slot(dir, len, slots.names[i], ethernet, &gid, issues);
 		if (rc == 0)
 			continue;
 		if (n == cap) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* sysval.c - one sysfs value: read, absent, or a recorded reason why not */
-#define _GNU_SOURCE /* vasprintf */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,19 +23,19 @@ void rdc_sysval_bad(struct rdc_issues *is, const char *path, const char *text, c
 	free(shown);
 }
 
-/* The path is built on the heap (*@path, the caller frees it): a message names it whole. */
-static int sysval_read(struct rdc_issues *is, char *buf, size_t size, char **path, const char *fmt,
+/* The path is built in @path (PATH_MAX bytes, the fs layer's limit): a message names it whole. */
+static int sysval_read(struct rdc_issues *is, char *buf, size_t size, char *path, const char *fmt,
 		       va_list ap)
 {
 	struct rdc_err err = {0};
-	int rc;
+	int rc = vsnprintf(path, PATH_MAX, fmt, ap);
 
-	if (vasprintf(path, fmt, ap) < 0) {
-		*path = NULL;
-		rdc_issues_addf(is, ENOMEM, "cannot hold a sysfs path");
-		return -ENOMEM;
+	if (rc < 0 || rc >= PATH_MAX) {
+		path[0] = '\0';
+		rdc_issues_addf(is, ENAMETOOLONG, "path too long"); /* as the fs layer says it */
+		return -ENAMETOOLONG;
 	}
-	rc = rdc_fs_read(buf, size, &err, "%s", *path);
+	rc = rdc_fs_read(buf, size, &err, "%s", path);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc < 0) {
@@ -47,14 +47,13 @@ static int sysval_read(struct rdc_issues *is, char *buf, size_t size, char **pat
 
 int rdc_sysval_str(struct rdc_issues *is, char *buf, size_t size, const char *fmt, ...)
 {
-	char *path;
+	char path[PATH_MAX];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = sysval_read(is, buf, size, &path, fmt, ap);
+	rc = sysval_read(is, buf, size, path, fmt, ap);
 	va_end(ap);
-	free(path);
 	if (rc <= 0)
 		buf[0] = '\0';
 	return rc;
@@ -62,12 +61,12 @@ int rdc_sysval_str(struct rdc_issues *is, char *buf, size_t size, const char *fm
 
 int rdc_sysval_u64(struct rdc_issues *is, uint64_t *v, const char *fmt, ...)
 {
-	char *path, buf[64];
+	char path[PATH_MAX], buf[64];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = sysval_read(is, buf, sizeof(buf), &path, fmt, ap);
+	rc = sysval_read(is, buf, sizeof(buf), path, fmt, ap);
 	va_end(ap);
 	if (rc > 0) {
 		rc = rdc_parse_u64(buf, 10, v);
@@ -77,18 +76,17 @@ int rdc_sysval_u64(struct rdc_issues *is, uint64_t *v, const char *fmt, ...)
 		else
 			rc = 1;
 	}
-	free(path);
 	return rc;
 }
 
 int rdc_sysval_i64(struct rdc_issues *is, int64_t *v, const char *fmt, ...)
 {
-	char *path, buf[64];
+	char path[PATH_MAX], buf[64];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = sysval_read(is, buf, sizeof(buf), &path, fmt, ap);
+	rc = sysval_read(is, buf, sizeof(buf), path, fmt, ap);
 	va_end(ap);
 	if (rc > 0) {
 		rc = rdc_parse_i64(buf, v);
@@ -97,6 +95,5 @@ int rdc_sysval_i64(struct rdc_issues *is, int64_t *v, const char *fmt, ...)
 		else
 			rc = 1;
 	}
-	free(path);
 	return rc;
 }

@@ -31,6 +31,56 @@ static int fs_slash_fd = -1;   /* O_PATH of "/": the walk's root when capturing 
 static bool fs_walk_only;      /* the kernel has no openat2() (ENOSYS), or a test asked */
 static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a later sample) */
 
+/*
+ * Directories under a root kept open, for the files read in them: a file of a
+ * directory met before is one openat2() of its last component from the
+ * directory's fd (RESOLVE_BENEATH), not a walk of every component from the
+ * root again; a GID table is 256 files or more in one directory.
+ *
+ * The jail's promise holds: the directory was resolved in the root
+ * (RESOLVE_IN_ROOT, as the whole path would be), and what RESOLVE_BENEATH
+ * reaches from it is below it.  Where the two resolutions could differ (the
+ * last component a link that is absolute or leads up out of the directory:
+ * EXDEV) or the short open fails for anything but ENOENT, the whole path is
+ * opened as before and decides.  A directory is opened (O_PATH) the second
+ * time it is asked for, so one read once costs nothing more; a listing's own
+ * fd is kept instead of closed.  A directory that does not resolve (ENOENT:
+ * no such sample in an overlay) is remembered as such: its files are ENOENT
+ * as the whole path would be.  Only under a root (a bundle: nothing writes
+ * there while rdmactl runs; live, bonds and configfs objects come and go under
+ * a command that makes them), never for the walk (capture, no openat2()),
+ * emptied when the root or the overlay changes.  Keyed by the fd resolved
+ * from (the root's or the overlay's).
+ */
+#define FS_DIRS 16
+#define FS_DIR_SEEN (-1)   /* asked for once, not opened */
+#define FS_DIR_ABSENT (-2) /* resolves to ENOENT */
+static struct fs_dir {
+	int base;	    /* the fd it was resolved from; -1: a free entry */
+	int fd;		    /* O_PATH or listing fd, or FS_DIR_SEEN, FS_DIR_ABSENT */
+	bool up;	    /* a name in it was a link leading up (EXDEV): /sys/class/net */
+	unsigned long used; /* for the least recently used to go first */
+	size_t len;
+	char path[256]; /* longer directories are not kept */
+} fs_dirs[FS_DIRS] = {[0 ... FS_DIRS - 1] = {.base = -1}};
+static unsigned long fs_dirs_tick;
+
+static void fs_dir_drop(struct fs_dir *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->base = -1;
+	d->fd = FS_DIR_SEEN;
+	d->up = false;
+}
+
+static void fs_dirs_flush(void)
+{
+	for (size_t i = 0; i < FS_DIRS; i++)
+		if (fs_dirs[i].base >= 0)
+			fs_dir_drop(&fs_dirs[i]);
+}
+
 int rdc_fs_set_root(const char *dir, struct rdc_err *err)
 {
 	struct stat st;
@@ -39,6 +89,7 @@ int rdc_fs_set_root(const char *dir, struct rdc_err *err)
 
 	fs_root[0] = '\0';
 	rdc_fs_set_overlay(NULL, NULL);
+	fs_dirs_flush();
 	if (fs_root_fd >= 0) {
 		close(fs_root_fd);
 		fs_root_fd = -1;
@@ -90,6 +141,7 @@ int rdc_fs_set_overlay(const char *subdir, struct rdc_err *err)
 {
 	int fd;
 
+	fs_dirs_flush();
 	if (fs_overlay_fd >= 0)
 		close(fs_overlay_fd);
 	fs_overlay_fd = -1;
@@ -118,28 +170,41 @@ void rdc_fs_force_walk(bool on)
 	fs_walk_only = on;
 }
 
-/* Format a kernel path and prefix the root; returns -ENAMETOOLONG on overflow. */
-static int fs_vpath(char *out, size_t size, char *kpath, size_t ksize, const char *fmt, va_list ap)
+/*
+ * Format a kernel path; returns -ENAMETOOLONG on overflow.  Under a root the
+ * path is opened relative to the root's fd, and live it is the path itself:
+ * no root prefix is ever put in front.  "%s", the format of callers that
+ * built the path themselves, is a copy.
+ */
+static int fs_vpath(char *kpath, size_t ksize, const char *fmt, va_list ap)
 {
-	int n = vsnprintf(kpath, ksize, fmt, ap);
+	size_t len;
+	int n;
 
+	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
+		const char *s = va_arg(ap, const char *);
+
+		len = strlen(s);
+		if (len >= ksize)
+			return -ENAMETOOLONG;
+		memcpy(kpath, s, len + 1);
+		return 0;
+	}
+	n = vsnprintf(kpath, ksize, fmt, ap);
 	if (n < 0 || (size_t)n >= ksize)
-		return -ENAMETOOLONG;
-	n = snprintf(out, size, "%s%s", fs_root, kpath);
-	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
-/* Declares the buffers it names, so its arguments cannot be parenthesized. */
+/* Declares the buffer it names, so its arguments cannot be parenthesized. */
 /* NOLINTBEGIN(bugprone-macro-parentheses) */
-#define FS_PATH(path, kpath, fmt)                                                                  \
-	char path[PATH_MAX], kpath[PATH_MAX];                                                      \
+#define FS_PATH(kpath, fmt)                                                                        \
+	char kpath[PATH_MAX];                                                                      \
 	int path_rc;                                                                               \
 	{                                                                                          \
 		va_list ap;                                                                        \
 		va_start(ap, fmt);                                                                 \
-		path_rc = fs_vpath(path, sizeof(path), kpath, sizeof(kpath), fmt, ap);             \
+		path_rc = fs_vpath(kpath, sizeof(kpath), fmt, ap);                                 \
 		va_end(ap);                                                                        \
 	}
 /* NOLINTEND(bugprone-macro-parentheses) */
@@ -697,16 +762,19 @@ err:
 	return rc;
 }
 
-/* openat2() in the root, retried when a rename elsewhere made the kernel unsure (EAGAIN). */
-static int fs_openat2(int rootfd, const char *kpath, int flags)
+/*
+ * openat2() from @dirfd as @resolve says, retried when a rename elsewhere made
+ * the kernel unsure (EAGAIN).
+ */
+static int fs_openat2_res(int dirfd, const char *kpath, int flags, uint64_t resolve)
 {
 	struct open_how how = {
 		.flags = (uint64_t)flags,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.resolve = resolve,
 	};
 
 	for (int i = 0; i < 8; i++) {
-		long fd = syscall(SYS_openat2, rootfd, kpath, &how, sizeof(how));
+		long fd = syscall(SYS_openat2, dirfd, kpath, &how, sizeof(how));
 
 		if (fd >= 0)
 			return (int)fd;
@@ -714,6 +782,126 @@ static int fs_openat2(int rootfd, const char *kpath, int flags)
 			return -errno;
 	}
 	return -EAGAIN;
+}
+
+/* openat2() in the root. */
+static int fs_openat2(int rootfd, const char *kpath, int flags)
+{
+	return fs_openat2_res(rootfd, kpath, flags, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
+}
+
+/* The entry of directory @dir (@len bytes of it) resolved from @base, or NULL. */
+static struct fs_dir *fs_dir_find(int base, const char *dir, size_t len)
+{
+	for (size_t i = 0; i < FS_DIRS; i++) {
+		struct fs_dir *d = &fs_dirs[i];
+
+		if (d->base == base && d->len == len && !memcmp(d->path, dir, len)) {
+			d->used = ++fs_dirs_tick;
+			return d;
+		}
+	}
+	return NULL;
+}
+
+/* A new entry: a free one, else the least recently used one's. */
+static struct fs_dir *fs_dir_add(int base, const char *dir, size_t len, int fd)
+{
+	struct fs_dir *d = &fs_dirs[0];
+
+	for (size_t i = 0; i < FS_DIRS; i++) {
+		if (fs_dirs[i].base < 0) {
+			d = &fs_dirs[i];
+			break;
+		}
+		if (fs_dirs[i].used < d->used)
+			d = &fs_dirs[i];
+	}
+	if (d->base >= 0)
+		fs_dir_drop(d);
+	d->base = base;
+	d->fd = fd;
+	d->up = false;
+	d->len = len;
+	memcpy(d->path, dir, len);
+	d->path[len] = '\0';
+	d->used = ++fs_dirs_tick;
+	return d;
+}
+
+/* The length of @kpath's directory (up to its last '/'), 0 where none is kept. */
+static size_t fs_dir_len(const char *kpath)
+{
+	const char *slash = strrchr(kpath, '/');
+	size_t len;
+
+	if (!slash || slash == kpath || !slash[1])
+		return 0;
+	len = (size_t)(slash - kpath);
+	return len < sizeof(fs_dirs[0].path) ? len : 0;
+}
+
+/*
+ * Open @kpath in the root @base through the directory kept for it (above),
+ * with the flags the whole path would have.  True with *@fd an fd or
+ * -ENOENT where that decides; false where the whole path must be opened.
+ */
+static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
+{
+	size_t len = fs_dir_len(kpath);
+	struct fs_dir *d;
+
+	if (!len)
+		return false;
+	d = fs_dir_find(base, kpath, len);
+	if (!d) {
+		fs_dir_add(base, kpath, len, FS_DIR_SEEN);
+		return false;
+	}
+	if (d->fd == FS_DIR_SEEN) {
+		int dfd = fs_openat2(base, d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		if (dfd < 0 && dfd != -ENOENT) {
+			fs_dir_drop(d);
+			return false;
+		}
+		d->fd = dfd < 0 ? FS_DIR_ABSENT : dfd;
+	}
+	if (d->fd == FS_DIR_ABSENT) {
+		*fd = -ENOENT;
+		return true;
+	}
+	if (d->up)
+		return false;
+	*fd = fs_openat2_res(d->fd, kpath + len + 1, flags,
+			     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+	/*
+	 * A class directory is links up into /sys/devices, each EXDEV here:
+	 * its names are opened whole from then on.
+	 */
+	if (*fd == -EXDEV)
+		d->up = true;
+	return *fd >= 0 || *fd == -ENOENT;
+}
+
+/* Keep a listing's fd (of @kpath, resolved from @base) as its directory's; closes it otherwise. */
+static void fs_dir_keep(int base, const char *kpath, int fd)
+{
+	size_t len = strlen(kpath);
+	struct fs_dir *d;
+
+	if (!len || len >= sizeof(fs_dirs[0].path)) {
+		close(fd);
+		return;
+	}
+	d = fs_dir_find(base, kpath, len);
+	if (!d) {
+		fs_dir_add(base, kpath, len, fd);
+	} else if (d->fd >= 0) {
+		close(fd);
+	} else {
+		d->fd = fd;
+	}
 }
 
 /*
@@ -746,8 +934,7 @@ static bool fs_live_whole(const char *kpath)
  * listing of a file or a FIFO), look at it without opening it, for the
  * error's detail and the same -errno as the type check after an open.
  */
-static int fs_open_refused(const char *path, const char *kpath, int rootfd, struct fs_how *h,
-			   int rc)
+static int fs_open_refused(const char *kpath, int rootfd, struct fs_how *h, int rc)
 {
 	struct stat st;
 	int fd, type_rc;
@@ -755,7 +942,7 @@ static int fs_open_refused(const char *path, const char *kpath, int rootfd, stru
 	if (rc != -ENXIO && rc != -ENOTDIR)
 		return rc;
 	if (rootfd < 0) {
-		if (stat(path, &st) < 0)
+		if (stat(kpath, &st) < 0)
 			return rc;
 	} else {
 		fd = fs_openat2(rootfd, kpath, O_PATH | O_CLOEXEC);
@@ -795,7 +982,7 @@ static int fs_opened(int fd, struct fs_how *h)
 
 /*
  * Open @kpath as @h says: under a root (or to capture) inside the jail, else
- * as the live path @path.  Returns an fd or -errno.
+ * as the live path itself.  Returns an fd or -errno.
  *
  * One open for a file or a listing: live open(), or under a root openat2()
  * with the jail's resolve flags; then fstat() on that fd where a FIFO or a
@@ -806,18 +993,18 @@ static int fs_opened(int fd, struct fs_how *h)
  * archives that do (host/bundle.c).  The walk (capture, or no openat2())
  * still checks each component before it opens it.
  */
-static int fs_open(const char *path, const char *kpath, struct fs_how *h)
+static int fs_open(const char *kpath, struct fs_how *h)
 {
-	int rootfd = fs_root_fd, fd;
+	int rootfd = fs_root_fd, fd, flags;
 
 	h->size = -1;
 	if (!fs_root[0] && !h->walk) {
 		if (h->flags & O_PATH)
-			fd = open(path, h->flags | O_CLOEXEC);
+			fd = open(kpath, h->flags | O_CLOEXEC);
 		else
-			fd = open(path, h->flags | FS_OPEN_FLAGS);
+			fd = open(kpath, h->flags | FS_OPEN_FLAGS);
 		if (fd < 0)
-			return fs_open_refused(path, kpath, -1, h, -errno);
+			return fs_open_refused(kpath, -1, h, -errno);
 		if ((h->flags & O_PATH) || fs_live_plain(kpath))
 			return fd;
 		return fs_opened(fd, h);
@@ -831,10 +1018,9 @@ static int fs_open(const char *path, const char *kpath, struct fs_how *h)
 	}
 	if (h->walk || fs_walk_only)
 		return fs_walk(rootfd, kpath, h);
-	if (h->flags & O_PATH)
-		fd = fs_openat2(rootfd, kpath, h->flags | O_CLOEXEC);
-	else
-		fd = fs_openat2(rootfd, kpath, h->flags | FS_OPEN_FLAGS);
+	flags = (h->flags & O_PATH) ? h->flags | O_CLOEXEC : h->flags | FS_OPEN_FLAGS;
+	if (!fs_root[0] || !fs_dir_open(rootfd, kpath, flags, &fd))
+		fd = fs_openat2(rootfd, kpath, flags);
 	if (fd == -ENOSYS || fd == -EPERM) {
 		/* No openat2() (ENOSYS), or a seccomp filter that does not know it (EPERM). */
 		if (fd == -ENOSYS)
@@ -842,7 +1028,7 @@ static int fs_open(const char *path, const char *kpath, struct fs_how *h)
 		return fs_walk(rootfd, kpath, h);
 	}
 	if (fd < 0)
-		return fs_open_refused(path, kpath, rootfd, h, fd);
+		return fs_open_refused(kpath, rootfd, h, fd);
 	if (h->flags & O_PATH)
 		return fd;
 	return fs_opened(fd, h);
@@ -880,8 +1066,7 @@ static int fs_open_error(struct rdc_err *err, int rc, const char *verb, const ch
 	return rc;
 }
 
-static int fs_read_path(const char *path, const char *kpath, char *buf, size_t size, bool head,
-			struct rdc_err *err)
+static int fs_read_path(const char *kpath, char *buf, size_t size, bool head, struct rdc_err *err)
 {
 	enum fs_scope scope = fs_cap_scope(kpath);
 	char canon[PATH_MAX];
@@ -908,7 +1093,7 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		int root = fs_root_fd;
 
 		fs_root_fd = fs_overlay_fd;
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 		fs_root_fd = root;
 		if (fd == -ENOENT) {
 			canon[0] = '\0';
@@ -916,7 +1101,7 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 		}
 	}
 	if (fd == -ENOENT)
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "read", kpath, &how);
 	/*
@@ -976,18 +1161,18 @@ static int fs_read_path(const char *path, const char *kpath, char *buf, size_t s
 
 int rdc_fs_read(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_path(path, kpath, buf, size, false, err);
+	return fs_read_path(kpath, buf, size, false, err);
 }
 
 int rdc_fs_read_head(char *buf, size_t size, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_path(path, kpath, buf, size, true, err);
+	return fs_read_path(kpath, buf, size, true, err);
 }
 
 int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
@@ -995,10 +1180,10 @@ int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
 	struct fs_how how = {.flags = O_RDONLY, .want = S_IFREG};
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	fd = fs_open(path, kpath, &how);
+	fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "open", kpath, &how);
 	return fd;
@@ -1011,11 +1196,11 @@ int rdc_fs_open_read(struct rdc_err *err, const char *fmt, ...)
  */
 enum fs_num { FS_NUM_DEC, FS_NUM_HEX, FS_NUM_SIGNED };
 
-static int fs_read_number(const char *path, const char *kpath, enum fs_num kind, uint64_t *u,
-			  int64_t *i, struct rdc_err *err)
+static int fs_read_number(const char *kpath, enum fs_num kind, uint64_t *u, int64_t *i,
+			  struct rdc_err *err)
 {
 	char buf[64];
-	int rc = fs_read_path(path, kpath, buf, sizeof(buf), false, err);
+	int rc = fs_read_path(kpath, buf, sizeof(buf), false, err);
 
 	if (rc < 0)
 		return rc;
@@ -1037,26 +1222,26 @@ static int fs_read_number(const char *path, const char *kpath, enum fs_num kind,
 
 int rdc_fs_read_u64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, FS_NUM_DEC, val, NULL, err);
+	return fs_read_number(kpath, FS_NUM_DEC, val, NULL, err);
 }
 
 int rdc_fs_read_x64(uint64_t *val, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, FS_NUM_HEX, val, NULL, err);
+	return fs_read_number(kpath, FS_NUM_HEX, val, NULL, err);
 }
 
 int rdc_fs_read_i64(int64_t *val, struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
-	return fs_read_number(path, kpath, FS_NUM_SIGNED, NULL, val, err);
+	return fs_read_number(kpath, FS_NUM_SIGNED, NULL, val, err);
 }
 
 int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
@@ -1067,13 +1252,13 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 	ssize_t n;
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return path_rc;
 	scope = fs_cap_scope(kpath);
 	canon[0] = '\0';
 	if (!fs_root[0] && scope != FS_SCOPE_SYS) {
-		n = readlink(path, target, sizeof(target) - 1);
+		n = readlink(kpath, target, sizeof(target) - 1);
 	} else {
 		struct fs_how how = {
 			.flags = O_PATH | O_NOFOLLOW,
@@ -1082,7 +1267,7 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 			.canon = canon,
 		};
 
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 		if (fd < 0)
 			return fd;
 		/*
@@ -1149,14 +1334,14 @@ int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...)
 	struct stat st;
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return path_rc;
 	scope = fs_cap_scope(kpath);
 	if (!fs_root[0] && scope != FS_SCOPE_SYS) {
-		if (!realpath(path, real))
+		if (!realpath(kpath, real))
 			return -errno;
-		if (scope != FS_SCOPE_NONE && stat(path, &st) == 0)
+		if (scope != FS_SCOPE_NONE && stat(kpath, &st) == 0)
 			fs_cap_found(kpath, st.st_mode);
 	} else if (scope == FS_SCOPE_NONE && fs_resolve_fast(kpath, real) == 0) {
 		/* Resolved inside the jail by openat2(), named by the kernel. */
@@ -1169,7 +1354,7 @@ int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...)
 			.canon = real,
 		};
 
-		fd = fs_open(path, kpath, &how);
+		fd = fs_open(kpath, &how);
 		if (fd < 0)
 			return fd;
 		if (scope != FS_SCOPE_NONE && fstat(fd, &st) == 0) {
@@ -1192,12 +1377,12 @@ bool rdc_fs_exists(const char *fmt, ...)
 	struct stat st;
 	int fd;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return false;
 	scope = fs_cap_scope(kpath);
 	if (!fs_root[0] && scope == FS_SCOPE_NONE)
-		return access(path, F_OK) == 0;
+		return access(kpath, F_OK) == 0;
 	canon[0] = '\0';
 
 	struct fs_how how = {
@@ -1207,7 +1392,7 @@ bool rdc_fs_exists(const char *fmt, ...)
 		.canon = canon,
 	};
 
-	fd = fs_open(path, kpath, &how);
+	fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return false;
 	if (scope != FS_SCOPE_NONE && fstat(fd, &st) == 0) {
@@ -1238,7 +1423,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 
 	list->names = NULL;
 	list->count = 0;
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
 	scope = fs_cap_scope(kpath);
@@ -1252,7 +1437,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 		.canon = canon,
 	};
 
-	fd = fs_open(path, kpath, &how);
+	fd = fs_open(kpath, &how);
 	if (fd < 0)
 		return fs_open_error(err, fd, "list", kpath, &how);
 	/* getdents64() itself: readdir()'s fdopendir() would fstat() and fcntl() the fd again. */
@@ -1293,7 +1478,10 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 			list->count++;
 		}
 	}
-	close(fd);
+	if (fs_root[0] && !how.walk && !fs_walk_only)
+		fs_dir_keep(fs_root_fd, kpath, fd); /* its files are likely read next */
+	else
+		close(fd);
 	if (list->count)
 		qsort(list->names, list->count, sizeof(*list->names), fs_name_cmp);
 	if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
@@ -1315,13 +1503,13 @@ int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...)
 	ssize_t n;
 	int fd, saved;
 
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
 	if (fs_root[0])
 		return rdc_err_set(err, EROFS, "cannot write '%s': writes are refused under --root",
 				   kpath);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(kpath, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rdc_err_set(err, errno, "cannot write '%s'", kpath);
 	n = write(fd, val, len);
@@ -1336,13 +1524,13 @@ int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...)
 
 int rdc_fs_mkdir(struct rdc_err *err, const char *fmt, ...)
 {
-	FS_PATH(path, kpath, fmt);
+	FS_PATH(kpath, fmt);
 	if (path_rc)
 		return rdc_err_set(err, -path_rc, "path too long");
 	if (fs_root[0])
 		return rdc_err_set(err, EROFS,
 				   "cannot create '%s': writes are refused under --root", kpath);
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+	if (mkdir(kpath, 0755) < 0 && errno != EEXIST)
 		return rdc_err_set(err, errno, "cannot create '%s'", kpath);
 	return 0;
 }

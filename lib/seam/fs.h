@@ -29,7 +29,9 @@
  * RDC_FS_READ_MAX bytes of a file, and a longer file is an error.
  *
  * Listings at the floor: a read is one open, its read()s and a close; under
- * a root the open is one openat2() with the jail's resolution, and the
+ * a root the open is one openat2() with the jail's resolution (of the whole
+ * path from the root, or of the name alone from its directory's fd where the
+ * directory was met before and is kept open: fs.c says when), and the
  * check is fstat() on that fd (so a FIFO is opened non-blocking and closed
  * unread, and so would be a device node: the bundle unpacker refuses
  * archives with one, host/bundle.h).  Live, sysfs and the procfs files read

@@ -142,9 +142,10 @@ no_host_data() {
 }
 
 # The listing's cost under --root (docs/HACKING.md, "Listings at the floor"):
-# each GID file is one openat2() in the jail, one fstat() on its fd (the type,
-# before any read; the size, so no read only to meet the end), one read() and
-# its close().
+# each GID file is one openat2() in the jail (its name from the gids
+# directory's fd, which its listing left open, or its whole path), one fstat()
+# on its fd (the type, before any read; the size, so no read only to meet the
+# end), one read() and its close().
 @test "--root: a GID file costs openat2, fstat, one read and close" {
 	command -v strace >/dev/null || skip "no strace (scripts/install-deps test)"
 	# LeakSanitizer cannot run under ptrace (make asan): leaks are other tests' business.
@@ -153,10 +154,14 @@ no_host_data() {
 		"$RDMACTL" --root "$BATS_TEST_DIRNAME/../../testdata/hosts/cx6dx" port gids mlx5_0 >/dev/null
 	awk '
 		function fd_of(line, a) { split(line, a, /[(,)]/); return a[2] }
-		/^openat2\(.*gids\/[0-9]+", .* = [0-9]+$/ { fd = $NF; gid[fd] = 1; calls[fd] = ""; opened++; next }
+		/^openat2\(.*\/gids", .*O_DIRECTORY.* = [0-9]+$/ { dir[$NF] = 1; next }
+		/^openat2\(.* = [0-9]+$/ && (/gids\/[0-9]+", / || (fd_of($0) in dir && /^openat2\([0-9]+, "[0-9]+", /)) {
+			fd = $NF; gid[fd] = 1; calls[fd] = ""; opened++; next
+		}
 		/^(newfstatat|fstat|statx|read)\(/ { fd = fd_of($0); if (fd in gid) calls[fd] = calls[fd] substr($0, 1, index($0, "(") - 1) " "; next }
 		/^close\(/ {
 			fd = fd_of($0)
+			delete dir[fd]
 			if (fd in gid) {
 				if (calls[fd] != "newfstatat read " && bad++ < 3) print "a GID file: " calls[fd]
 				delete gid[fd]

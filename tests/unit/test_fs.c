@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* test_fs.c - the file seam: the --root jail (openat2 and the walk), live reads, capture */
+#define _GNU_SOURCE /* strverscmp */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -683,6 +685,158 @@ static void test_numbers(void **state)
 	rdc_fs_set_root(NULL, NULL);
 }
 
+/* The fds this process holds, but the one that lists them. */
+static int open_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	assert_non_null(dir);
+	while (readdir(dir))
+		n++;
+	closedir(dir);
+	return n - 3; /* ".", ".." and the listing's own */
+}
+
+/*
+ * Directories kept open under a root (fs.c): files read through a warm
+ * directory are the jail's own, links in it still cannot leave the root,
+ * another root or overlay starts afresh (its fd may well have the number the
+ * last one had), and nothing stays open once the root is dropped.
+ */
+static void dir_cache_cases(bool walk)
+{
+	char other[] = "/tmp/test_fs_other.XXXXXX", path[PATH_MAX], buf[64];
+	struct rdc_err err = {0};
+	struct rdc_names names;
+	int fds0;
+
+	rdc_fs_force_walk(walk);
+	fds0 = open_fds();
+	assert_non_null(mkdtemp(other));
+	mkpath(other, "sys/warm");
+	put(other, "sys/warm/a", "OTHER\n");
+	if (!rdc_fs_exists("%s/sys/warm", root)) {
+		mkpath(root, "sys/warm");
+		mkpath(root, "ov/sys/warm");
+		put(root, "sys/warm/a", "A\n");
+		put(root, "sys/warm/b", "B\n");
+		put(root, "ov/sys/warm/a", "OV\n");
+		ln("a", root, "sys/warm/same");
+		ln("../devices/pci0/dev0/fw_ver", root, "sys/warm/up");
+		ln("/sys/devices/pci0/dev0/fw_ver", root, "sys/warm/abs");
+		snprintf(path, sizeof(path), "%s/secret", outside);
+		ln(path, root, "sys/warm/escape_abs");
+		snprintf(path, sizeof(path), "../../../../../../../../../../..%s/secret", outside);
+		ln(path, root, "sys/warm/escape_rel");
+		ln(outside, root, "sys/warm/escape_dir");
+		ln("/proc/self/cmdline", root, "sys/warm/cmdline"); /* not in the root */
+	}
+
+	assert_int_equal(rdc_fs_set_root(root, &err), 0);
+	/* Asked once, twice (the directory opened), then warm: the same answers. */
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/a"), 1);
+		assert_string_equal(buf, "A");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/same"), 1);
+		assert_string_equal(buf, "A");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/../warm/b"), 1);
+		assert_string_equal(buf, "B");
+		/* Links up and absolute ones mean what they mean from the root. */
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/up"), 4);
+		assert_string_equal(buf, "22.1");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/abs"), 4);
+		assert_string_equal(buf, "22.1");
+		/* Out of the root: nothing, however warm the directory is. */
+		buf[0] = '\0';
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/escape_abs"),
+				 -ENOENT);
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/escape_rel"),
+				 -ENOENT);
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/escape_dir/secret"),
+				 -ENOENT);
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/cmdline"), -ENOENT);
+		assert_null(strstr(buf, "HOSTSECRET"));
+		assert_false(rdc_fs_exists("/sys/warm/escape_dir/secret"));
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/none"), -ENOENT);
+		assert_true(rdc_fs_exists("/sys/warm/b"));
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/up"), 0);
+		assert_string_equal(buf, "fw_ver");
+		assert_int_equal(rdc_fs_list(&names, &err, "/sys/warm"), 0);
+		assert_int_equal(names.count, 9);
+		rdc_names_free(&names);
+	}
+	/* An overlay's files first, then the root's; none again after it ends. */
+	assert_int_equal(rdc_fs_set_overlay("ov", &err), 0);
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/a"), 2);
+		assert_string_equal(buf, "OV");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/b"), 1);
+		assert_string_equal(buf, "B");
+	}
+	assert_int_equal(rdc_fs_set_overlay(NULL, &err), 0);
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/a"), 1);
+	assert_string_equal(buf, "A");
+
+	/* Another root: its own files, never the last root's directories. */
+	assert_int_equal(rdc_fs_set_root(other, &err), 0);
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/a"), 5);
+		assert_string_equal(buf, "OTHER");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/b"), -ENOENT);
+	}
+	rdc_fs_set_root(NULL, NULL);
+	rdc_fs_force_walk(false);
+	assert_int_equal(open_fds(), fds0);
+	rmtree(other);
+}
+
+static void test_dir_cache_openat2(void **state)
+{
+	(void)state;
+	dir_cache_cases(false);
+}
+
+static void test_dir_cache_walk(void **state)
+{
+	(void)state;
+	dir_cache_cases(true);
+}
+
+/* Listings in version order: GID slots 9 before 10, and names that are no plain number too. */
+static void test_list_order(void **state)
+{
+	static const char *const numbers[] = {"10", "9", "0", "100", "2", "1", "255", "11"};
+	static const char *const mixed[] = {"10", "9", "017", "0", "a10", "a2", "1", "01"};
+	static const char *const want[] = {"0", "1", "2", "9", "10", "11", "100", "255"};
+	struct rdc_err err = {0};
+	struct rdc_names names;
+	char rel[64];
+
+	(void)state;
+	for (size_t i = 0; i < 8; i++) {
+		snprintf(rel, sizeof(rel), "sys/order/n/%s", numbers[i]);
+		mkpath(root, "sys/order/n");
+		put(root, rel, "");
+		snprintf(rel, sizeof(rel), "sys/order/m/%s", mixed[i]);
+		mkpath(root, "sys/order/m");
+		put(root, rel, "");
+	}
+	assert_int_equal(rdc_fs_set_root(root, &err), 0);
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/order/n"), 0);
+	assert_int_equal(names.count, 8);
+	for (size_t i = 0; i < 8; i++)
+		assert_string_equal(names.names[i], want[i]);
+	rdc_names_free(&names);
+	/* "017" and "01" are no such numbers: strverscmp() orders them all. */
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/order/m"), 0);
+	assert_int_equal(names.count, 8);
+	for (size_t i = 1; i < 8; i++)
+		assert_true(strverscmp(names.names[i - 1], names.names[i]) < 0);
+	rdc_names_free(&names);
+	rdc_fs_set_root(NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -696,6 +850,9 @@ int main(void)
 		cmocka_unit_test(test_overlay_walk),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_list_cap),
+		cmocka_unit_test(test_dir_cache_openat2),
+		cmocka_unit_test(test_dir_cache_walk),
+		cmocka_unit_test(test_list_order),
 	};
 
 	return cmocka_run_group_tests(tests, setup_jail, teardown_jail);
