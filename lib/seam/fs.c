@@ -44,17 +44,21 @@ static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a
  * EXDEV) or the short open fails for anything but ENOENT, the whole path is
  * opened as before and decides.  A directory is opened (O_PATH) the second
  * time it is asked for, so one read once costs nothing more; a listing's own
- * fd is kept instead of closed.  A directory that does not resolve (ENOENT:
- * no such sample in an overlay) is remembered as such: its files are ENOENT
- * as the whole path would be.  Only under a root (a bundle: nothing writes
- * there while rdmactl runs; live, bonds and configfs objects come and go under
- * a command that makes them), never for the walk (capture, no openat2()),
- * emptied when the root or the overlay changes.  Keyed by the fd resolved
- * from (the root's or the overlay's).
+ * fd is kept instead of closed.  In an overlay (a later sample of a bundle,
+ * written once) a directory that does not resolve is remembered as such and
+ * an ENOENT from a kept directory decides: most files are not in it.  Under
+ * the root itself an ENOENT opens the whole path too, and a directory that
+ * did not resolve is asked again: a root may be a live host (a container's
+ * /host) where a device or a bond appears between two samples of one diag
+ * run, or leaves and comes back (its old directory's fd then finds nothing,
+ * the whole path finds the new one).  Only under a root (live, bonds and
+ * configfs objects come and go under a command that makes them), never for
+ * the walk (capture, no openat2()), emptied when the root or the overlay
+ * changes.  Keyed by the fd resolved from (the root's or the overlay's).
  */
 #define FS_DIRS 16
 #define FS_DIR_SEEN (-1)   /* asked for once, not opened */
-#define FS_DIR_ABSENT (-2) /* resolves to ENOENT */
+#define FS_DIR_ABSENT (-2) /* resolves to ENOENT (in an overlay only) */
 static struct fs_dir {
 	int base;	    /* the fd it was resolved from; -1: a free entry */
 	int fd;		    /* O_PATH or listing fd, or FS_DIR_SEEN, FS_DIR_ABSENT */
@@ -861,7 +865,7 @@ static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
 	if (d->fd == FS_DIR_SEEN) {
 		int dfd = fs_openat2(base, d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-		if (dfd < 0 && dfd != -ENOENT) {
+		if (dfd < 0 && (dfd != -ENOENT || base != fs_overlay_fd)) {
 			fs_dir_drop(d);
 			return false;
 		}
@@ -881,7 +885,7 @@ static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
 	 */
 	if (*fd == -EXDEV)
 		d->up = true;
-	return *fd >= 0 || *fd == -ENOENT;
+	return *fd >= 0 || (*fd == -ENOENT && base == fs_overlay_fd);
 }
 
 /* Keep a listing's fd (of @kpath, resolved from @base) as its directory's; closes it otherwise. */

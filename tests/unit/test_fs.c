@@ -778,6 +778,38 @@ static void dir_cache_cases(bool walk)
 	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/a"), 1);
 	assert_string_equal(buf, "A");
 
+	/*
+	 * A root that changes under one command (a container's /host): a directory
+	 * or a file that was missing, however often asked for, is found once it is
+	 * there, and a directory removed and made again is read anew, not through
+	 * the kept fd of the old one.
+	 */
+	for (int round = 0; round < 3; round++)
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/later/x"), -ENOENT);
+	mkpath(root, "sys/later");
+	put(root, "sys/later/x", "X\n");
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/later/x"), 1);
+	assert_string_equal(buf, "X");
+	for (int round = 0; round < 3; round++)
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/later/y"), -ENOENT);
+	put(root, "sys/later/y", "Y\n");
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/later/y"), 1);
+	assert_string_equal(buf, "Y");
+	snprintf(path, sizeof(path), "%s/sys/later/x", root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/later/y", root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/later", root);
+	assert_int_equal(rmdir(path), 0);
+	mkpath(root, "sys/later");
+	put(root, "sys/later/x", "NEW\n");
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/later/x"), 3);
+	assert_string_equal(buf, "NEW");
+	snprintf(path, sizeof(path), "%s/sys/later/x", root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/later", root);
+	assert_int_equal(rmdir(path), 0); /* the next run of these cases starts without it */
+
 	/* Another root: its own files, never the last root's directories. */
 	assert_int_equal(rdc_fs_set_root(other, &err), 0);
 	for (int round = 0; round < 3; round++) {
