@@ -86,10 +86,11 @@ in_netns() {
 }
 
 @test "netns: --dry-run prints the change and sends nothing" {
+	# Outputs through $(...), which waits for tests/json-capture's tee (the carrier test says why).
 	run in_netns '
 		rd=$1
-		rc=0; $rd --dry-run port set veth0 mtu 9000 up || rc=$?; echo "exit $rc"
-		rc=0; $rd -j port set --dry-run veth0 mtu 9000 || rc=$?; echo "exit $rc"
+		rc=0; a=$($rd --dry-run port set veth0 mtu 9000 up) || rc=$?; printf "%s\nexit %s\n" "$a" $rc
+		rc=0; b=$($rd -j port set --dry-run veth0 mtu 9000) || rc=$?; printf "%s\nexit %s\n" "$b" $rc
 		ip -o link show veth0'
 	assert_success
 	assert_line --index 0 "veth0: mtu 1500 -> 9000 down -> up (dry run: nothing sent)"
