@@ -20,6 +20,7 @@
 #include "host/system.h"
 #include "cmd.h"
 #include "signals.h"
+#include "stdout_copy.h"
 #include "write.h"
 
 struct main_opts {
@@ -405,6 +406,16 @@ int main(int argc, char **argv)
 	int rc, out_rc;
 
 	base = base ? base + 1 : argv[0];
+	{
+		const char *why = NULL;
+
+		/* Before anything is printed: the test suite's copy starts with the first byte. */
+		if (rdc_stdout_copy_init(&why)) {
+			fprintf(stderr, "rdmactl: %s=%s: %s\n", RDC_STDOUT_COPY_ENV,
+				getenv(RDC_STDOUT_COPY_ENV), why);
+			return RDC_EXIT_USAGE;
+		}
+	}
 	if (argc > 1 && !strcmp(argv[1], "__complete"))
 		return rdc_complete(argc - 2, argv + 2);
 

@@ -40,7 +40,7 @@ scratch_empty() {
 	tar -C "$HOSTS/cx6dx" -czf "$BIG" .
 	for sig in INT TERM HUP KILL; do
 		# rdmactl held mid-run: blocked writing 30 KiB of YAML (not JSON, which the cli
-		# tier's json-capture would tee) to a reader that never reads, through a pipe of
+		# tier's json-capture would copy) to a reader that never reads, through a pipe of
 		# one page (F_SETPIPE_SZ).  A shell's background job ignores SIGINT: the default
 		# goes back, as a terminal's would be.
 		rm -f "$BATS_TEST_TMPDIR/pid"
