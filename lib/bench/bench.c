@@ -77,6 +77,25 @@ uint64_t rdc_bench_slot_bytes(const struct rdc_bench_params *p)
 	return page_round(rdc_bench_test_is_lat(p->test) ? 2ull * p->size : p->size);
 }
 
+uint64_t rdc_bench_silence_ns(uint64_t base_ns, uint64_t bytes)
+{
+	/* Whole seconds: under 512 KiB, the limit of small messages exactly. */
+	uint64_t extra_s = bytes / RDC_BENCH_SLOW_BYTES_PER_S;
+	uint64_t room_ns =
+		base_ns < RDC_BENCH_SILENCE_MAX_NS ? RDC_BENCH_SILENCE_MAX_NS - base_ns : 0;
+
+	if (extra_s >= room_ns / 1000000000ull)
+		return base_ns + room_ns;
+	return base_ns + extra_s * 1000000000ull;
+}
+
+uint64_t rdc_bench_wait_bytes(const struct rdc_bench_params *p)
+{
+	if (rdc_bench_test_is_lat(p->test))
+		return 2ull * p->size;
+	return (uint64_t)rdc_bench_cq_mod(p) * p->size;
+}
+
 uint64_t rdc_bench_params_memory(const struct rdc_bench_params *p, uint32_t nlinks)
 {
 	return rdc_bench_slot_bytes(p) * p->qps * nlinks;

@@ -125,6 +125,20 @@ uint32_t rdc_bench_cq_mod(const struct rdc_bench_params *p);
 uint32_t rdc_bench_inline_bytes(const struct rdc_bench_params *p);
 /* The buffer slot of one QP: @size page-rounded (twice @size for lat: send and receive areas). */
 uint64_t rdc_bench_slot_bytes(const struct rdc_bench_params *p);
+/*
+ * How long a link may wait without progress, ns: @base_ns, the limit for
+ * small messages, plus a second for each whole RDC_BENCH_SLOW_BYTES_PER_S of
+ * the @bytes it waits for, at most RDC_BENCH_SILENCE_MAX_NS (never less than
+ * @base_ns).  Why: on Soft-RoCE under emulation one 8 MiB message takes
+ * seconds (measured 1.2-2.5 MB/s a link), longer than the 5 s and 10 s that
+ * suit small ones.  What a link waits for: one completion's messages
+ * (cq_mod x size) in the bandwidth tests, a round trip (2 x size) in lat.
+ */
+#define RDC_BENCH_SLOW_BYTES_PER_S (512u << 10)
+#define RDC_BENCH_SILENCE_MAX_NS 60000000000ull
+uint64_t rdc_bench_silence_ns(uint64_t base_ns, uint64_t bytes);
+/* Bytes a link waits for between two completions (the rule above). */
+uint64_t rdc_bench_wait_bytes(const struct rdc_bench_params *p);
 /* Registered bytes per side for @nlinks links: one slot per QP. */
 uint64_t rdc_bench_params_memory(const struct rdc_bench_params *p, uint32_t nlinks);
 

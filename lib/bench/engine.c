@@ -36,7 +36,11 @@
  */
 #define QP_MIN_RNR_TIMER 12
 #define QP_HOP_LIMIT 64
-#define POLL_BATCH 16		    /* completions per ibv_poll_cq */
+#define POLL_BATCH 16 /* completions per ibv_poll_cq */
+/*
+ * The no-progress limits of small messages; a link's own grow with the bytes it
+ * waits for (rdc_bench_silence_ns: link_limits).
+ */
 #define DRAIN_NS 3000000000ull	    /* how long a link may take to retire its last requests */
 #define LAT_ANSWER_NS 5000000000ull /* a lat peer silent this long has gone */
 /* A link with requests in flight and no completion this long has failed (RNR loops never end). */
@@ -77,7 +81,9 @@ struct rdc_bench_link {
 	uint32_t nqps;
 	uint32_t remote_rkey, remote_rd_atom;
 	uint64_t remote_vaddr;
-	uint32_t sig_every;	    /* signal one work request in this many (cq-mod) */
+	uint32_t sig_every; /* signal one work request in this many (cq-mod) */
+	/* The no-progress limits of this link's message size, ns (link_limits). */
+	uint64_t stall_ns, drain_ns, answer_ns;
 	uint32_t post_list;	    /* work requests chained per ibv_post_send() */
 	uint64_t map_len;	    /* the buffer's mapping: buf_len rounded up to its pages */
 	uint64_t page_bytes;	    /* the page size of that mapping (huge pages or not) */
@@ -287,6 +293,19 @@ static int create_qp(struct rdc_bench_link *l, struct bench_qp *q, struct rdc_er
 	return 0;
 }
 
+/*
+ * The no-progress limits for this link's messages: an 8 MiB message on a slow
+ * link (Soft-RoCE under emulation) must not read as a stall.
+ */
+static void link_limits(struct rdc_bench_link *l)
+{
+	uint64_t bytes = rdc_bench_wait_bytes(&l->p);
+
+	l->stall_ns = rdc_bench_silence_ns(STALL_FAIL_NS, bytes);
+	l->drain_ns = rdc_bench_silence_ns(DRAIN_NS, bytes);
+	l->answer_ns = rdc_bench_silence_ns(LAT_ANSWER_NS, bytes);
+}
+
 int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_params *p,
 			const struct rdc_bench_endpoint *ep, bool server, struct rdc_err *err)
 {
@@ -317,6 +336,7 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 	 * exact), unless the run says (cq-mod, post-list).
 	 */
 	l->sig_every = rdc_bench_cq_mod(p);
+	link_limits(l);
 	l->post_list = p->post_list ? p->post_list : 1;
 	l->wrs = calloc(l->post_list, sizeof(*l->wrs));
 	l->sges = calloc(l->post_list, sizeof(*l->sges));
@@ -1037,6 +1057,16 @@ static void link_failed(struct rdc_bench_link *l, int code, const char *what)
 	snprintf(l->res.error, sizeof(l->res.error), "%s", what);
 }
 
+/* link_failed naming a no-progress limit: "@head N s@tail", N in seconds ("10", "26.5"). */
+static void link_timed_out(struct rdc_bench_link *l, const char *head, uint64_t limit_ns,
+			   const char *tail)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s %.4g s%s", head, (double)limit_ns / 1e9, tail);
+	link_failed(l, ETIMEDOUT, what);
+}
+
 static void credit(struct rdc_bench_link *l, uint64_t now, uint64_t msgs, uint64_t bytes)
 {
 	uint64_t k;
@@ -1224,7 +1254,7 @@ static void run_bw(struct rdc_bench_link *l)
 			/* Cut short: the link's window ends here, not after the drain. */
 			l->res.window_end_ns = now < t1 ? now : t1;
 			phase = PHASE_DRAIN;
-			drain_until = now + DRAIN_NS;
+			drain_until = now + l->drain_ns;
 		}
 		if (phase == PHASE_WARM && now >= t0)
 			phase = p->duration_ns ? PHASE_MEASURE : PHASE_QUIESCE;
@@ -1250,7 +1280,7 @@ static void run_bw(struct rdc_bench_link *l)
 			if (done) {
 				l->res.window_end_ns = p->duration_ns ? t1 : now;
 				phase = PHASE_DRAIN;
-				drain_until = now + DRAIN_NS;
+				drain_until = now + l->drain_ns;
 			}
 		}
 		if (phase == PHASE_DRAIN && (all_retired(l) || now >= drain_until))
@@ -1314,9 +1344,10 @@ static void run_bw(struct rdc_bench_link *l)
 			if (any_success(wc, n))
 				note_activity(l, now, &last);
 			if (phase == PHASE_DRAIN)
-				drain_until = now + DRAIN_NS;
-		} else if (phase != PHASE_DRAIN && now - last > STALL_FAIL_NS && !all_retired(l)) {
-			link_failed(l, ETIMEDOUT, "no completion for 10 s with requests in flight");
+				drain_until = now + l->drain_ns;
+		} else if (phase != PHASE_DRAIN && now - last > l->stall_ns && !all_retired(l)) {
+			link_timed_out(l, "no completion for", l->stall_ns,
+				       " with requests in flight");
 		} else if (paced) {
 			pace_sleep(l, now);
 		}
@@ -1357,11 +1388,14 @@ static void run_bw(struct rdc_bench_link *l)
 	}
 	if (!l->res.window_end_ns)
 		l->res.window_end_ns = now < t1 ? now : t1;
-	if (!l->res.status && !all_retired(l))
-		link_failed(l, ETIMEDOUT,
-			    stop_requested(l)
-				    ? "stopped with requests in flight: the run was cut short"
-				    : "no completion for 3 s while the last requests drained");
+	if (!l->res.status && !all_retired(l)) {
+		if (stop_requested(l))
+			link_failed(l, ETIMEDOUT,
+				    "stopped with requests in flight: the run was cut short");
+		else
+			link_timed_out(l, "no completion for", l->drain_ns,
+				       " while the last requests drained");
+	}
 	note_end(l, now, last);
 }
 
@@ -1451,7 +1485,7 @@ static int lat_send(struct rdc_bench_link *l)
 static int lat_send_wait(struct rdc_bench_link *l, bool *sent, unsigned int *recvs, bool need_recv,
 			 bool patient)
 {
-	uint64_t deadline = rdc_bench_now_ns() + LAT_ANSWER_NS;
+	uint64_t deadline = rdc_bench_now_ns() + l->answer_ns;
 	struct ibv_wc wc;
 
 	for (unsigned int spin = 0;; spin++) {
@@ -1495,7 +1529,7 @@ static int lat_send_wait(struct rdc_bench_link *l, bool *sent, unsigned int *rec
 static int lat_wait(struct rdc_bench_link *l, int seq, bool *sent, bool patient)
 {
 	volatile uint8_t *mark = l->buf + 2 * (size_t)l->p.size - 1;
-	uint64_t deadline = rdc_bench_now_ns() + LAT_ANSWER_NS;
+	uint64_t deadline = rdc_bench_now_ns() + l->answer_ns;
 	struct ibv_wc wc;
 
 	for (unsigned int spin = 0;; spin++) {
@@ -1553,7 +1587,7 @@ static bool lat_keep(struct rdc_bench_link *l, uint64_t sample)
 static void lat_error(struct rdc_bench_link *l, int rc)
 {
 	if (rc == -ETIMEDOUT)
-		link_failed(l, ETIMEDOUT, "the peer did not answer for 5 s");
+		link_timed_out(l, "the peer did not answer for", l->answer_ns, "");
 	else if (rc != -ECANCELED)
 		link_failed(l, -rc, "the ping-pong failed");
 }

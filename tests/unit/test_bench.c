@@ -2066,6 +2066,43 @@ static void test_endpoints_usable(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The no-progress limits grow with the bytes a link waits for, up to a cap, never overflowing. */
+static void test_silence_limits(void **state)
+{
+	const uint64_t s = 1000000000ull;
+	struct rdc_bench_params p;
+
+	(void)state;
+	/* Under 512 KiB: the base limit exactly (whole seconds only). */
+	assert_int_equal(rdc_bench_silence_ns(10 * s, 64), 10 * s);
+	assert_int_equal(rdc_bench_silence_ns(10 * s, 0), 10 * s);
+	assert_int_equal(rdc_bench_silence_ns(10 * s, (512u << 10) - 1), 10 * s);
+	assert_int_equal(rdc_bench_silence_ns(10 * s, 512u << 10), 11 * s);
+	/* 8 MiB at 512 KiB/s: 16 s more. */
+	assert_int_equal(rdc_bench_silence_ns(10 * s, 8u << 20), 26 * s);
+	assert_int_equal(rdc_bench_silence_ns(5 * s, 2ull * (8u << 20)), 37 * s);
+	/* The cap, whatever the bytes: no overflow on the way. */
+	assert_int_equal(rdc_bench_silence_ns(3 * s, 100ull << 20), RDC_BENCH_SILENCE_MAX_NS);
+	assert_int_equal(rdc_bench_silence_ns(3 * s, UINT64_MAX), RDC_BENCH_SILENCE_MAX_NS);
+	assert_int_equal(rdc_bench_silence_ns(10 * s, 30ull << 20), RDC_BENCH_SILENCE_MAX_NS);
+	/* Just under the cap's bytes: 59 s, under the cap. */
+	assert_int_equal(rdc_bench_silence_ns(0, (30ull << 20) - 1), 59 * s);
+	/* A base over the cap stays what it is. */
+	assert_int_equal(rdc_bench_silence_ns(90 * s, 8u << 20), 90 * s);
+
+	/* What a link waits for: lat a round trip, the others one completion's messages. */
+	rdc_bench_params_default(&p, RDC_BENCH_LAT);
+	p.size = 8u << 20;
+	assert_int_equal(rdc_bench_wait_bytes(&p), 16u << 20);
+	rdc_bench_params_default(&p, RDC_BENCH_WRITE);
+	p.size = 8u << 20;
+	assert_int_equal(rdc_bench_wait_bytes(&p), 8u << 20);
+	p.size = 64; /* a quarter of the queue signalled: 32 x 64 bytes */
+	assert_int_equal(rdc_bench_wait_bytes(&p), 32 * 64);
+	p.cq_mod = 100;
+	assert_int_equal(rdc_bench_wait_bytes(&p), 100 * 64);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2093,6 +2130,7 @@ int main(void)
 		cmocka_unit_test(test_params_bidir),
 		cmocka_unit_test(test_ctl_error_whole),
 		cmocka_unit_test(test_params_memory),
+		cmocka_unit_test(test_silence_limits),
 		cmocka_unit_test(test_test_names),
 		cmocka_unit_test(test_link_spec_parse),
 		cmocka_unit_test(test_pair_links),
