@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* bench_metrics.c - `bench client ... metrics FILE`: the last run per link for node_exporter */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -26,12 +27,15 @@ static const struct {
 	 "1 when the last bench run completed and every link succeeded"},
 	{"rdmactl_bench_links", G, "links the last bench run measured"},
 	{"rdmactl_bench_total_bandwidth_bytes_per_second", G,
-	 "all links together over the common window (bandwidth tests)"},
+	 "all links together over the common window (bandwidth tests; bidir: both directions)"},
 	{"rdmactl_bench_link_success", G, "1 when the link ran to the end without error"},
 	{"rdmactl_bench_bandwidth_bytes_per_second", G,
-	 "the link's bandwidth in the window (bandwidth tests; x8/1e9 for Gb/s)"},
-	{"rdmactl_bench_messages_per_second", G, "the link's message rate in the window"},
-	{"rdmactl_bench_transferred_bytes", G, "bytes the link moved in the window"},
+	 "the link's bandwidth in the window (bandwidth tests; x8/1e9 for Gb/s; bidir: both "
+	 "directions)"},
+	{"rdmactl_bench_messages_per_second", G,
+	 "the link's message rate in the window (bidir: both directions)"},
+	{"rdmactl_bench_transferred_bytes", G,
+	 "bytes the link moved in the window (bidir: both directions)"},
 	{"rdmactl_bench_window_seconds", G, "the measured window of the link"},
 	{"rdmactl_bench_latency_seconds", G,
 	 "one-way latency (round trip / 2) by quantile, 0 the minimum and 1 the maximum (lat)"},
@@ -77,6 +81,28 @@ static double per_second(uint64_t n, uint64_t ns)
 	return (double)n * 1e9 / (double)ns;
 }
 
+/*
+ * A link's rate of @mine (the client's count over @window) and, under bidir,
+ * the server's @theirs over the server's own window, summed as the report's
+ * "gbps" is; NAN when the server sent no count (the value is then left out).
+ */
+static double link_rate(const struct rdc_bench_report *r, uint64_t mine, uint64_t window,
+			uint64_t theirs)
+{
+	double rate = per_second(mine, window);
+
+	if (!r->params.bidir)
+		return rate;
+	return r->server_window_ns ? rate + per_second(theirs, r->server_window_ns) : NAN;
+}
+
+static void prom_rate(struct rdc_prom *m, const char *name, const struct rdc_prom_label *l,
+		      size_t n, double rate)
+{
+	if (isfinite(rate))
+		rdc_prom_f64(m, name, l, n, rate);
+}
+
 static void emit_lat(struct rdc_prom *m, struct link_labels *ll, const struct rdc_lat_stats *st)
 {
 	const struct {
@@ -109,7 +135,8 @@ static void emit_link(struct rdc_prom *m, const struct rdc_bench_report *r,
 	if (r->params.duration_ns && !rdc_bench_test_is_lat(r->params.test))
 		window = span(r->window_start_ns, r->window_end_ns);
 	rdc_prom_u64(m, "rdmactl_bench_link_success", ll.l, n, res->status == 0);
-	rdc_prom_u64(m, "rdmactl_bench_transferred_bytes", ll.l, n, res->bytes);
+	rdc_prom_u64(m, "rdmactl_bench_transferred_bytes", ll.l, n,
+		     res->bytes + (r->params.bidir ? lr->peer.bytes : 0));
 	rdc_prom_u64(m, "rdmactl_bench_failed_completions", ll.l, n, res->errors);
 	rdc_prom_f64(m, "rdmactl_bench_longest_stall_seconds", ll.l, n,
 		     (double)res->longest_stall_ns / 1e9);
@@ -120,11 +147,11 @@ static void emit_link(struct rdc_prom *m, const struct rdc_bench_report *r,
 	/* No window, no rate: left out rather than 0. */
 	if (window) {
 		rdc_prom_f64(m, "rdmactl_bench_window_seconds", ll.l, n, (double)window / 1e9);
-		rdc_prom_f64(m, "rdmactl_bench_messages_per_second", ll.l, n,
-			     per_second(res->msgs, window));
+		prom_rate(m, "rdmactl_bench_messages_per_second", ll.l, n,
+			  link_rate(r, res->msgs, window, lr->peer.msgs));
 		if (!rdc_bench_test_is_lat(r->params.test))
-			rdc_prom_f64(m, "rdmactl_bench_bandwidth_bytes_per_second", ll.l, n,
-				     per_second(res->bytes, window));
+			prom_rate(m, "rdmactl_bench_bandwidth_bytes_per_second", ll.l, n,
+				  link_rate(r, res->bytes, window, lr->peer.bytes));
 	}
 	if (rdc_bench_test_is_lat(r->params.test))
 		emit_lat(m, &ll, &lr->lat);
@@ -143,7 +170,7 @@ static void emit_link(struct rdc_prom *m, const struct rdc_bench_report *r,
 int bench_metrics_fill(struct rdc_prom *m, const struct rdc_bench_report *r, double now_s,
 		       struct rdc_err *err)
 {
-	uint64_t window = span(r->window_start_ns, r->window_end_ns), bytes = 0;
+	uint64_t window = span(r->window_start_ns, r->window_end_ns), bytes = 0, peer_bytes = 0;
 	bool ok = !r->status && r->started;
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(bench_families); i++)
@@ -152,14 +179,15 @@ int bench_metrics_fill(struct rdc_prom *m, const struct rdc_bench_report *r, dou
 	for (uint32_t i = 0; i < r->nlinks && i < RDC_BENCH_MAX_LINKS; i++) {
 		emit_link(m, r, &r->links[i]);
 		bytes += r->links[i].res.bytes;
+		peer_bytes += r->links[i].peer.bytes;
 		ok &= !r->links[i].res.status;
 	}
 	rdc_prom_f64(m, "rdmactl_bench_last_run_timestamp_seconds", NULL, 0, now_s);
 	rdc_prom_u64(m, "rdmactl_bench_run_success", NULL, 0, ok);
 	rdc_prom_u64(m, "rdmactl_bench_links", NULL, 0, r->nlinks);
 	if (window && !rdc_bench_test_is_lat(r->params.test))
-		rdc_prom_f64(m, "rdmactl_bench_total_bandwidth_bytes_per_second", NULL, 0,
-			     per_second(bytes, window));
+		prom_rate(m, "rdmactl_bench_total_bandwidth_bytes_per_second", NULL, 0,
+			  link_rate(r, bytes, window, peer_bytes));
 	return rdc_prom_status(m, err);
 }
 

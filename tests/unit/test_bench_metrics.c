@@ -312,6 +312,50 @@ static void test_sweep_doc(void **state)
 	free(sw);
 }
 
+/*
+ * bidir: each link's bytes and rates are both directions' sum, as the report's
+ * (the server's count over its own window); without the server's count the
+ * rates are left out, never the client's half alone.
+ */
+static void test_bidir_run(void **state)
+{
+	struct rdc_bench_report *r = calloc(1, sizeof(*r));
+	char *out;
+
+	(void)state;
+	assert_non_null(r);
+	report_write(r);
+	r->params.bidir = true;
+	/* The server moved 300 MB on rxe0 and 100 MB on rxe1 in its 2.5 s window. */
+	r->server_window_ns = 2500000000ull;
+	r->links[0].peer.bytes = 300000000;
+	r->links[0].peer.msgs = 4578;
+	r->links[1].peer.bytes = 100000000;
+	r->links[1].peer.msgs = 1526;
+	out = fill(r);
+	/* rxe0: 250 MB/s the client's way, 120 MB/s the server's. */
+	has(out, "rdmactl_bench_bandwidth_bytes_per_second" L0 " 370000000");
+	has(out, "rdmactl_bench_transferred_bytes" L0 " 800000000");
+	has(out, "rdmactl_bench_messages_per_second" L0 " 5646.2");
+	/* All: 300 MB/s and 160 MB/s. */
+	has(out, "rdmactl_bench_total_bandwidth_bytes_per_second 460000000");
+	free(out);
+
+	/* No count from the server: no rate at all, the bytes the client knows of. */
+	r->server_window_ns = 0;
+	r->links[0].peer.bytes = r->links[1].peer.bytes = 0;
+	r->links[0].peer.msgs = r->links[1].peer.msgs = 0;
+	out = fill(r);
+	lacks(out, "rdmactl_bench_bandwidth_bytes_per_second" L0);
+	lacks(out, "rdmactl_bench_messages_per_second" L0);
+	lacks(out, "rdmactl_bench_total_bandwidth_bytes_per_second ");
+	has(out, "rdmactl_bench_transferred_bytes" L0 " 500000000");
+	has(out, "rdmactl_bench_window_seconds" L0 " 2");
+	free(out);
+	rdc_bench_report_free(r);
+	free(r);
+}
+
 /* The file is written whole and readable by the exporter; a bad directory is an error. */
 static void test_write_file(void **state)
 {
@@ -342,7 +386,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_run),  cmocka_unit_test(test_client_doc),
 		cmocka_unit_test(test_lat_run),	   cmocka_unit_test(test_sweep_doc),
-		cmocka_unit_test(test_write_file),
+		cmocka_unit_test(test_write_file), cmocka_unit_test(test_bidir_run),
 	};
 
 	return cmocka_run_group_tests_name("bench_metrics", tests, NULL, NULL);
