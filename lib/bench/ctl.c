@@ -25,6 +25,11 @@ void rdc_bench_ctl_set_interrupt(volatile sig_atomic_t *flag)
 	ctl_interrupt = flag;
 }
 
+bool rdc_bench_ctl_interrupted(void)
+{
+	return ctl_interrupt && *ctl_interrupt;
+}
+
 /* A poll() that failed: EINTR from the user's signal ends the wait, any other signal retries. */
 static int poll_failed(struct rdc_err *err)
 {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <signal.h>
+#include <stdbool.h>
 
 #include "base/err.h"
 #include "bench/proto.h"
@@ -12,6 +13,8 @@
  * ("interrupted") once it is set, instead of resuming.  NULL: none.
  */
 void rdc_bench_ctl_set_interrupt(volatile sig_atomic_t *flag);
+/* That flag is set: a wait elsewhere (rdma_cm's events) ends the same way. */
+bool rdc_bench_ctl_interrupted(void);
 
 /* Encode and write @m; -EPIPE/-ETIMEDOUT/... with the reason. */
 int rdc_bench_ctl_send(int fd, const struct rdc_bench_msg *m, struct rdc_err *err);

@@ -23,6 +23,7 @@
 
 #include "base/cpulist.h"
 #include "base/util.h"
+#include "bench/ctl.h"
 #include "bench/engine.h"
 #include "bench/hugepages.h"
 #include "bench/pace.h"
@@ -622,6 +623,7 @@ bool rdc_bench_link_sent(const struct rdc_bench_link *l)
  */
 #define CM_RESOLVE_MS 5000 /* address and route resolution */
 #define CM_EVENT_MS 10000  /* a connection request's answer */
+#define CM_POLL_SLICE_MS 200
 #define CM_PRIVATE_LEN 8
 
 static const uint8_t cm_magic[4] = {'R', 'D', 'C', 'B'}; /* RDC_BENCH_PROTO_MAGIC's bytes */
@@ -743,7 +745,10 @@ static void cm_conn_param(const struct rdc_bench_link *l, uint32_t q, uint8_t *p
 
 /*
  * The client: wait for the next event on @id, which must be @want.  The
- * event is copied (its private data is not) and acknowledged.
+ * event is copied (its private data is not) and acknowledged.  The user's
+ * signal (rdc_bench_ctl_set_interrupt) ends the wait with -EINTR at once:
+ * poll() returns EINTR, and slices of CM_POLL_SLICE_MS bound a signal that
+ * lands between the flag's check and the poll.
  */
 static int cm_wait(struct rdc_bench_link *l, struct rdma_cm_id *id, enum rdma_cm_event_type want,
 		   int timeout_ms, struct rdma_cm_event *out, struct rdc_err *err)
@@ -755,11 +760,18 @@ static int cm_wait(struct rdc_bench_link *l, struct rdma_cm_id *id, enum rdma_cm
 		struct rdma_cm_event *ev;
 		uint64_t now = rdc_bench_now_ns();
 
+		int slice_ms;
+
+		if (rdc_bench_ctl_interrupted())
+			return rdc_err_set(err, EINTR, "interrupted");
 		if (now >= deadline)
 			return rdc_err_set(err, ETIMEDOUT, "%s/%u: rdma_cm: no %s within %d s",
 					   l->ep.device, l->ep.port, rdma_event_str(want),
 					   timeout_ms / 1000);
-		if (poll(&pfd, 1, (int)((deadline - now) / 1000000) + 1) <= 0)
+		slice_ms = (int)((deadline - now) / 1000000) + 1;
+		if (slice_ms > CM_POLL_SLICE_MS)
+			slice_ms = CM_POLL_SLICE_MS;
+		if (poll(&pfd, 1, slice_ms) <= 0)
 			continue;
 		if (rdma_get_cm_event(l->cm_ch, &ev)) {
 			if (errno == EAGAIN || errno == EINTR)

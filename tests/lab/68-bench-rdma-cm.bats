@@ -195,3 +195,31 @@ ok_run() {
 	[ "$status" -eq 0 ] || fail "exit $status: $output"
 	[ "$(jq -r '[.links[].status] | join(",")' <<<"$output")" = ok,ok ] || fail "$output"
 }
+
+@test "rdma-cm: Ctrl-C while the connection waits for the server's answer ends the client at once" {
+	# a's side of link 2 sends nothing (netem: every packet lost), so b's
+	# connection through rdma_cm waits for an answer (up to 10 s a step).
+	on a "tc qdisc add dev eth1 root netem loss 100%"
+	run on b '. tests/lab/guest.bash
+		'"$R"' bench client 198.18.1.1 port '"$SRV_PORT"' link rxe1 rdma-cm duration 1 warmup 0 >/tmp/cm-int.out 2>&1 &
+		pid=$!
+		cm_id() { rdma res show cm_id | grep -q "comm rdmactl"; }
+		wait_for 20 cm_id || { kill -KILL $pid; cat /tmp/cm-int.out; exit 2; }
+		nap 1
+		t0=$(date +%s%N)
+		kill -INT $pid
+		rc=0; wait $pid || rc=$?
+		echo "exit $rc after $((($(date +%s%N) - t0) / 1000000)) ms"
+		cat /tmp/cm-int.out'
+	on a "tc qdisc del dev eth1 root" || true
+	echo "# ${lines[0]}" >&3
+	[ "$status" -eq 0 ] || fail "$output"
+	[[ ${lines[0]} =~ ^exit\ 1\ after\ ([0-9]+)\ ms$ ]] || fail "$output"
+	# The wait it was in lasts 5-10 s; the signal ends it within a poll slice (0.2 s) and the
+	# client's cleanup.
+	[ "${BASH_REMATCH[1]}" -lt 3000 ] || fail "the client ran ${BASH_REMATCH[1]} ms after SIGINT: $output"
+	assert_output --partial "interrupted"
+	# The server serves on.
+	run on b "$R -j bench client 198.18.1.1 port $SRV_PORT link rxe0 duration 1 warmup 0"
+	[ "$status" -eq 0 ] || fail "the run after: exit $status: $output"
+}
