@@ -759,7 +759,6 @@ static int cm_wait(struct rdc_bench_link *l, struct rdma_cm_id *id, enum rdma_cm
 		struct pollfd pfd = {.fd = l->cm_ch->fd, .events = POLLIN};
 		struct rdma_cm_event *ev;
 		uint64_t now = rdc_bench_now_ns();
-
 		int slice_ms;
 
 		if (rdc_bench_ctl_interrupted())
@@ -1069,7 +1068,7 @@ static void link_failed(struct rdc_bench_link *l, int code, const char *what)
 	snprintf(l->res.error, sizeof(l->res.error), "%s", what);
 }
 
-/* link_failed naming a no-progress limit: "@head N s@tail", N in seconds ("10", "26.5"). */
+/* link_failed naming a no-progress limit: "@head N s@tail", N in whole seconds ("10", "26"). */
 static void link_timed_out(struct rdc_bench_link *l, const char *head, uint64_t limit_ns,
 			   const char *tail)
 {
