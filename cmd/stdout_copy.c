@@ -15,36 +15,20 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/safefile.h"
 #include "stdout_copy.h"
 
 static int copy_fd = -1;
 
-/* All of buf to fd, across short writes and EINTR; the bytes written, or -1. */
-static ssize_t write_all(int fd, const char *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return done ? (ssize_t)done : -1;
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
-}
-
 static ssize_t copy_write(void *cookie, const char *buf, size_t len)
 {
-	ssize_t n = write_all(STDOUT_FILENO, buf, len);
+	ssize_t n = rdc_fd_write_all(STDOUT_FILENO, buf, len);
 	int saved = errno;
 
 	(void)cookie;
 	/* Only what reached fd 1 is copied: the copy is what the reader got. */
 	if (n > 0)
-		(void)write_all(copy_fd, buf, (size_t)n);
+		(void)rdc_fd_write_all(copy_fd, buf, (size_t)n);
 	errno = saved;
 	/* glibc's cookie streams take 0 as an error (the buffer is kept). */
 	return n < 0 ? 0 : n;

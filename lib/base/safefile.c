@@ -200,19 +200,25 @@ int rdc_file_reserve(char *buf, size_t size, const char *stem, const char *ext, 
 				 stem, ext, stem, ext);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+ssize_t rdc_fd_write_all(int fd, const void *buf, size_t len)
 {
-	while (len) {
-		ssize_t n = write(fd, buf, len);
+	const char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, p + done, len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
+		if (n <= 0) {
+			/* A write of 0 bytes is no progress: an error, never a loop. */
+			if (n == 0)
+				errno = EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
 	}
-	return 0;
+	return (ssize_t)done;
 }
 
 int rdc_file_replace(const char *path, const void *buf, size_t len, mode_t mode,
@@ -223,9 +229,8 @@ int rdc_file_replace(const char *path, const void *buf, size_t len, mode_t mode,
 
 	if (rc)
 		return rc;
-	rc = write_all(f.fd, buf, len);
-	if (rc) {
-		rc = rdc_err_set(err, -rc, "cannot write '%s'", path);
+	if (rdc_fd_write_all(f.fd, buf, len) != (ssize_t)len) {
+		rc = rdc_err_set(err, errno, "cannot write '%s'", path);
 		rdc_file_abort(&f);
 		return rc;
 	}

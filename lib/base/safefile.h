@@ -29,6 +29,12 @@ int rdc_file_begin(struct rdc_file *f, const char *path, mode_t mode, struct rdc
 int rdc_file_commit(struct rdc_file *f, struct rdc_err *err);
 void rdc_file_abort(struct rdc_file *f);
 
+/*
+ * All of @buf to @fd, across short writes and EINTR: @len, or the bytes that
+ * were written before a write failed (errno says why; 0 bytes: -1).
+ */
+ssize_t rdc_fd_write_all(int fd, const void *buf, size_t len);
+
 /* The whole of @buf as @path's new content (begin, write, commit). */
 int rdc_file_replace(const char *path, const void *buf, size_t len, mode_t mode,
 		     struct rdc_err *err);

@@ -55,13 +55,15 @@ static void test_listing_ok(void **state)
 
 	(void)state;
 	assert_int_equal(check_text("", &err), 0);
-	assert_int_equal(check_text("drwx------ 0/0               0 2026-12-02 23:15 ./\n"
-				    "-rw-r--r-- 0/0            1234 2026-12-02 23:15 ./kernel.rec\n"
-				    "lrwxrwxrwx 0/0               0 2026-12-02 23:15 ./a -> b c\n"
-				    "hrw-r--r-- 0/0               0 2026-12-02 23:15 ./x link to ./y\n"
-				    "-rw-r--r-- 0/0               5 2026-12-02 23:15 ./name\\nwith newline\n",
-				    &err),
-			 0);
+	assert_int_equal(
+		check_text(
+			"drwx------ 0/0               0 2026-12-02 23:15 ./\n"
+			"-rw-r--r-- 0/0            1234 2026-12-02 23:15 ./kernel.rec\n"
+			"lrwxrwxrwx 0/0               0 2026-12-02 23:15 ./a -> b c\n"
+			"hrw-r--r-- 0/0               0 2026-12-02 23:15 ./x link to ./y\n"
+			"-rw-r--r-- 0/0               5 2026-12-02 23:15 ./name\\nwith newline\n",
+			&err),
+		0);
 }
 
 static void test_listing_caps(void **state)
@@ -107,16 +109,16 @@ static void test_listing_garbage(void **state)
 	assert_int_equal(check_text("brw-rw---- 0/6 8,0 2026-12-02 23:15 ./sda\n", &err), -EINVAL);
 	/* A FIFO unpacks: opened non-blocking and refused by type, never read. */
 	assert_int_equal(check_text("prw-r--r-- 0/0 0 2026-12-02 23:15 ./fifo\n", &err), 0);
-	assert_int_equal(check_text("tar: this does not look like a tar archive\n", &err),
-			 -EPROTO);
+	assert_int_equal(check_text("tar: this does not look like a tar archive\n", &err), -EPROTO);
 	assert_non_null(strstr(err.msg, "cannot read tar's listing"));
 }
 
 /* The line is quoted whole, without its newline (it was cut at 80 bytes). */
 static void test_listing_line_whole(void **state)
 {
-	static const char node[] = "crw-rw-rw- 0/0 10,130 2026-12-02 23:15 ./sys/devices/pci0000:00/"
-				   "0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver";
+	static const char node[] =
+		"crw-rw-rw- 0/0 10,130 2026-12-02 23:15 ./sys/devices/pci0000:00/"
+		"0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver";
 	static const char junk[] = "tar: ./sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0: "
 				   "Cannot open: Permission denied, and more words after it";
 	struct rdc_err err = {0};
@@ -210,6 +212,37 @@ static void touch(const char *dir, const char *name)
 }
 
 /* Removal errors are reported (path and errno), the rest still goes, and nothing hangs. */
+/* rdc_fd_write_all: everything, or what got through before a failure, errno kept. */
+static void test_fd_write_all(void **state)
+{
+	static char big[256 * 1024];
+	char got[8] = {0};
+	int fds[2];
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(rdc_fd_write_all(fds[1], "abc", 3), 3);
+	assert_int_equal(read(fds[0], got, sizeof(got)), 3);
+	assert_string_equal(got, "abc");
+	/* A non-blocking pipe of one page fills: the bytes written so far, then EAGAIN. */
+	assert_true(fcntl(fds[1], F_SETPIPE_SZ, 4096) >= 4096);
+	assert_int_equal(fcntl(fds[1], F_SETFL, O_NONBLOCK), 0);
+	{
+		ssize_t n = rdc_fd_write_all(fds[1], big, sizeof(big));
+
+		assert_true(n > 0 && (size_t)n < sizeof(big));
+		assert_int_equal(errno, EAGAIN);
+	}
+	/* Nothing written at all: -1 and the reason. */
+	errno = 0;
+	assert_int_equal(rdc_fd_write_all(fds[1], "x", 1), -1);
+	assert_int_equal(errno, EAGAIN);
+	close(fds[0]);
+	close(fds[1]);
+	assert_int_equal(rdc_fd_write_all(fds[1], "x", 1), -1);
+	assert_int_equal(errno, EBADF);
+}
+
 static void test_remove_error(void **state)
 {
 	char parent[64], dir[4096], path[4200];
@@ -307,13 +340,10 @@ static void test_pack_stream(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_listing_ok),
-		cmocka_unit_test(test_listing_caps),
-		cmocka_unit_test(test_listing_garbage),
-		cmocka_unit_test(test_listing_line_whole),
-		cmocka_unit_test(test_safefile),
-		cmocka_unit_test(test_remove_error),
-		cmocka_unit_test(test_pack_stream),
+		cmocka_unit_test(test_listing_ok),	   cmocka_unit_test(test_fd_write_all),
+		cmocka_unit_test(test_listing_caps),	   cmocka_unit_test(test_listing_garbage),
+		cmocka_unit_test(test_listing_line_whole), cmocka_unit_test(test_safefile),
+		cmocka_unit_test(test_remove_error),	   cmocka_unit_test(test_pack_stream),
 	};
 
 	return cmocka_run_group_tests_name("bundle", tests, NULL, NULL);
