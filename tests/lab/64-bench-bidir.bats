@@ -19,11 +19,12 @@ PT_PORT=18800
 load bench_vs_perftest
 
 # pt_msgs TOOL "OPTIONS": perftest's messages per second over -D 2, from its
-# own counts (#iterations; its printed rates rest on a CPU clock estimate):
-# the client's, plus the server's with -b (each side prints its own count).
+# own counts (#iterations; its printed rates rest on a CPU clock estimate,
+# which -F tells it to report without when the estimate fails): the client's,
+# plus the server's with -b (each side prints its own count).
 pt_msgs() {
 	local out c s=0
-	out=$(pt "$1" "-D 2 $2") || {
+	out=$(pt "$1" "-D 2 -F $2") || {
 		echo "$out" >&2
 		return 1
 	}

@@ -63,9 +63,10 @@ pt_out() {
 
 # pt_rate TOOL "OPTIONS": a -D 2 run's message rate in Mmsg/s from its own
 # count of completions in the window (#iterations; its printed rates depend on
-# a CPU clock estimate that fails in these guests).
+# a CPU clock estimate that fails in these guests; -F: report even then,
+# instead of "Can't produce a report").
 pt_rate() {
-	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { printf "%.6f\n", $2 / 2 / 1e6; exit }' <<<"$(pt_out "$1" "$2")"
+	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { printf "%.6f\n", $2 / 2 / 1e6; exit }' <<<"$(pt_out "$1" "-F $2")"
 }
 
 # pt_typical TOOL "OPTIONS": a latency tool's t_typical (its median), us.
