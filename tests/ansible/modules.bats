@@ -142,6 +142,12 @@ setup() {
 		unshare -n sleep 300 &
 		ns=$!
 		trap "kill $ns 2>/dev/null" EXIT
+		# $! is the child before unshare(2) has run: a veth moved into its
+		# namespace then stays in ours (a CI run of 12-06).  Wait for the new one.
+		for i in $(seq 100); do
+			[ "$(readlink /proc/$ns/ns/net)" != "$(readlink /proc/self/ns/net)" ] && break
+			sleep 0.05
+		done
 		ip link add veth8 type veth peer name veth9
 		ip link set veth9 netns "$ns"
 		mod port inner "{\"dev\": \"veth9\", \"mtu\": 4000, \"netns\": \"/proc/$ns/ns/net\"}"
