@@ -97,9 +97,13 @@ static bool interrupted(const struct server_run *s)
 	return s->o->interrupted && *s->o->interrupted;
 }
 
-/* Receive @type within @timeout_ms (-1: as long as the connection lives), minding the stop flag. */
-static int server_expect(struct server_run *s, unsigned int type, int timeout_ms,
-			 struct rdc_err *err)
+/*
+ * Wait for the client's @type to begin: 0 once there is something to read
+ * (or the client closed), -ETIMEDOUT when nothing came within @timeout_ms
+ * (-1: as long as the connection lives), -EINTR once the server is stopped.
+ */
+static int server_await(struct server_run *s, unsigned int type, int timeout_ms,
+			struct rdc_err *err)
 {
 	uint64_t deadline =
 		timeout_ms < 0 ? 0 : rdc_bench_now_ns() + (uint64_t)timeout_ms * 1000000;
@@ -113,9 +117,17 @@ static int server_expect(struct server_run *s, unsigned int type, int timeout_ms
 			return rdc_err_set(err, ETIMEDOUT, "the client sent no %s within %d s",
 					   rdc_bench_msg_name(type), (timeout_ms + 999) / 1000);
 		if (poll(&pfd, 1, POLL_MS) > 0)
-			return rdc_bench_ctl_expect(s->fd, &s->msg, type, MSG_TIMEOUT_MS, "client",
-						    err);
+			return 0;
 	}
+}
+
+/* Receive @type within @timeout_ms (-1: as long as the connection lives), minding the stop flag. */
+static int server_expect(struct server_run *s, unsigned int type, int timeout_ms,
+			 struct rdc_err *err)
+{
+	int rc = server_await(s, type, timeout_ms, err);
+
+	return rc ? rc : rdc_bench_ctl_expect(s->fd, &s->msg, type, MSG_TIMEOUT_MS, "client", err);
 }
 
 /* The client's side of link @i, as far as its half tells. */
@@ -482,6 +494,33 @@ static void server_next_run(struct server_run *s)
 }
 
 /*
+ * After a whole run: true when the session is over, the client closed or
+ * said nothing within SETUP_TIMEOUT_MS (a client still freeing a big run's
+ * buffers, or one stopped), or the server is being stopped.  No run failed
+ * then and none is reported; a client still there is told why the server
+ * hangs up, should it want another run.
+ */
+static bool server_session_over(struct server_run *s)
+{
+	struct rdc_err err = {0};
+	char probe;
+	ssize_t n;
+	int rc = server_await(s, RDC_BENCH_MSG_SETUP, SETUP_TIMEOUT_MS, &err);
+
+	if (rc == -ETIMEDOUT)
+		snprintf(err.msg, sizeof(err.msg),
+			 "no SETUP within %d s of the last run: the session is over",
+			 RDC_BENCH_SETUP_TIMEOUT_S);
+	if (rc) {
+		rdc_bench_ctl_send_error(s->fd, -rc, err.msg);
+		return true;
+	}
+	/* Readable: the next SETUP, or the close that ends the session. */
+	n = recv(s->fd, &probe, 1, MSG_PEEK | MSG_DONTWAIT);
+	return n == 0 || (n < 0 && errno == ECONNRESET);
+}
+
+/*
  * A session: PORTS, then runs, each SETUP to RESULT, until the client closes
  * after a whole run (protocol 4: size all sends SETUP again after RESULT).
  * Each run is reported on its own, all with the session's number.
@@ -492,12 +531,10 @@ static void server_serve_one(struct server_run *s)
 	int rc = server_hello(s, &err);
 
 	for (unsigned int k = 0;; k++) {
-		if (!rc) {
+		if (!rc && k && server_session_over(s))
+			break;
+		if (!rc)
 			rc = server_expect(s, RDC_BENCH_MSG_SETUP, SETUP_TIMEOUT_MS, &err);
-			/* A client that closes after a whole run has ended its session. */
-			if (k && rc == -ECONNRESET)
-				break;
-		}
 		if (!rc && k >= RDC_BENCH_SESSION_RUNS)
 			rc = rdc_err_set(&err, EPROTO, "more than %u runs in one session",
 					 RDC_BENCH_SESSION_RUNS);

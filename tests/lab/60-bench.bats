@@ -316,6 +316,68 @@ PY'
 		"$BATS_TEST_TMPDIR/srv.json" >/dev/null || fail "$(cat "$BATS_TEST_TMPDIR/srv.json")"
 }
 
+@test "a client silent after its whole run ends the session: no failed run, told why after 10 s" {
+	local srv
+	LAB_TIMEOUT=120 on a "exec $R -j bench server port 18521 once" >"$BATS_TEST_TMPDIR/srv.json" 2>&1 &
+	srv=$!
+	in_vm a "wait_for 30 listening 18521" || fail "not listening: $(cat "$BATS_TEST_TMPDIR/srv.json")"
+	# A relay on b between an rdmactl client and the server passes the
+	# messages on until the server's RESULT, then keeps the server's
+	# connection open and silent (the client's close is not passed on): a
+	# client that is slow to close, or stopped.  It prints the client's exit
+	# status and what the server sent after RESULT, and when.
+	run on b 'python3 - '"$R"' <<"PY"
+import socket, struct, subprocess, sys, time
+lst = socket.socket()
+lst.bind(("127.0.0.1", 0))
+lst.listen(1)
+lst.settimeout(30)
+cli = subprocess.Popen([sys.argv[1], "bench", "client", "127.0.0.1", "port",
+                        str(lst.getsockname()[1]), "duration", "1", "link", "rxe0"])
+c = lst.accept()[0]
+c.settimeout(60)
+s = socket.create_connection(("198.18.1.1", 18521), timeout=60)
+def frame(src):
+    data = b""
+    while len(data) < 12 or len(data) < 12 + struct.unpack(">I", data[8:12])[0]:
+        b = src.recv(65536)
+        if not b:
+            return data
+        data += b
+    return data
+while True:
+    f = frame(c)
+    if len(f) < 12:
+        sys.exit("the client closed before its RESULT")
+    s.sendall(f)
+    g = frame(s)
+    if len(g) < 12:
+        sys.exit("the server closed before RESULT")
+    c.sendall(g)
+    if struct.unpack(">H", g[6:8])[0] == 8:
+        break
+t0 = time.monotonic()
+print("client exit %d" % cli.wait(timeout=60))
+g = frame(s)
+t = time.monotonic() - t0
+if len(g) < 18 or struct.unpack(">H", g[6:8])[0] != 9:
+    sys.exit("after RESULT the server sent %r after %.1f s" % (g, t))
+n = struct.unpack(">H", g[16:18])[0]
+print("ERROR %d %s" % (struct.unpack(">i", g[12:16])[0], g[18:18 + n].decode()))
+print("after %d s" % t)
+print("then %s" % ("closed" if s.recv(1) == b"" else "more"))
+PY'
+	assert_success
+	assert_line "client exit 0"
+	assert_line "ERROR 110 no SETUP within 10 s of the last run: the session is over"
+	assert_line "then closed"
+	[[ $(grep '^after ' <<<"$output") =~ ^after\ (9|1[0-9])\ s$ ]] || fail "$output"
+	# One run, done: the session's end is not a failed run (once: exit 0).
+	wait "$srv" || fail "the server (once) exited $?: $(cat "$BATS_TEST_TMPDIR/srv.json")"
+	jq -e -s 'length == 1 and .[0].run == 1 and .[0].status == "done"' \
+		"$BATS_TEST_TMPDIR/srv.json" >/dev/null || fail "$(cat "$BATS_TEST_TMPDIR/srv.json")"
+}
+
 @test "the server killed mid-run: the client stops in bounded time and says why" {
 	local t0
 	(sleep 4 && on a "pkill -KILL -f 'bench server'") &
