@@ -110,8 +110,10 @@ diagnose_failure() {
 	[ "${BATS_TEST_COMPLETED:-}" != 1 ] || return 0
 	local h
 	for h in a b; do
-		echo "== $h: kernel warnings and errors (last 20), RDMA links and QPs, rdmactl processes"
-		LAB_TIMEOUT=20 on "$h" 'dmesg --level=emerg,alert,crit,err,warn 2>&1 | tail -n 20;
+		echo "== $h: kernel warnings and errors (the first lines of each trace, the last 20), RDMA links and QPs, rdmactl processes"
+		# A trace is tens of lines: its head says where the kernel was.
+		LAB_TIMEOUT=20 on "$h" 'dmesg 2>&1 | grep -A3 -e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG" | head -n 24;
+			dmesg --level=emerg,alert,crit,err,warn 2>&1 | tail -n 20;
 			rdma link show 2>&1; rdma res show qp 2>&1 | head -n 20;
 			pgrep -a rdmactl || true' 2>&1 || echo "$h: no answer in 20 s"
 	done
