@@ -522,7 +522,8 @@ static bool server_session_over(struct server_run *s)
 
 /*
  * A session: PORTS, then runs, each SETUP to RESULT, until the client closes
- * after a whole run (protocol 4: size all sends SETUP again after RESULT).
+ * or falls silent after a whole run (server_session_over; protocol 4: size
+ * all sends SETUP again after RESULT).
  * Each run is reported on its own, all with the session's number.
  */
 static void server_serve_one(struct server_run *s)

@@ -55,15 +55,13 @@ static void test_listing_ok(void **state)
 
 	(void)state;
 	assert_int_equal(check_text("", &err), 0);
-	assert_int_equal(
-		check_text(
-			"drwx------ 0/0               0 2026-12-02 23:15 ./\n"
-			"-rw-r--r-- 0/0            1234 2026-12-02 23:15 ./kernel.rec\n"
-			"lrwxrwxrwx 0/0               0 2026-12-02 23:15 ./a -> b c\n"
-			"hrw-r--r-- 0/0               0 2026-12-02 23:15 ./x link to ./y\n"
-			"-rw-r--r-- 0/0               5 2026-12-02 23:15 ./name\\nwith newline\n",
-			&err),
-		0);
+	assert_int_equal(check_text("drwx------ 0/0               0 2026-12-02 23:15 ./\n"
+				    "-rw-r--r-- 0/0            1234 2026-12-02 23:15 ./kernel.rec\n"
+				    "lrwxrwxrwx 0/0               0 2026-12-02 23:15 ./a -> b c\n"
+				    "hrw-r--r-- 0/0               0 2026-12-02 23:15 ./x link to ./y\n"
+				    "-rw-r--r-- 0/0               5 2026-12-02 23:15 ./name\\nwith newline\n",
+				    &err),
+			 0);
 }
 
 static void test_listing_caps(void **state)
@@ -109,16 +107,16 @@ static void test_listing_garbage(void **state)
 	assert_int_equal(check_text("brw-rw---- 0/6 8,0 2026-12-02 23:15 ./sda\n", &err), -EINVAL);
 	/* A FIFO unpacks: opened non-blocking and refused by type, never read. */
 	assert_int_equal(check_text("prw-r--r-- 0/0 0 2026-12-02 23:15 ./fifo\n", &err), 0);
-	assert_int_equal(check_text("tar: this does not look like a tar archive\n", &err), -EPROTO);
+	assert_int_equal(check_text("tar: this does not look like a tar archive\n", &err),
+			 -EPROTO);
 	assert_non_null(strstr(err.msg, "cannot read tar's listing"));
 }
 
 /* The line is quoted whole, without its newline (it was cut at 80 bytes). */
 static void test_listing_line_whole(void **state)
 {
-	static const char node[] =
-		"crw-rw-rw- 0/0 10,130 2026-12-02 23:15 ./sys/devices/pci0000:00/"
-		"0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver";
+	static const char node[] = "crw-rw-rw- 0/0 10,130 2026-12-02 23:15 ./sys/devices/pci0000:00/"
+				   "0000:00:02.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver";
 	static const char junk[] = "tar: ./sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0: "
 				   "Cannot open: Permission denied, and more words after it";
 	struct rdc_err err = {0};
@@ -211,7 +209,6 @@ static void touch(const char *dir, const char *name)
 	assert_int_equal(fclose(fp), 0);
 }
 
-/* Removal errors are reported (path and errno), the rest still goes, and nothing hangs. */
 /* rdc_fd_write_all: everything, or what got through before a failure, errno kept. */
 static void test_fd_write_all(void **state)
 {
@@ -243,6 +240,7 @@ static void test_fd_write_all(void **state)
 	assert_int_equal(errno, EBADF);
 }
 
+/* Removal errors are reported (path and errno), the rest still goes, and nothing hangs. */
 static void test_remove_error(void **state)
 {
 	char parent[64], dir[4096], path[4200];
@@ -340,10 +338,14 @@ static void test_pack_stream(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_listing_ok),	   cmocka_unit_test(test_fd_write_all),
-		cmocka_unit_test(test_listing_caps),	   cmocka_unit_test(test_listing_garbage),
-		cmocka_unit_test(test_listing_line_whole), cmocka_unit_test(test_safefile),
-		cmocka_unit_test(test_remove_error),	   cmocka_unit_test(test_pack_stream),
+		cmocka_unit_test(test_listing_ok),
+		cmocka_unit_test(test_listing_caps),
+		cmocka_unit_test(test_listing_garbage),
+		cmocka_unit_test(test_listing_line_whole),
+		cmocka_unit_test(test_safefile),
+		cmocka_unit_test(test_fd_write_all),
+		cmocka_unit_test(test_remove_error),
+		cmocka_unit_test(test_pack_stream),
 	};
 
 	return cmocka_run_group_tests_name("bundle", tests, NULL, NULL);
