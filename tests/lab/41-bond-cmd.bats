@@ -36,6 +36,9 @@ expect() { jq -e "$1" <<<"$output" >/dev/null || fail "not ($1): $output"; }
 	assert_line "Bonding Mode: fault-tolerance (active-backup)"
 	assert_line "Primary Slave: eth0 (primary_reselect always)"
 	assert_line "Slave Interface: eth1"
+	# The bond's operstate follows its carrier through the kernel's linkwatch,
+	# which may put it off for up to a second (carrier true, operstate down).
+	in_vm a 'wait_for 5 operstate_is bond0 up'
 	run --separate-stderr on a ./rdmactl -j bond show bond0
 	assert_success
 	expect '.bonds | length == 1'

@@ -43,6 +43,12 @@ rxe_state_is() {
 	[ "${s#*: }" = "$2" ]
 }
 
+# operstate_is NETDEV STATE: sysfs operstate of NETDEV is STATE.
+operstate_is() {
+	local s
+	read -r s </sys/class/net/"$1"/operstate && [ "$s" = "$2" ]
+}
+
 # rdmactl_state_is DEV STATE: what './rdmactl -j port' says about DEV.
 rdmactl_state_is() {
 	./rdmactl -j port | jq -e --arg d "$1" --arg s "$2" \
