@@ -96,6 +96,11 @@ pt_once() {
 		return 1
 	}
 	LAB_TIMEOUT=$((limit + 20)) in_vm b "x=\$(v2_gid_index rxe0 198.18.1.2) && timeout $limit $tool -d rxe0 -x \$x -p $port $opts 198.18.1.1" || rc=$?
+	# A client that failed (no report, a refused connection) leaves its
+	# server waiting for it until the limit: end it now.  The TERM goes to
+	# the 'lab run' under the background job, which passes it on to the
+	# guest's command and then exits.
+	[ "$rc" = 0 ] || pkill -TERM -P "$spid" 2>/dev/null
 	wait "$spid" || true
 	return $rc
 }
