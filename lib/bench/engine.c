@@ -411,10 +411,67 @@ fail:
 
 static void cm_close(struct rdc_bench_link *l);
 
+/*
+ * Before the QPs are destroyed: each to ERR, then the CQ polled until the
+ * flushed work requests stop coming (QUIESCE_QUIET_NS without one, at most
+ * QUIESCE_MAX_NS), sleeping between empty polls so that the kernel's own
+ * workers get the CPU (Soft-RoCE flushes in its tasks; a lab guest has one
+ * vCPU).  Why: a QP destroyed with requests in flight (a failed link, a drain
+ * that ran out) still has packets and tasks in the kernel, and Soft-RoCE's
+ * destroy waits only 200 ms for them (Linux 6.1, rxe_pool.c __rxe_cleanup:
+ * a WARNING, then the QP freed while packets still point to it; in the loaded
+ * lab the guest's link stopped carrying anything after it).  A QP in ERR
+ * posts nothing new, and once its flushed completions are in, its tasks are
+ * done.  The kernel's own RDMA users do the same before a destroy
+ * (ib_drain_qp).  A QP that never reached RTR takes ERR too: nothing flushes.
+ * When requests were still in flight, packets of them may sit in the NIC's
+ * queue, each holding the QP until the NIC is done with it: QUIESCE_SENT_NS
+ * more before the destroy (a failed link only; a loaded TCG host can leave a
+ * guest's transmit queue unserved for that long).
+ */
+#define QUIESCE_QUIET_NS 20000000ull /* 20 ms without a completion: flushed */
+#define QUIESCE_MAX_NS 1000000000ull /* a device that never flushes costs 1 s */
+#define QUIESCE_SENT_NS 200000000L
+
+static bool all_retired(const struct rdc_bench_link *l);
+
+static void quiesce_qps(struct rdc_bench_link *l)
+{
+	struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
+	const struct timespec nap = {.tv_nsec = 1000000}, sent = {.tv_nsec = QUIESCE_SENT_NS};
+	struct ibv_wc wc[POLL_BATCH];
+	uint64_t start, last;
+	bool any = false, in_flight = !all_retired(l);
+
+	for (uint32_t q = 0; q < l->nqps; q++)
+		if (l->qps[q].qp && !ibv_modify_qp(l->qps[q].qp, &attr, IBV_QP_STATE))
+			any = true;
+	if (!any || !l->cq)
+		return;
+	start = last = rdc_bench_now_ns();
+	for (;;) {
+		int n = ibv_poll_cq(l->cq, POLL_BATCH, wc);
+		uint64_t now = rdc_bench_now_ns();
+
+		if (n < 0 || now - start > QUIESCE_MAX_NS)
+			break;
+		if (n > 0) {
+			last = now;
+			continue;
+		}
+		if (now - last > QUIESCE_QUIET_NS)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (in_flight)
+		nanosleep(&sent, NULL);
+}
+
 void rdc_bench_link_close(struct rdc_bench_link *l)
 {
 	if (!l)
 		return;
+	quiesce_qps(l);
 	cm_close(l);
 	for (uint32_t q = 0; q < l->nqps; q++)
 		if (l->qps[q].qp)

@@ -116,6 +116,18 @@ diagnose_failure() {
 			dmesg --level=emerg,alert,crit,err,warn 2>&1 | tail -n 20;
 			rdma link show 2>&1; rdma res show qp 2>&1 | head -n 20;
 			pgrep -a rdmactl || true' 2>&1 || echo "$h: no answer in 20 s"
+		# A link that stopped carrying anything shows here: which NIC, which
+		# direction (counters), a qdisc left behind, ARP that failed, memory.
+		echo "== $h: the lab links (packets and drops rx/tx, qdisc, neighbours, a ping each), memory"
+		# shellcheck disable=SC2016 # expands in the guest
+		LAB_TIMEOUT=20 on "$h" 'for d in /sys/class/net/eth*; do n=${d##*/} s=$d/statistics;
+				echo "$n $(cat $d/operstate) carrier $(cat $d/carrier 2>/dev/null) rx $(cat $s/rx_packets) drop $(cat $s/rx_dropped) tx $(cat $s/tx_packets) drop $(cat $s/tx_dropped) err $(cat $s/tx_errors)";
+				tc -s qdisc show dev $n root | head -n 3;
+			done;
+			ip neigh show | grep -v "^fe80";
+			for a in $(ip -4 -o addr show | awk "\$4 ~ /^198\\.18\\./ { print \$4 }"); do a=${a%/*}; p=${a%.*}.$(( ${a##*.} == 1 ? 2 : 1 ));
+				ping -c1 -W1 -I ${a} $p >/dev/null 2>&1 && echo "ping $a -> $p ok" || echo "ping $a -> $p FAILED"; done;
+			grep -E "^(MemFree|MemAvailable|Slab)" /proc/meminfo | tr -s " " | paste -sd" "' 2>&1 || echo "$h: no answer in 20 s"
 	done
 }
 
