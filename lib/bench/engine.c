@@ -412,41 +412,43 @@ fail:
 static void cm_close(struct rdc_bench_link *l);
 
 /*
- * Before the QPs are destroyed: each to ERR, then the CQ polled until the
- * flushed work requests stop coming (QUIESCE_QUIET_NS without one, at most
- * QUIESCE_MAX_NS), sleeping between empty polls so that the kernel's own
- * workers get the CPU (Soft-RoCE flushes in its tasks; a lab guest has one
- * vCPU).  Why: a QP destroyed with requests in flight (a failed link, a drain
- * that ran out) still has packets and tasks in the kernel, and Soft-RoCE's
- * destroy waits only 200 ms for them (Linux 6.1, rxe_pool.c __rxe_cleanup:
- * a WARNING, then the QP freed while packets still point to it; in the loaded
- * lab the guest's link stopped carrying anything after it).  A QP in ERR
- * posts nothing new, and once its flushed completions are in, its tasks are
- * done.  The kernel's own RDMA users do the same before a destroy
- * (ib_drain_qp).  A QP that never reached RTR takes ERR too: nothing flushes.
- * When requests were still in flight, packets of them may sit in the NIC's
- * queue, each holding the QP until the NIC is done with it: QUIESCE_SENT_NS
- * more before the destroy (a failed link only; a loaded TCG host can leave a
- * guest's transmit queue unserved for that long).
+ * Before the QPs of a link that failed or still had requests in flight are
+ * destroyed: each to ERR, then the CQ polled until QUIESCE_MIN_NS have passed
+ * and no completion came for QUIESCE_QUIET_NS (at most QUIESCE_MAX_NS while
+ * flushed ones keep coming), sleeping 1 ms between empty polls so that the
+ * kernel's workers get the CPU (Soft-RoCE flushes in its tasks; a lab guest
+ * has one vCPU).  Why: such a QP still has packets and tasks in the kernel,
+ * and Soft-RoCE's destroy waits only 200 ms for what holds the QP (Linux 6.1,
+ * rxe_pool.c __rxe_cleanup: a WARNING, then the QP freed while packets still
+ * point to it; in the loaded lab the guest's link stopped carrying anything
+ * after it).  A QP in ERR posts nothing new, its flush runs, and packets
+ * already handed to the NIC get QUIESCE_MIN_NS to leave (a loaded TCG host can
+ * leave a guest's transmit queue unserved that long).  The kernel's own RDMA
+ * users drain before a destroy too (ib_drain_qp, which waits for a marker
+ * request instead: posting to a QP in ERR is where rxe versions differ).  A
+ * link whose requests all completed has none of this: it is destroyed at once.
+ * A modify that fails (a QP still in RESET) is ignored: nothing of it to flush.
  */
-#define QUIESCE_QUIET_NS 20000000ull /* 20 ms without a completion: flushed */
-#define QUIESCE_MAX_NS 1000000000ull /* a device that never flushes costs 1 s */
-#define QUIESCE_SENT_NS 200000000L
+#define QUIESCE_MIN_NS 200000000ull  /* the first 200 ms after ERR, always */
+#define QUIESCE_QUIET_NS 20000000ull /* then 20 ms without a completion: done */
+#define QUIESCE_MAX_NS 1000000000ull /* at most 1 s, completions or not */
 
 static bool all_retired(const struct rdc_bench_link *l);
 
 static void quiesce_qps(struct rdc_bench_link *l)
 {
 	struct ibv_qp_attr attr = {.qp_state = IBV_QPS_ERR};
-	const struct timespec nap = {.tv_nsec = 1000000}, sent = {.tv_nsec = QUIESCE_SENT_NS};
+	const struct timespec nap = {.tv_nsec = 1000000};
 	struct ibv_wc wc[POLL_BATCH];
 	uint64_t start, last;
-	bool any = false, in_flight = !all_retired(l);
+	bool any = false;
 
+	if (!l->cq || (!l->res.status && all_retired(l)))
+		return;
 	for (uint32_t q = 0; q < l->nqps; q++)
 		if (l->qps[q].qp && !ibv_modify_qp(l->qps[q].qp, &attr, IBV_QP_STATE))
 			any = true;
-	if (!any || !l->cq)
+	if (!any)
 		return;
 	start = last = rdc_bench_now_ns();
 	for (;;) {
@@ -454,17 +456,14 @@ static void quiesce_qps(struct rdc_bench_link *l)
 		uint64_t now = rdc_bench_now_ns();
 
 		if (n < 0 || now - start > QUIESCE_MAX_NS)
-			break;
-		if (n > 0) {
+			return;
+		if (n > 0)
 			last = now;
-			continue;
-		}
-		if (now - last > QUIESCE_QUIET_NS)
-			break;
-		nanosleep(&nap, NULL);
+		else if (now - start > QUIESCE_MIN_NS && now - last > QUIESCE_QUIET_NS)
+			return;
+		else
+			nanosleep(&nap, NULL); /* EINTR: a shorter nap, the clock decides */
 	}
-	if (in_flight)
-		nanosleep(&sent, NULL);
 }
 
 void rdc_bench_link_close(struct rdc_bench_link *l)
