@@ -35,7 +35,15 @@ need_lab() {
 
 skip_unless_lab() {
 	[ -z "${LAB_SKIP:-}" ] || skip "$LAB_SKIP"
+	[ ! -s "$LAB_BROKEN" ] || fail "the lab broke under an earlier test of this file: $(cat "$LAB_BROKEN")"
 }
+
+# Set by diagnose_failure when a failed test's guest kernel shows a fault (what
+# lab_fault in scripts/lab looks for): the file's later tests then fail at once in
+# skip_unless_lab.  'scripts/lab test' runs a file that failed on a broken lab again
+# on a new one and keeps only that run, so what they would do on this lab is thrown
+# away, after minutes of timeouts (four 60-bench tests took 132 s so in one CI run).
+LAB_BROKEN=$BATS_FILE_TMPDIR/lab-broken
 
 need_rdmactl() {
 	[ -x "$TOP/rdmactl" ] || skip "no ./rdmactl at the checkout root yet (make builds it)"
@@ -108,14 +116,21 @@ bw_averages() {
 diagnose_failure() {
 	[ -z "${LAB_SKIP:-}" ] || return 0
 	[ "${BATS_TEST_COMPLETED:-}" != 1 ] || return 0
-	local h
+	local h out
+	if [ -s "$LAB_BROKEN" ]; then
+		echo "== (diagnosed when the lab broke: $(cat "$LAB_BROKEN"))"
+		return 0
+	fi
 	for h in a b; do
 		echo "== $h: kernel warnings and errors (the first lines of each trace, the last 20), RDMA links and QPs, rdmactl processes"
 		# A trace is tens of lines: its head says where the kernel was.
-		LAB_TIMEOUT=20 on "$h" 'dmesg 2>&1 | grep -A3 -e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG" | head -n 24;
+		out=$(LAB_TIMEOUT=20 on "$h" 'dmesg 2>&1 | grep -A3 -e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG" | head -n 24;
 			dmesg --level=emerg,alert,crit,err,warn 2>&1 | tail -n 20;
 			rdma link show 2>&1; rdma res show qp 2>&1 | head -n 20;
-			pgrep -a rdmactl || true' 2>&1 || echo "$h: no answer in 20 s"
+			pgrep -a rdmactl || true' 2>&1) || out+=$'\n'"$h: no answer in 20 s"
+		echo "$out"
+		grep -m1 -e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG" <<<"$out" |
+			sed "s/^/host $h: /" >>"$LAB_BROKEN" || true
 		# A link that stopped carrying anything shows here: which NIC, which
 		# direction (counters), a qdisc left behind, ARP that failed, memory.
 		echo "== $h: the lab links (packets and drops rx/tx, qdisc, neighbours, a ping each), memory"
