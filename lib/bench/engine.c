@@ -420,10 +420,10 @@ static void cm_close(struct rdc_bench_link *l);
  * has one vCPU).  Why: such a QP still has packets and tasks in the kernel,
  * and Soft-RoCE's destroy waits only 200 ms for what holds the QP (Linux 6.1,
  * rxe_pool.c __rxe_cleanup: a WARNING, then the QP freed while packets still
- * point to it; in the loaded lab the guest's link stopped carrying anything
- * after it).  A QP in ERR posts nothing new, its flush runs, and packets
- * already handed to the NIC get QUIESCE_MIN_NS to leave (a loaded TCG host can
- * leave a guest's transmit queue unserved that long).  The kernel's own RDMA
+ * point to it).  A QP in ERR posts nothing new, its flush runs, and packets
+ * already handed to the NIC get QUIESCE_MIN_NS to leave.  What this cannot
+ * help: a NIC that stopped sending (the lab's warnings came from virtio
+ * transmit queues QEMU stopped serving, docs/HACKING.md).  The kernel's own RDMA
  * users drain before a destroy too (ib_drain_qp, which waits for a marker
  * request instead: posting to a QP in ERR is where rxe versions differ).  A
  * link whose requests all completed has none of this: it is destroyed at once.

@@ -44,6 +44,8 @@ skip_unless_lab() {
 # on a new one and keeps only that run, so what they would do on this lab is thrown
 # away, after minutes of timeouts (four 60-bench tests took 132 s so in one CI run).
 LAB_BROKEN=$BATS_FILE_TMPDIR/lab-broken
+# The kernel faults that mean it (scripts/lab's LAB_KERNEL_FAULTS), as grep arguments.
+LAB_FAULTS=(-e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG")
 
 need_rdmactl() {
 	[ -x "$TOP/rdmactl" ] || skip "no ./rdmactl at the checkout root yet (make builds it)"
@@ -124,12 +126,12 @@ diagnose_failure() {
 	for h in a b; do
 		echo "== $h: kernel warnings and errors (the first lines of each trace, the last 20), RDMA links and QPs, rdmactl processes"
 		# A trace is tens of lines: its head says where the kernel was.
-		out=$(LAB_TIMEOUT=20 on "$h" 'dmesg 2>&1 | grep -A3 -e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG" | head -n 24;
+		out=$(LAB_TIMEOUT=20 on "$h" "dmesg 2>&1 | grep -A3 $(printf '%q ' "${LAB_FAULTS[@]}") | head -n 24;"'
 			dmesg --level=emerg,alert,crit,err,warn 2>&1 | tail -n 20;
 			rdma link show 2>&1; rdma res show qp 2>&1 | head -n 20;
 			pgrep -a rdmactl || true' 2>&1) || out+=$'\n'"$h: no answer in 20 s"
 		echo "$out"
-		grep -m1 -e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG" <<<"$out" |
+		grep -m1 "${LAB_FAULTS[@]}" <<<"$out" |
 			sed "s/^/host $h: /" >>"$LAB_BROKEN" || true
 		# A link that stopped carrying anything shows here: which NIC, which
 		# direction (counters), a qdisc left behind, ARP that failed, memory.
