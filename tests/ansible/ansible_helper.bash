@@ -42,6 +42,18 @@ mod() {
 }
 export -f mod
 
+# steps MODULE: MODULE's task once per line of stdin, "NAME CHECK ARGS_JSON" (CHECK:
+# check for check mode, - for none), in order, in one ansible-playbook run
+# (play/MODULE_steps.yml); each result in $OUT/NAME.json, as mod writes it.
+steps() {
+	local m=$1
+	jq -Rn '{steps: [inputs | select(test("\\S")) |
+		capture("^\\s*(?<name>\\S+)\\s+(?<check>\\S+)\\s+(?<a>.*)$") // error("steps: not NAME CHECK ARGS_JSON: \(.)") |
+		.a |= fromjson | .check = (.check == "check")]}' >"$OUT/steps-$m.json" || return
+	play "$PLAY/${m}_steps.yml" -e "@$OUT/steps-$m.json"
+}
+export -f steps
+
 # res NAME JQ: JQ on the result NAME (compact).
 res() {
 	jq -c "$2" "$OUT/$1.json"

@@ -56,17 +56,20 @@ setup() {
 }
 
 @test "pfc: structured options (pfc_prios, dicts) become the same pfc set words; bad keys are refused; DSCP names pass" {
+	# One ansible-playbook run for all ten forms (steps: in order, on the same double).
 	run in_netns '
-		mod pfc set "{\"dev\": \"veth0\", \"pfc_prios\": [5, 3], \"delay\": 32, \"dscp_prio\": {\"48\": 6, \"26\": 3}, \"tc_tsa\": {\"all\": \"ets\"}, \"tc_bw\": {\"3\": 50, \"0\": 50, \"all\": 0}}"
-		mod pfc again "{\"dev\": \"veth0\", \"prio_pfc\": {\"all\": false, \"3\": true, \"5\": true}, \"dscp_prio\": \"26:3,48:6\"}"
-		mod pfc badkey "{\"dev\": \"veth0\", \"dscp_prio\": {\"26:3\": 3}}"
-		mod pfc name "{\"dev\": \"veth0\", \"dscp_prio\": {\"AF31\": 3, \"26\": 3}}" --check
-		mod pfc badprio "{\"dev\": \"veth0\", \"pfc_prios\": [8]}"
-		mod pfc both "{\"dev\": \"veth0\", \"pfc_prios\": [3], \"prio_pfc\": [\"3:on\"]}"
-		mod pfc type "{\"dev\": \"veth0\", \"tc_bw\": 50}"
-		mod pfc base60 "{\"dev\": \"veth0\", \"dscp_prio\": [1563]}"
-		mod pfc nullval "{\"dev\": \"veth0\", \"dscp_prio\": {\"26\": null}}"
-		mod pfc off "{\"dev\": \"veth0\", \"pfc_prios\": []}" --check'
+		steps pfc <<-"EOF"
+			set     -     {"dev": "veth0", "pfc_prios": [5, 3], "delay": 32, "dscp_prio": {"48": 6, "26": 3}, "tc_tsa": {"all": "ets"}, "tc_bw": {"3": 50, "0": 50, "all": 0}}
+			again   -     {"dev": "veth0", "prio_pfc": {"all": false, "3": true, "5": true}, "dscp_prio": "26:3,48:6"}
+			badkey  -     {"dev": "veth0", "dscp_prio": {"26:3": 3}}
+			name    check {"dev": "veth0", "dscp_prio": {"AF31": 3, "26": 3}}
+			badprio -     {"dev": "veth0", "pfc_prios": [8]}
+			both    -     {"dev": "veth0", "pfc_prios": [3], "prio_pfc": ["3:on"]}
+			type    -     {"dev": "veth0", "tc_bw": 50}
+			base60  -     {"dev": "veth0", "dscp_prio": [1563]}
+			nullval -     {"dev": "veth0", "dscp_prio": {"26": null}}
+			off     check {"dev": "veth0", "pfc_prios": []}
+		EOF'
 	assert_success
 	[ "$(res set '[.failed, .changed, .cmd[2:]]')" = \
 	  '[false,true,["pfc","set","dev","veth0","prio-pfc","all:off","3:on","5:on","delay","32","tc-tsa","all:ets","tc-bw","all:0","0:50","3:50","dscp-prio","26:3","48:6"]]' ] ||
@@ -78,6 +81,8 @@ setup() {
 	res badkey .msg | grep -qF "dscp_prio: key '26:3' is not one word without a colon" || fail "$(res badkey .msg)"
 	# A DSCP name is rdmactl's to read (AF31 is 26), after the numbers.
 	[ "$(res name '[.failed, .changed, .cmd[-3:]]')" = '[false,false,["dscp-prio","26:3","AF31:3"]]' ] || fail "$(res name .)"
+	# Check mode is per step: rdmactl's --dry-run for name and off only.
+	[ "$(jq -sc 'map(.dry_run)' "$OUT"/{set,again,name,off}.json)" = '[false,false,true,true]' ]
 	res badprio .msg | grep -qF 'pfc_prios: priorities are 0-7, not [8]' || fail "$(res badprio .msg)"
 	res both .msg | grep -qF 'mutually exclusive: pfc_prios|prio_pfc' || fail "$(res both .msg)"
 	res type .msg | grep -qF 'tc_bw must be a list of KEY:VALUE words or a dict, not int' || fail "$(res type .msg)"
@@ -90,8 +95,10 @@ setup() {
 
 @test "pfc: a netdev without DCB fails with rdmactl's message and error id, or is reported with no_dcb skip" {
 	run in_netns '
-		mod pfc fail "{\"dev\": \"veth1\", \"profile\": \"roce-lossless\"}"
-		mod pfc skip "{\"dev\": \"veth1\", \"profile\": \"roce-lossless\", \"no_dcb\": \"skip\"}"'
+		steps pfc <<-"EOF"
+			fail - {"dev": "veth1", "profile": "roce-lossless"}
+			skip - {"dev": "veth1", "profile": "roce-lossless", "no_dcb": "skip"}
+		EOF'
 	assert_success
 	# Classified by rdmactl's error id, never its English; output and id always there.
 	[ "$(res fail '[.failed, .rc, .dcb_supported, .error_id, .errno, .error_object, (.stderr | length > 0)]')" = \
@@ -105,10 +112,12 @@ setup() {
 
 @test "pfc: argument_spec refuses a profile with settings, profile options alone, and bad choices" {
 	run in_netns '
-		mod pfc both "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\", \"trust\": \"dscp\"}"
-		mod pfc alone "{\"dev\": \"veth0\", \"trust\": \"dscp\", \"prio\": 3}"
-		mod pfc choice "{\"dev\": \"veth0\", \"trust\": \"cos\"}"
-		mod pfc range "{\"dev\": \"veth0\", \"profile\": \"roce-lossless\", \"dscp\": 64}"'
+		steps pfc <<-"EOF"
+			both   - {"dev": "veth0", "profile": "roce-lossless", "trust": "dscp"}
+			alone  - {"dev": "veth0", "trust": "dscp", "prio": 3}
+			choice - {"dev": "veth0", "trust": "cos"}
+			range  - {"dev": "veth0", "profile": "roce-lossless", "dscp": 64}
+		EOF'
 	assert_success
 	res both .msg | grep -q 'mutually exclusive: profile|trust'
 	res alone .msg | grep -q "missing parameter(s) required by 'prio': profile" || fail "$(res alone .msg)"
