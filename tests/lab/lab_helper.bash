@@ -38,11 +38,12 @@ skip_unless_lab() {
 	[ ! -s "$LAB_BROKEN" ] || fail "the lab broke under an earlier test of this file: $(cat "$LAB_BROKEN")"
 }
 
-# Set by diagnose_failure when a failed test's guest kernel shows a fault (what
-# lab_fault in scripts/lab looks for): the file's later tests then fail at once in
-# skip_unless_lab.  'scripts/lab test' runs a file that failed on a broken lab again
-# on a new one and keeps only that run, so what they would do on this lab is thrown
-# away, after minutes of timeouts (four 60-bench tests took 132 s so in one CI run).
+# Set by diagnose_failure when a failed test's guest kernel shows a fault or
+# 'scripts/lab fault' finds one (a NIC queue QEMU stopped serving): the file's later
+# tests then fail at once in skip_unless_lab.  'scripts/lab test' runs the tests of a
+# file that did not pass on a broken lab again on a new one, so what they would do on
+# this lab is thrown away, after minutes of timeouts (four 60-bench tests took 132 s
+# so in one CI run).
 LAB_BROKEN=$BATS_FILE_TMPDIR/lab-broken
 # The kernel faults that mean it (scripts/lab's LAB_KERNEL_FAULTS), as grep arguments.
 LAB_FAULTS=(-e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG")
@@ -146,6 +147,12 @@ diagnose_failure() {
 				ping -c1 -W1 -I ${a} $p >/dev/null 2>&1 && echo "ping $a -> $p ok" || echo "ping $a -> $p FAILED"; done;
 			grep -E "^(MemFree|MemAvailable|Slab)" /proc/meminfo | tr -s " " | paste -sd" "' 2>&1 || echo "$h: no answer in 20 s"
 	done
+	# A NIC queue that QEMU stopped serving leaves no kernel fault until a QP waits on
+	# its packets: the lab's own check (scripts/lab fault) looks at QEMU's side too.
+	if [ ! -s "$LAB_BROKEN" ] && out=$("$LAB" fault 2>&1); then
+		echo "== the lab broke: $out"
+		echo "$out" >>"$LAB_BROKEN"
+	fi
 }
 
 # Last in teardown, after a failed try that bats runs again (a file that sets
