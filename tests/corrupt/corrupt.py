@@ -497,6 +497,10 @@ def main(argv):
     if only:
         hosts = [only.split("/")[0]]
     hosts = hosts or sorted(h for h in os.listdir(HOSTS) if os.path.isdir(os.path.join(HOSTS, h)))
+    unknown = [h for h in hosts if not os.path.isdir(os.path.join(HOSTS, h))]
+    if unknown:
+        print("corrupt: no such host in testdata/hosts: %s" % ", ".join(unknown), file=sys.stderr)
+        return 2
     plan = {h: [c for c in plan_host(h) if only is None or c[0] == only] for h in hosts}
     total = sum(len(c) for c in plan.values())
     if listing:
