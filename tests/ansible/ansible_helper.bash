@@ -44,11 +44,12 @@ export -f mod
 
 # steps MODULE: MODULE's task once per line of stdin, "NAME CHECK ARGS_JSON" (CHECK:
 # check for check mode, - for none), in order, in one ansible-playbook run
-# (play/MODULE_steps.yml); each result in $OUT/NAME.json, as mod writes it.
+# (play/MODULE_steps.yml); each result in $OUT/NAME.json, the keys mod's has.
 steps() {
 	local m=$1
 	jq -Rn '{steps: [inputs | select(test("\\S")) |
 		capture("^\\s*(?<name>\\S+)\\s+(?<check>\\S+)\\s+(?<a>.*)$") // error("steps: not NAME CHECK ARGS_JSON: \(.)") |
+		if .check == "check" or .check == "-" then . else error("steps: CHECK is check or -, not \(.check)") end |
 		.a |= fromjson | .check = (.check == "check")]}' >"$OUT/steps-$m.json" || return
 	play "$PLAY/${m}_steps.yml" -e "@$OUT/steps-$m.json"
 }
