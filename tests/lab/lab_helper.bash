@@ -149,7 +149,7 @@ diagnose_failure() {
 	done
 	# A NIC queue that QEMU stopped serving leaves no kernel fault until a QP waits on
 	# its packets: the lab's own check (scripts/lab fault) looks at QEMU's side too.
-	if [ ! -s "$LAB_BROKEN" ] && out=$("$LAB" fault 2>&1); then
+	if [ ! -s "$LAB_BROKEN" ] && out=$(timeout 90 "$LAB" fault 2>&1); then
 		echo "== the lab broke: $out"
 		echo "$out" >>"$LAB_BROKEN"
 	fi
