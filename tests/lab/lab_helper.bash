@@ -38,14 +38,15 @@ skip_unless_lab() {
 	[ ! -s "$LAB_BROKEN" ] || fail "the lab broke under an earlier test of this file: $(cat "$LAB_BROKEN")"
 }
 
-# Set by diagnose_failure when a failed test's guest kernel shows a fault or
-# 'scripts/lab fault' finds one (a NIC queue QEMU stopped serving): the file's later
+# Set by diagnose_failure when 'scripts/lab fault' finds the lab broken (a guest gone
+# or silent, a kernel fault, a NIC queue QEMU stopped serving): the file's later
 # tests then fail at once in skip_unless_lab.  'scripts/lab test' runs the tests of a
 # file that did not pass on a broken lab again on a new one, so what they would do on
 # this lab is thrown away, after minutes of timeouts (four 60-bench tests took 132 s
 # so in one CI run).
 LAB_BROKEN=$BATS_FILE_TMPDIR/lab-broken
-# The kernel faults that mean it (scripts/lab's LAB_KERNEL_FAULTS), as grep arguments.
+# The kernel faults whose first lines diagnose_failure prints (scripts/lab's
+# LAB_KERNEL_FAULTS, which decide whether the lab broke), as grep arguments.
 LAB_FAULTS=(-e "WARNING: CPU:" -e "BUG:" -e "Oops:" -e "NETDEV WATCHDOG")
 
 need_rdmactl() {
@@ -132,8 +133,6 @@ diagnose_failure() {
 			rdma link show 2>&1; rdma res show qp 2>&1 | head -n 20;
 			pgrep -a rdmactl || true' 2>&1) || out+=$'\n'"$h: no answer in 20 s"
 		echo "$out"
-		grep -m1 "${LAB_FAULTS[@]}" <<<"$out" |
-			sed "s/^/host $h: /" >>"$LAB_BROKEN" || true
 		# A link that stopped carrying anything shows here: which NIC, which
 		# direction (counters), a qdisc left behind, ARP that failed, memory.
 		echo "== $h: the lab links (packets and drops rx/tx, qdisc, neighbours, a ping each), memory"
@@ -147,8 +146,9 @@ diagnose_failure() {
 				ping -c1 -W1 -I ${a} $p >/dev/null 2>&1 && echo "ping $a -> $p ok" || echo "ping $a -> $p FAILED"; done;
 			grep -E "^(MemFree|MemAvailable|Slab)" /proc/meminfo | tr -s " " | paste -sd" "' 2>&1 || echo "$h: no answer in 20 s"
 	done
-	# A NIC queue that QEMU stopped serving leaves no kernel fault until a QP waits on
-	# its packets: the lab's own check (scripts/lab fault) looks at QEMU's side too.
+	# Whether the lab broke is the lab's one check (scripts/lab fault: a guest gone or
+	# silent, a kernel fault, a NIC queue QEMU stopped serving, which leaves no kernel
+	# fault until a QP waits on its packets), the one 'scripts/lab test' asks too.
 	if [ ! -s "$LAB_BROKEN" ] && out=$(timeout 90 "$LAB" fault 2>&1); then
 		echo "== the lab broke: $out"
 		echo "$out" >>"$LAB_BROKEN"
