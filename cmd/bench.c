@@ -980,9 +980,9 @@ static void out_gbps(struct rdc_out *o, double gbps)
 static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r, uint32_t i)
 {
 	static const char *const bw_keys[] = {
-		"gbps",		  "mmsgs_per_s",    "min_interval_gbps", "max_interval_gbps",
-		"port_share_pct", "port_rate_gbps", "intervals_gbps",	 "completions",
-		"post_calls",	  "directions",
+		"gbps",		  "mmsgs_per_s",      "min_interval_gbps", "max_interval_gbps",
+		"port_share_pct", "port_rate_gbps",   "intervals_gbps",	   "completions",
+		"post_calls",	  "flushed_requests", "directions",
 	};
 	const struct rdc_bench_link_report *lr = &r->links[i];
 	const struct rdc_bench_result *res = &lr->res;
@@ -1052,6 +1052,11 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 		/* What cq-mod and post-list change: machine output only. */
 		rdc_out_u64(o, RDC_OUT_MACHINE, "completions", NULL, res->completions);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "post_calls", NULL, res->post_calls);
+		if (res->tail_flushed)
+			rdc_out_u64(o, RDC_OUT_MACHINE, "flushed_requests", NULL,
+				    res->flushed_requests);
+		else
+			rdc_out_null(o, "flushed_requests", NULL);
 	}
 	out_buffer_pages(o, res);
 	rdc_out_f64(o, RDC_OUT_ANY, "cpu_s", "  cpu %.2f s", (double)res->cpu_ns / 1e9);

@@ -41,6 +41,13 @@ struct rdc_bench_result {
 	 * (posted requests / post-list).
 	 */
 	uint64_t completions, post_calls;
+	/*
+	 * Duration mode, one direction: the link's requests still in flight
+	 * when its window ended, flushed (QPs to ERR) once one more completion
+	 * had come, instead of waited for.  Meaningful when tail_flushed.
+	 */
+	bool tail_flushed;
+	uint64_t flushed_requests;
 	uint64_t window_start_ns, window_end_ns; /* CLOCK_MONOTONIC */
 	uint64_t longest_stall_ns;		 /* longest time without a completion */
 	uint64_t longest_stall_start_ns;	 /* CLOCK_MONOTONIC: the completion before it */

@@ -304,7 +304,7 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.directions links.directions.client_to_server links.directions.server_to_client
 	links.directions.client_to_server.requester total.directions
 	links.mmsgs_per_s links.min_interval_gbps links.max_interval_gbps links.port_share_pct
-	links.port_rate_gbps links.intervals_gbps links.completions links.post_calls links.latency_us links.latency_us.count
+	links.port_rate_gbps links.intervals_gbps links.completions links.post_calls links.flushed_requests links.latency_us links.latency_us.count
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
 	links.latency_us.max links.latency_us.mean links.latency_us.stdev
 	links.latency_us.histogram links.latency_us.histogram.from_us links.latency_us.histogram.to_us

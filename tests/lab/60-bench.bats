@@ -108,6 +108,7 @@ client() {
 			and ([.counters[].name] | index("rcvd_seq_err") != null and index("retry_exceeded_err") != null)
 			and .min_interval_gbps <= .max_interval_gbps
 			and .local.gid == ("::ffff:" + .local.ip) and .remote.gid_index >= 0] | all)
+		and (.tx_depth as $td | [.links[] | .flushed_requests > 0 and .flushed_requests <= 2 * $td] | all)
 		and .links[0].local.device == "rxe0" and .links[1].local.device == "rxe1"
 		and .links[0].remote.ip == "198.18.1.1" and .links[1].remote.ip == "198.18.2.1"
 		and .links[0].remote.device == "rxe0" and .links[0].remote.port == 1
@@ -148,7 +149,7 @@ client() {
 		run --separate-stderr client -j bench client 198.18.1.1 test $t duration 2 dscp 26
 		assert_success
 		jq -e --arg t "$t" '.test == $t and .traffic_class == 104 and (.links | length) == 2
-			and ([.links[] | .status == "ok" and .bytes > 0] | all)' <<<"$output" >/dev/null ||
+			and ([.links[] | .status == "ok" and .bytes > 0 and .flushed_requests >= 0] | all)' <<<"$output" >/dev/null ||
 			fail "$t: $output"
 	done
 	# send: the server counted what arrived, at least what the client saw completed.
@@ -160,8 +161,10 @@ client() {
 	# must not leak into the count.
 	run --separate-stderr client -j bench client 198.18.1.1 link rxe0 qps 2 size 4K iters 301 warmup 1
 	assert_success
+	# Every request drained, none flushed: flushed_requests is null.
 	jq -e '.iters == 301 and .links[0].msgs == 602 and .links[0].bytes == 602 * 4096
-		and .links[0].status == "ok" and .total.window_s > 0' <<<"$output" >/dev/null ||
+		and .links[0].status == "ok" and .total.window_s > 0
+		and (.links[0] | has("flushed_requests") and .flushed_requests == null)' <<<"$output" >/dev/null ||
 		fail "$output"
 }
 

@@ -59,16 +59,19 @@ bidir_doc() {
 		and $l.msgs == $d.client_to_server.msgs + $d.server_to_client.msgs
 		and (($l.gbps - $d.client_to_server.gbps - $d.server_to_client.gbps) | fabs) < 1e-9
 		and $l.peer.bytes == $d[if $d.client_to_server.requester == "server" then "client_to_server" else "server_to_client" end].bytes
-		and .total.bytes == $l.bytes' | grep -qx true ||
+		and .total.bytes == $l.bytes
+		and ($l | has("flushed_requests") and .flushed_requests == null)' | grep -qx true ||
 		fail "$n: directions do not add up: $(jqf "$n" '.links[0] | {bytes, msgs, gbps, directions, peer} | tojson')"
 	echo "# $n: $(jqf "$n" '.total | "sum \(.gbps) Gb/s: client->server \(.directions.client_to_server.gbps), server->client \(.directions.server_to_client.gbps)"')" >&3
 }
 
-# unidir_doc NAME: a run without bidir keeps its keys' meaning, directions null.
+# unidir_doc NAME: a run without bidir keeps its keys' meaning, directions null;
+# its duration window ended with requests in flight, flushed (bidir: drained, null).
 unidir_doc() {
 	[ "$(jqf "$1" '[.bidir, .links[0].directions, .total.directions, .links[0].status] | tojson')" = '[false,null,null,"ok"]' ] ||
 		fail "$1: $(jqf "$1" '.links[0] | tojson')"
-	jqf "$1" '.total.bytes == .links[0].bytes' | grep -qx true
+	jqf "$1" '.total.bytes == .links[0].bytes and .links[0].flushed_requests > 0' | grep -qx true ||
+		fail "$1: $(jqf "$1" '.links[0] | {bytes, flushed_requests} | tojson')"
 }
 
 # same_order WHAT RDMACTL PERFTEST: two message rates within 10x of each other.
