@@ -66,11 +66,13 @@ bidir_doc() {
 }
 
 # unidir_doc NAME: a run without bidir keeps its keys' meaning, directions null;
-# its duration window ended with requests in flight, flushed (bidir: drained, null).
+# the tail of its duration window was flushed, a count (bidir drains it: null).  The
+# count may be 0: small messages signalled one in 32 can all retire in the one poll
+# after the window that proves the link alive.
 unidir_doc() {
 	[ "$(jqf "$1" '[.bidir, .links[0].directions, .total.directions, .links[0].status] | tojson')" = '[false,null,null,"ok"]' ] ||
 		fail "$1: $(jqf "$1" '.links[0] | tojson')"
-	jqf "$1" '.total.bytes == .links[0].bytes and .links[0].flushed_requests > 0' | grep -qx true ||
+	jqf "$1" '.total.bytes == .links[0].bytes and .links[0].flushed_requests >= 0' | grep -qx true ||
 		fail "$1: $(jqf "$1" '.links[0] | {bytes, flushed_requests} | tojson')"
 }
 
