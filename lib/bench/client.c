@@ -318,8 +318,13 @@ static bool all_sent(struct client *c)
 
 static void check_carriers(struct client *c, uint64_t now)
 {
-	for (uint32_t i = 0; i < c->r->nlinks; i++)
-		rdc_bench_carrier_note(&c->r->links[i], port_active(&c->r->links[i].local), now);
+	for (uint32_t i = 0; i < c->r->nlinks; i++) {
+		bool active = port_active(&c->r->links[i].local);
+
+		rdc_bench_carrier_note(&c->r->links[i], active, now);
+		if (!active)
+			rdc_bench_link_note_port_down(c->links[i]);
+	}
 }
 
 /* The measured part: start the threads together, sample, watch the server and the carriers. */

@@ -128,6 +128,8 @@ bool rdc_bench_link_finished(const struct rdc_bench_link *l);
  * (the client, for RESULT) joins only after that.
  */
 bool rdc_bench_link_sent(const struct rdc_bench_link *l);
+/* The client saw the link's port leave ACTIVE: its window's tail drains whole (run_bw). */
+void rdc_bench_link_note_port_down(struct rdc_bench_link *l);
 
 /*
  * Start one thread per link that has work in this role (the server of a
