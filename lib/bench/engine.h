@@ -42,9 +42,11 @@ struct rdc_bench_result {
 	 */
 	uint64_t completions, post_calls;
 	/*
-	 * Duration mode, one direction: the link's requests still in flight
-	 * when its window ended, flushed (QPs to ERR) once one more completion
-	 * had come, instead of waited for.  Meaningful when tail_flushed.
+	 * Duration write and send without bidir, on a link whose port stayed
+	 * ACTIVE (run_bw): once each QP still outstanding after the window had
+	 * completed one more, its QPs went to ERR instead of draining; what was
+	 * outstanding then (0: all had retired first).  Meaningful when
+	 * tail_flushed (JSON flushed_requests, else null).
 	 */
 	bool tail_flushed;
 	uint64_t flushed_requests;
