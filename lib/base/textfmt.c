@@ -93,18 +93,96 @@ static char *arg_escaped(const char *s, bool cut, size_t max)
 	return esc;
 }
 
+/*
+ * The text being built: a plain growable string, not open_memstream(), which costs a
+ * FILE and an 8 KiB calloc() for every string formatted (each field of a text listing
+ * is one; under ASan, whose quarantine keeps freed memory from being reused, each
+ * of those is two fresh pages).
+ */
+struct text_buf {
+	char *s;
+	size_t len; /* bytes in @s, the NUL not counted */
+	size_t cap; /* bytes allocated */
+};
+
+/* Room for @more bytes and the NUL; -1 when out of memory. */
+static int text_reserve(struct text_buf *b, size_t more)
+{
+	size_t cap = b->cap ? b->cap : 64;
+	char *s;
+
+	if (more > SIZE_MAX / 2 - b->len)
+		return -1;
+	if (b->len + more < b->cap)
+		return 0;
+	while (cap <= b->len + more)
+		cap *= 2;
+	s = realloc(b->s, cap);
+	if (!s)
+		return -1;
+	b->s = s;
+	b->cap = cap;
+	return 0;
+}
+
+/* @n bytes of @s onto the end of @b: 0, or -1 when out of memory. */
+static int text_put(struct text_buf *b, const char *s, size_t n)
+{
+	if (text_reserve(b, n))
+		return -1;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
+/* vsnprintf() onto the end of @b: the bytes added, or -1. */
+static int text_vprintf(struct text_buf *b, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	if (text_reserve(b, 0))
+		return -1;
+	va_copy(again, ap);
+	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	if (n >= 0 && (size_t)n >= b->cap - b->len) {
+		/* It did not fit: room for all of it, then again from the copy. */
+		if (text_reserve(b, (size_t)n))
+			n = -1;
+		else
+			n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, again);
+	}
+	va_end(again);
+	if (n < 0)
+		return -1;
+	b->len += (size_t)n;
+	return n;
+}
+
+static int text_printf(struct text_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = text_vprintf(b, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 /* printf one conversion of a value of @type, with its star arguments @w, @p (as many as it has). */
 #define CONV_PRINTER(name, type)                                                                   \
-	static int name(FILE *fp, const struct conv *c, int w, int p, type v)                      \
+	static int name(struct text_buf *b, const struct conv *c, int w, int p, type v)            \
 	{                                                                                          \
 		if (c->stars == 2)                                                                 \
-			return fprintf(fp, c->spec, w, p, v);                                      \
+			return text_printf(b, c->spec, w, p, v);                                   \
 		if (c->stars == 1)                                                                 \
-			return fprintf(fp, c->spec, w, v);                                         \
-		return fprintf(fp, c->spec, v);                                                    \
+			return text_printf(b, c->spec, w, v);                                      \
+		return text_printf(b, c->spec, v);                                                 \
 	}
 
 CONV_PRINTER(put_int, int)
@@ -123,38 +201,38 @@ CONV_PRINTER(put_ldouble, long double)
 CONV_PRINTER(put_ptr, void *)
 CONV_PRINTER(put_str, const char *)
 
-static int conv_int(FILE *fp, const struct conv *c, int w, int p, va_list *ap)
+static int conv_int(struct text_buf *b, const struct conv *c, int w, int p, va_list *ap)
 {
 	const char *l = c->len;
 
 	if (c->type == 'd' || c->type == 'i') {
 		if (!strcmp(l, "ll"))
-			return put_llong(fp, c, w, p, va_arg(*ap, long long));
+			return put_llong(b, c, w, p, va_arg(*ap, long long));
 		if (!strcmp(l, "l"))
-			return put_long(fp, c, w, p, va_arg(*ap, long));
+			return put_long(b, c, w, p, va_arg(*ap, long));
 		if (!strcmp(l, "j"))
-			return put_intmax(fp, c, w, p, va_arg(*ap, intmax_t));
+			return put_intmax(b, c, w, p, va_arg(*ap, intmax_t));
 		if (!strcmp(l, "z"))
-			return put_ssize(fp, c, w, p, va_arg(*ap, ssize_t));
+			return put_ssize(b, c, w, p, va_arg(*ap, ssize_t));
 		if (!strcmp(l, "t"))
-			return put_ptrdiff(fp, c, w, p, va_arg(*ap, ptrdiff_t));
+			return put_ptrdiff(b, c, w, p, va_arg(*ap, ptrdiff_t));
 		/* hh, h and none: promoted to int; printf narrows again per the modifier. */
-		return put_int(fp, c, w, p, va_arg(*ap, int));
+		return put_int(b, c, w, p, va_arg(*ap, int));
 	}
 	if (!strcmp(l, "ll"))
-		return put_ullong(fp, c, w, p, va_arg(*ap, unsigned long long));
+		return put_ullong(b, c, w, p, va_arg(*ap, unsigned long long));
 	if (!strcmp(l, "l"))
-		return put_ulong(fp, c, w, p, va_arg(*ap, unsigned long));
+		return put_ulong(b, c, w, p, va_arg(*ap, unsigned long));
 	if (!strcmp(l, "j"))
-		return put_uintmax(fp, c, w, p, va_arg(*ap, uintmax_t));
+		return put_uintmax(b, c, w, p, va_arg(*ap, uintmax_t));
 	if (!strcmp(l, "z"))
-		return put_size(fp, c, w, p, va_arg(*ap, size_t));
+		return put_size(b, c, w, p, va_arg(*ap, size_t));
 	if (!strcmp(l, "t"))
-		return put_ptrdiff(fp, c, w, p, va_arg(*ap, ptrdiff_t));
-	return put_uint(fp, c, w, p, va_arg(*ap, unsigned int));
+		return put_ptrdiff(b, c, w, p, va_arg(*ap, ptrdiff_t));
+	return put_uint(b, c, w, p, va_arg(*ap, unsigned int));
 }
 
-static int conv_one(FILE *fp, const struct conv *c, va_list *ap)
+static int conv_one(struct text_buf *b, const struct conv *c, va_list *ap)
 {
 	int w = 0, p = 0, rc;
 	char *esc;
@@ -168,7 +246,7 @@ static int conv_one(FILE *fp, const struct conv *c, va_list *ap)
 	}
 	switch (c->type) {
 	case '%':
-		return fputc('%', fp) == EOF ? -1 : 1;
+		return text_put(b, "%", 1);
 	case 's': {
 		const char *s = va_arg(*ap, const char *);
 		int prec = c->prec_star ? p : c->prec_digits;
@@ -186,25 +264,25 @@ static int conv_one(FILE *fp, const struct conv *c, va_list *ap)
 			if (c->prec_star)
 				plain.stars--;
 		}
-		rc = put_str(fp, &plain, w, w, esc);
+		rc = put_str(b, &plain, w, w, esc);
 		free(esc);
 		return rc;
 	}
 	case 'c':
-		return put_int(fp, c, w, p, va_arg(*ap, int));
+		return put_int(b, c, w, p, va_arg(*ap, int));
 	case 'p':
-		return put_ptr(fp, c, w, p, va_arg(*ap, void *));
+		return put_ptr(b, c, w, p, va_arg(*ap, void *));
 	case 'd':
 	case 'i':
 	case 'o':
 	case 'u':
 	case 'x':
 	case 'X':
-		return conv_int(fp, c, w, p, ap);
+		return conv_int(b, c, w, p, ap);
 	default: /* floating point */
 		if (c->len[0] == 'L')
-			return put_ldouble(fp, c, w, p, va_arg(*ap, long double));
-		return put_double(fp, c, w, p, va_arg(*ap, double));
+			return put_ldouble(b, c, w, p, va_arg(*ap, long double));
+		return put_double(b, c, w, p, va_arg(*ap, double));
 	}
 }
 
@@ -212,39 +290,41 @@ static int conv_one(FILE *fp, const struct conv *c, va_list *ap)
 
 char *rdc_text_vasprintf(const char *fmt, va_list ap)
 {
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *fp = open_memstream(&buf, &size);
-	bool bad = false;
+	struct text_buf b = {0};
+	int err = text_reserve(&b, 0) ? ENOMEM : 0;
 	va_list args;
 
-	if (!fp)
-		return NULL;
+	if (!err)
+		b.s[0] = '\0';
 	va_copy(args, ap);
-	while (*fmt && !bad) {
+	while (*fmt && !err) {
 		const char *pct = strchr(fmt, '%');
 		struct conv c;
 		size_t used;
 
 		if (!pct) {
-			fputs(fmt, fp);
+			err = text_put(&b, fmt, strlen(fmt)) < 0 ? ENOMEM : 0;
 			break;
 		}
-		fwrite(fmt, 1, (size_t)(pct - fmt), fp);
+		if (text_put(&b, fmt, (size_t)(pct - fmt)) < 0) {
+			err = ENOMEM;
+			break;
+		}
 		used = conv_parse(pct + 1, &c);
-		if (!used || conv_one(fp, &c, &args) < 0) {
-			bad = true;
+		/* A conversion it does not support, or one that failed, is refused whole. */
+		if (!used || conv_one(&b, &c, &args) < 0) {
+			err = EINVAL;
 			break;
 		}
 		fmt = pct + 1 + used;
 	}
 	va_end(args);
-	if (fclose(fp) != 0 || bad) {
-		free(buf);
-		errno = bad ? EINVAL : ENOMEM;
+	if (err) {
+		free(b.s);
+		errno = err;
 		return NULL;
 	}
-	return buf;
+	return b.s;
 }
 
 char *rdc_text_asprintf(const char *fmt, ...)

@@ -147,6 +147,30 @@ static void test_text_asprintf(void **state)
 	s = rdc_text_asprintf("plain, no conversion");
 	assert_string_equal(s, "plain, no conversion");
 	free(s);
+	s = rdc_text_asprintf("%s", "");
+	assert_string_equal(s, "");
+	free(s);
+}
+
+/* The string grows past its first allocation, in a conversion and between them. */
+static void test_text_asprintf_long(void **state)
+{
+	char arg[3001], want[6100];
+	char *s;
+
+	(void)state;
+	memset(arg, 'a', sizeof(arg) - 1);
+	arg[sizeof(arg) - 1] = '\0';
+	s = rdc_text_asprintf("[%s|%-3005s|%5d]", arg, arg, 7);
+	snprintf(want, sizeof(want), "[%s|%s     |    7]", arg, arg);
+	assert_string_equal(s, want);
+	free(s);
+	s = rdc_text_asprintf(
+		"%s 0123456789012345678901234567890123456789012345678901234567890123456789 %u", "x",
+		9u);
+	assert_string_equal(
+		s, "x 0123456789012345678901234567890123456789012345678901234567890123456789 9");
+	free(s);
 }
 
 /* What a format does not support is refused, never guessed at. */
@@ -164,6 +188,7 @@ static char *text_fmt(const char *fmt, ...)
 static void test_text_asprintf_refuses(void **state)
 {
 	int n = 0;
+	char *s;
 
 	(void)state;
 	errno = 0;
@@ -172,6 +197,12 @@ static void test_text_asprintf_refuses(void **state)
 	assert_null(text_fmt("%ls", L"w"));
 	assert_null(text_fmt("trailing %"));
 	assert_null(text_fmt("%q", 1));
+	/* An empty format is an empty string (a literal "" would draw -Wformat-zero-length). */
+	errno = 0;
+	s = text_fmt("");
+	assert_non_null(s);
+	assert_string_equal(s, "");
+	free(s);
 }
 
 static void test_number_bases(void **state)
@@ -298,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_out_formats),
 		cmocka_unit_test(test_text_asprintf),
 		cmocka_unit_test(test_text_asprintf_refuses),
+		cmocka_unit_test(test_text_asprintf_long),
 		cmocka_unit_test(test_out_invisible),
 	};
 
