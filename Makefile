@@ -303,7 +303,11 @@ deb:
 		tar --null -T - -cf - | tar -xf - -C $(BUILD)/deb/rdmactl-$(VERSION)
 	$(Q)cd $(BUILD)/deb/rdmactl-$(VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
 		{ tail -30 ../build.log; exit 1; }
-	$(Q)lintian --fail-on error $(BUILD)/deb/rdmactl_$(VERSION)_*.deb
+	@# Its tags are kept (build/deb/lintian.txt) for scripts/deb-smoke, which fails on
+	@# warnings too: lintian runs once a package.
+	$(Q)lintian --fail-on error $(BUILD)/deb/rdmactl_$(VERSION)_*.deb >$(BUILD)/deb/lintian.txt || \
+		{ cat $(BUILD)/deb/lintian.txt; exit 1; }
+	$(Q)cat $(BUILD)/deb/lintian.txt
 	$(Q)ls $(BUILD)/deb/rdmactl_$(VERSION)_*.deb
 
 install: rdmactl man hosts-tar
