@@ -103,6 +103,7 @@ struct text_buf {
 	char *s;
 	size_t len; /* bytes in @s, the NUL not counted */
 	size_t cap; /* bytes allocated */
+	bool oom;   /* a failure was for memory (ENOMEM), not the format (EINVAL) */
 };
 
 /* Room for @more bytes and the NUL; -1 when out of memory. */
@@ -111,15 +112,19 @@ static int text_reserve(struct text_buf *b, size_t more)
 	size_t cap = b->cap ? b->cap : 64;
 	char *s;
 
-	if (more > SIZE_MAX / 2 - b->len)
+	if (more > SIZE_MAX / 2 - b->len) {
+		b->oom = true;
 		return -1;
+	}
 	if (b->len + more < b->cap)
 		return 0;
 	while (cap <= b->len + more)
 		cap *= 2;
 	s = realloc(b->s, cap);
-	if (!s)
+	if (!s) {
+		b->oom = true;
 		return -1;
+	}
 	b->s = s;
 	b->cap = cap;
 	return 0;
@@ -254,8 +259,10 @@ static int conv_one(struct text_buf *b, const struct conv *c, va_list *ap)
 		char *dot;
 
 		esc = arg_escaped(s ? s : "(null)", c->has_prec && prec >= 0, (size_t)prec);
-		if (!esc)
+		if (!esc) {
+			b->oom = true;
 			return -1;
+		}
 		/* The precision was spent on the raw argument: print the escaped one whole. */
 		dot = strchr(plain.spec, '.');
 		if (dot) {
@@ -313,7 +320,7 @@ char *rdc_text_vasprintf(const char *fmt, va_list ap)
 		used = conv_parse(pct + 1, &c);
 		/* A conversion it does not support, or one that failed, is refused whole. */
 		if (!used || conv_one(&b, &c, &args) < 0) {
-			err = EINVAL;
+			err = b.oom ? ENOMEM : EINVAL;
 			break;
 		}
 		fmt = pct + 1 + used;

@@ -152,7 +152,13 @@ static void test_text_asprintf(void **state)
 	free(s);
 }
 
-/* The string grows past its first allocation, in a conversion and between them. */
+static char *text_fmt(const char *fmt, ...);
+
+/*
+ * The string grows past its first allocation (64 bytes, then doubled), in a conversion
+ * and between them: every length around the first two boundaries, so that a string
+ * that fills the buffer to its last byte is among them.
+ */
 static void test_text_asprintf_long(void **state)
 {
 	char arg[3001], want[6100];
@@ -165,12 +171,27 @@ static void test_text_asprintf_long(void **state)
 	snprintf(want, sizeof(want), "[%s|%s     |    7]", arg, arg);
 	assert_string_equal(s, want);
 	free(s);
-	s = rdc_text_asprintf(
-		"%s 0123456789012345678901234567890123456789012345678901234567890123456789 %u", "x",
-		9u);
-	assert_string_equal(
-		s, "x 0123456789012345678901234567890123456789012345678901234567890123456789 9");
-	free(s);
+	for (size_t n = 55; n <= 140; n++) {
+		char lit[160];
+
+		memset(lit, 'b', n);
+		lit[n] = '\0';
+		s = rdc_text_asprintf("%s", arg + sizeof(arg) - 1 - n);
+		assert_string_equal(s, arg + sizeof(arg) - 1 - n);
+		free(s);
+		s = rdc_text_asprintf("x%sy", arg + sizeof(arg) - 1 - n);
+		snprintf(want, sizeof(want), "x%sy", arg + sizeof(arg) - 1 - n);
+		assert_string_equal(s, want);
+		free(s);
+		/* A literal with no conversion: the format itself (trusted) is the text. */
+		s = text_fmt(lit);
+		assert_string_equal(s, lit);
+		free(s);
+		s = rdc_text_asprintf("%s%u", lit, 5u);
+		snprintf(want, sizeof(want), "%s5", lit);
+		assert_string_equal(s, want);
+		free(s);
+	}
 }
 
 /* What a format does not support is refused, never guessed at. */
@@ -198,7 +219,6 @@ static void test_text_asprintf_refuses(void **state)
 	assert_null(text_fmt("trailing %"));
 	assert_null(text_fmt("%q", 1));
 	/* An empty format is an empty string (a literal "" would draw -Wformat-zero-length). */
-	errno = 0;
 	s = text_fmt("");
 	assert_non_null(s);
 	assert_string_equal(s, "");
