@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * leak_probe.c - make asan's proof that LeakSanitizer still reports a leak in a
- * binary linked as the sanitizer build's rdmactl is (bss_hugepages.c included):
- * it leaks one block on purpose and must exit with LeakSanitizer's report.
+ * leak_probe.c - make asan's proof that LeakSanitizer still reports leaks in a
+ * binary built with the sanitizer build's flags and linked with what it adds to
+ * rdmactl (bss_hugepages.o, -no-pie): it leaks 64 blocks on purpose and must exit
+ * with LeakSanitizer's report.
  */
 #include <stdlib.h>
 #include <string.h>
