@@ -6,8 +6,9 @@
  *
  * Why: at each exit LeakSanitizer reads every word of every module's writable
  * segments, looking for pointers into the heap.  Those include the sanitizer
- * runtimes' own .bss, megabytes that a short run never touches (libubsan.so's is
- * 5.8 MiB, libasan.so's 5.4 MiB), so the scan took one page fault per 4 KiB page,
+ * runtime's own .bss, megabytes that a short run never touches (libasan.so's is
+ * 5.4 MiB; libubsan.so's 5.8 MiB too while it was linked, before the build's UBSan
+ * checks trapped: Makefile), so the scan took one page fault per 4 KiB page,
  * each a trap into the kernel: `perf record -e page-faults` put 2600 of an ASan
  * rdmactl's 4570 faults in the scan, and the tests start rdmactl some ten thousand
  * times.  Now a read of untouched memory in a range marked MADV_HUGEPAGE maps the

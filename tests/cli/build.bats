@@ -104,3 +104,39 @@ sources() {
 	assert_failure 2
 	assert_output --partial "CI_NICE must be 0 to 19"
 }
+
+# make asan's SANITIZER_LOG_DIR: AddressSanitizer writes its reports to files there
+# (log_path), and tests/run fails the tier that left one, even where the test itself
+# passed (a test that expects exit status 1 passes on AddressSanitizer's exit 1 too).
+@test "tests/run: a sanitizer report fails its tier, whatever its test said" {
+	local tree=$BATS_TEST_TMPDIR/tree logs=$BATS_TEST_TMPDIR/reports
+	mkdir -p "$tree/tests" "$tree/units"
+	cp "$TOP/tests/run" "$tree/tests/"
+	# A unit test binary that passes by its own TAP, and leaves a report where
+	# AddressSanitizer would (log_path from ASAN_OPTIONS, .PID added).
+	cat >"$tree/units/test_reported" <<'UNIT'
+#!/bin/bash
+path=${ASAN_OPTIONS##*log_path=}
+path=${path%%:*}
+[ "$path" != "$ASAN_OPTIONS" ] || exit 3
+echo 'SUMMARY: AddressSanitizer: heap-use-after-free x.c:7 in f' >"$path.$$"
+printf '1..1\nok 1 - passes by its own account\n'
+UNIT
+	chmod +x "$tree/units/test_reported"
+	run env UNIT_DIR="$tree/units" SANITIZER_LOG_DIR="$logs" "$tree/tests/run" unit
+	assert_failure
+	assert_line "not ok - unit: 1 sanitizer report(s), in $logs/unit"
+	assert_output --regexp "# report\.[0-9]+: SUMMARY: AddressSanitizer: heap-use-after-free x\.c:7 in f"
+	assert_line "1 passed, 1 failed, 0 skipped"
+	compgen -G "$logs/unit/report.*" >/dev/null
+	# No report: the same tier passes, its check counted; without the variable, no check.
+	sed -i '/SUMMARY/d' "$tree/units/test_reported"
+	run env UNIT_DIR="$tree/units" SANITIZER_LOG_DIR="$logs" "$tree/tests/run" unit
+	assert_success
+	assert_line "ok - unit: no sanitizer report"
+	assert_line "2 passed, 0 failed, 0 skipped"
+	! compgen -G "$logs/unit/report.*" >/dev/null
+	run env -u SANITIZER_LOG_DIR ASAN_OPTIONS= UNIT_DIR="$tree/units" "$tree/tests/run" unit
+	assert_failure
+	assert_line "0 passed, 1 failed, 0 skipped"
+}

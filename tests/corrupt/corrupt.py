@@ -428,9 +428,10 @@ def child_env():
         env["RDMACTL"] = os.environ["RDMACTL_REAL"]
         for k in ("RDMACTL_REAL", "RDMACTL_CAPTURE_DIR"):
             env.pop(k, None)
-    # A sanitizer report must not hide behind exit 1, which is an allowed status.
-    env["ASAN_OPTIONS"] = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"), "verify_asan_link_order=0",
-                                                   "exitcode=86", "detect_leaks=1"]))
+    # A sanitizer report must not hide behind exit 1, which is an allowed status.  It is
+    # read from stderr here, so not sent to a file (tests/run's SANITIZER_LOG_DIR).
+    inherited = [o for o in os.environ.get("ASAN_OPTIONS", "").split(":") if o and not o.startswith("log_path=")]
+    env["ASAN_OPTIONS"] = ":".join(inherited + ["verify_asan_link_order=0", "exitcode=86", "detect_leaks=1"])
     env["UBSAN_OPTIONS"] = ":".join(filter(None, [os.environ.get("UBSAN_OPTIONS"), "print_stacktrace=1",
                                                     "halt_on_error=1", "exitcode=87"]))
     return env
