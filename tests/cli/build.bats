@@ -135,8 +135,33 @@ UNIT
 	assert_success
 	assert_line "ok - unit: no sanitizer report"
 	assert_line "2 passed, 0 failed, 0 skipped"
-	! compgen -G "$logs/unit/report.*" >/dev/null
+	[ -z "$(compgen -G "$logs/unit/report.*")" ] || fail "a report in $logs/unit"
 	run env -u SANITIZER_LOG_DIR ASAN_OPTIONS= UNIT_DIR="$tree/units" "$tree/tests/run" unit
 	assert_failure
 	assert_line "0 passed, 1 failed, 0 skipped"
+	# A relative folder would move with each test's working directory: refused.
+	run env UNIT_DIR="$tree/units" SANITIZER_LOG_DIR=reports "$tree/tests/run" unit
+	assert_failure 2
+	assert_output --partial "SANITIZER_LOG_DIR must be an absolute path"
+}
+
+@test "tests/run: rdmactl run as another user reports into the spool too" {
+	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || skip "needs root and setpriv"
+	local tree=$BATS_TEST_TMPDIR/tree logs=$BATS_TEST_TMPDIR/reports
+	mkdir -p "$tree/tests" "$tree/units"
+	cp "$TOP/tests/run" "$tree/tests/"
+	# As tests/cli/metrics.bats runs rdmactl: as nobody, who cannot reach the checkout.
+	cat >"$tree/units/test_nobody" <<'UNIT'
+#!/bin/bash
+path=${ASAN_OPTIONS##*log_path=}
+path=${path%%:*}
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	bash -c 'echo "SUMMARY: AddressSanitizer: 64 byte(s) leaked" >"$1.$$"' _ "$path" || exit 3
+printf '1..1\nok 1 - passes by its own account\n'
+UNIT
+	chmod 755 "$tree/units/test_nobody"
+	run env UNIT_DIR="$tree/units" SANITIZER_LOG_DIR="$logs" "$tree/tests/run" unit
+	assert_failure
+	assert_line "not ok - unit: 1 sanitizer report(s), in $logs/unit"
+	assert_line "1 passed, 1 failed, 0 skipped"
 }
