@@ -108,21 +108,32 @@ sources() {
 # make asan's SANITIZER_LOG_DIR: AddressSanitizer writes its reports to files there
 # (log_path), and tests/run fails the tier that left one, even where the test itself
 # passed (a test that expects exit status 1 passes on AddressSanitizer's exit 1 too).
-@test "tests/run: a sanitizer report fails its tier, whatever its test said" {
-	local tree=$BATS_TEST_TMPDIR/tree logs=$BATS_TEST_TMPDIR/reports
+# sanitizer_tree NAME: a copy of tests/run in $BATS_TEST_TMPDIR/tree (sets tree) and a
+# unit test binary units/test_NAME that runs stdin's lines, with $path where
+# AddressSanitizer would write (log_path from ASAN_OPTIONS; .PID added), then passes by
+# its own TAP.
+sanitizer_tree() {
+	tree=$BATS_TEST_TMPDIR/tree
 	mkdir -p "$tree/tests" "$tree/units"
 	cp "$TOP/tests/run" "$tree/tests/"
-	# A unit test binary that passes by its own TAP, and leaves a report where
-	# AddressSanitizer would (log_path from ASAN_OPTIONS, .PID added).
-	cat >"$tree/units/test_reported" <<'UNIT'
+	{
+		cat <<'HEAD'
 #!/bin/bash
 path=${ASAN_OPTIONS##*log_path=}
 path=${path%%:*}
+HEAD
+		cat
+		echo "printf '1..1\nok 1 - passes by its own account\n'"
+	} >"$tree/units/test_$1"
+	chmod 755 "$tree/units/test_$1"
+}
+
+@test "tests/run: a sanitizer report fails its tier, whatever its test said" {
+	local tree logs=$BATS_TEST_TMPDIR/reports
+	sanitizer_tree reported <<'UNIT'
 [ "$path" != "$ASAN_OPTIONS" ] || exit 3
 echo 'SUMMARY: AddressSanitizer: heap-use-after-free x.c:7 in f' >"$path.$$"
-printf '1..1\nok 1 - passes by its own account\n'
 UNIT
-	chmod +x "$tree/units/test_reported"
 	run env UNIT_DIR="$tree/units" SANITIZER_LOG_DIR="$logs" "$tree/tests/run" unit
 	assert_failure
 	assert_line "not ok - unit: 1 sanitizer report(s), in $logs/unit"
@@ -147,19 +158,12 @@ UNIT
 
 @test "tests/run: rdmactl run as another user reports into the spool too" {
 	[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null || skip "needs root and setpriv"
-	local tree=$BATS_TEST_TMPDIR/tree logs=$BATS_TEST_TMPDIR/reports
-	mkdir -p "$tree/tests" "$tree/units"
-	cp "$TOP/tests/run" "$tree/tests/"
+	local tree logs=$BATS_TEST_TMPDIR/reports
 	# As tests/cli/metrics.bats runs rdmactl: as nobody, who cannot reach the checkout.
-	cat >"$tree/units/test_nobody" <<'UNIT'
-#!/bin/bash
-path=${ASAN_OPTIONS##*log_path=}
-path=${path%%:*}
+	sanitizer_tree nobody <<'UNIT'
 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	bash -c 'echo "SUMMARY: AddressSanitizer: 64 byte(s) leaked" >"$1.$$"' _ "$path" || exit 3
-printf '1..1\nok 1 - passes by its own account\n'
 UNIT
-	chmod 755 "$tree/units/test_nobody"
 	run env UNIT_DIR="$tree/units" SANITIZER_LOG_DIR="$logs" "$tree/tests/run" unit
 	assert_failure
 	assert_line "not ok - unit: 1 sanitizer report(s), in $logs/unit"
