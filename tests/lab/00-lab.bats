@@ -44,6 +44,16 @@ setup() { skip_unless_lab; }
 	done
 }
 
+# scripts/lab: LAB_CPU, qemu64 unless set (TCG runs the guests faster on it than on max).
+@test "each VM runs the vCPU model of LAB_CPU, qemu64 by default" {
+	local h
+	for h in a b; do
+		run --separate-stderr on "$h" 'grep -m1 "^model name" /proc/cpuinfo; grep -cw avx2 /proc/cpuinfo'
+		[ "${LAB_CPU:-qemu64}" != qemu64 ] || assert_line --index 0 --regexp ': QEMU Virtual CPU version'
+		[ "${LAB_CPU:-qemu64}" != qemu64 ] || assert_line --index 1 0
+	done
+}
+
 @test "the checkout is the host's, read-only" {
 	run --separate-stderr on a 'pwd; touch x 2>/dev/null || echo read-only'
 	assert_success
@@ -89,6 +99,9 @@ setup() { skip_unless_lab; }
 	run "$LAB" up
 	assert_failure
 	assert_output --partial "already up"
+	LAB_CPU='max;x' run "$LAB" up
+	assert_failure
+	assert_output --partial "LAB_CPU must be a qemu -cpu model"
 }
 
 @test "shell: an interactive shell on a terminal, Ctrl-] leaves" {
