@@ -54,7 +54,7 @@ both: ./rdmactl bond apply -f scripts/lab-exercises/files/gateway-bond.yaml >/de
 	wait_for 20 grep -q ACTIVE /sys/class/infiniband/rxeb/ports/1/state
 both: wait_for 60 eval "./rdmactl -j bond show bond0 | jq -e '[.bonds[0].members[].partner_port_state.flags // [] | index(\"distributing\") != null] | all' >/dev/null"
 a: scripts/lab-nic ./rdmactl pfc apply dev bond0 profile roce-lossless >/dev/null
-host: bench_server b &&
-	{ on a './rdmactl -j bond failover bond0 wait 60 peer 198.18.10.2 >/root/lab/capstone-failover.json' & fo=$!; } &&
-	sleep 8 && "$LAB" link 1 down >/dev/null; wait "$fo"; rc=$?; "$LAB" link 1 up >/dev/null && exit $rc
+host: on a 'rm -f /root/lab/capstone-failover.log' && bench_server b &&
+	{ on a './rdmactl -j bond failover bond0 wait 60 peer 198.18.10.2 2>&1 >/root/lab/capstone-failover.json | tee /root/lab/capstone-failover.log >&2' & fo=$!; } &&
+	on a 'wait_for 30 measuring /root/lab/capstone-failover.log' && "$LAB" link 1 down >/dev/null; wait "$fo"; rc=$?; "$LAB" link 1 up >/dev/null && exit $rc
 both: wait_for 60 eval "./rdmactl -j bond show bond0 | jq -e '[.bonds[0].members[].partner_port_state.flags // [] | index(\"distributing\") != null] | all' >/dev/null"

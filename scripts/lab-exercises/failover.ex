@@ -43,9 +43,9 @@ a: near "${ANSWER_outage_ms:-x}" "$(jq ".probe.outage_s * 1000" /root/lab/failov
 a: want=$(jq -r 'if .rdma.qp_survived then "yes" else "no" end' /root/lab/failover.json) && [ "${ANSWER_qp_survived:-}" = "$want" ] ||
 	{ echo "answer qp-survived: ${ANSWER_qp_survived:-none}" >&2; false; }   ## answer qp-survived: whether the RDMA stream's QP lived through it
 [solve]
-host: bench_server b &&
-	{ on a 'mkdir -p /root/lab && ./rdmactl -j bond failover bond0 wait 60 peer 198.18.10.2 >/root/lab/failover.json' & fo=$!; } &&
-	sleep 8 && "$LAB" link 1 down >/dev/null; wait "$fo"; rc=$?
+host: on a 'rm -f /root/lab/failover.log' && bench_server b &&
+	{ on a 'mkdir -p /root/lab && ./rdmactl -j bond failover bond0 wait 60 peer 198.18.10.2 2>&1 >/root/lab/failover.json | tee /root/lab/failover.log >&2' & fo=$!; } &&
+	on a 'wait_for 30 measuring /root/lab/failover.log' && "$LAB" link 1 down >/dev/null; wait "$fo"; rc=$?
 	"$LAB" link 1 up >/dev/null && on a 'wait_for 30 active_is bond0 eth0' && exit $rc
 host: "$LAB" exercise answer failover outage-ms "$(on a 'jq .probe.outage_s*1000 /root/lab/failover.json')"
 host: "$LAB" exercise answer failover qp-survived "$(on a "jq -r 'if .rdma.qp_survived then \"yes\" else \"no\" end' /root/lab/failover.json")"

@@ -65,6 +65,10 @@ near() {
 		d = a - b; if (d < 0) d = -d; exit !(d <= r * b) }'
 }
 
+# measuring LOG: 'rdmactl bond failover' whose standard error goes to LOG says it is
+# ready for the fault (its baseline taken, the probes and the RDMA stream running).
+measuring() { grep -q ' ready$' "$1" 2>/dev/null; }
+
 # active_is BOND MEMBER: the bond's active member (active-backup).
 active_is() { [ "$(cat "/sys/class/net/$1/bonding/active_slave")" = "$2" ]; }
 
