@@ -145,15 +145,16 @@ include tests/dcb-double/double.mk
 
 # check: the include rules, then every tier whose needs are met; tests/run says
 # which were skipped and why.
-# With asan in the same make (CI: check asan), the corrupt tier and the cli files that
-# test the binary run once, under the sanitizers, where a memory error or undefined
-# behaviour shows; the plain run keeps the cli files that test the tree (CLI_TREE).
+# With asan in the same make (CI: check asan), the corrupt and netns tiers and the cli
+# files that test the binary run once, under the sanitizers, where a memory error or
+# undefined behaviour shows; the plain run keeps the cli files that test the tree
+# (CLI_TREE).  The lab, ansible and package tiers run the plain binary.
 CLI_TREE := fixtures build install layers kubernetes
 ifneq ($(filter check,$(MAKECMDGOALS)),)
 ifneq ($(filter asan,$(MAKECMDGOALS)),)
-CHECK_TIERS := unit cli netns ansible $(if $(LAB_APART),,lab) fuzz package
+CHECK_TIERS := unit cli ansible $(if $(LAB_APART),,lab) fuzz package
 ASAN_AFTER_CHECK := 1
-CHECK_ENV := CLI_ONLY="$(CLI_TREE)" SCHEMA_TIERS="netns"
+CHECK_ENV := CLI_ONLY="$(CLI_TREE)" SCHEMA_CHECK=0
 endif
 endif
 
@@ -240,13 +241,13 @@ asan-check: asan-build
 		cat $(BUILD)/tests/ub_probe.log; \
 		echo "asan: no report of tests/asan/ub_probe.c's signed overflow"; exit 1; fi
 	@# The cli test files that check the tree, not how rdmactl is built, ran in the plain
-	@# run.  JSON documents are captured and validated once: here the cli and corrupt
-	@# tiers', when the plain run left them to this one.  Leak checks stay on in every
+	@# run.  JSON documents are captured and validated once: here the cli, corrupt and
+	@# netns tiers', when the plain run left them to this one.  Leak checks stay on in every
 	@# tier (LeakSanitizer at each rdmactl exit): the time goes to BATS_JOBS instead.
 	@# Every sanitizer report goes to a file in SANITIZER_LOG_DIR, and a tier with one
 	@# fails whatever exit status the report gave its test (tests/run).
 	$(Q)CLI_SKIP="$(CLI_TREE)" RDMACTL=$(CURDIR)/$(BUILD)/rdmactl $(CHECK_BATS_JOBS) \
-		UNIT_DIR=$(BUILD)/tests SCHEMA_TIERS="$(if $(ASAN_AFTER_CHECK),cli corrupt)" \
+		UNIT_DIR=$(BUILD)/tests SCHEMA_TIERS="$(if $(ASAN_AFTER_CHECK),cli corrupt netns)" \
 		SANITIZER_LOG_DIR=$(CURDIR)/$(BUILD)/sanitizer-reports tests/run unit cli corrupt netns
 
 TIDY_FLAGS = -std=gnu11 -Ilib -Icmd $(PKG_CFLAGS) $(VERSION_DEFS)

@@ -90,9 +90,11 @@ sources() {
 	[[ " $apart " != *" lab "* ]] || fail "check with LAB_APART: $apart"
 	[ "$(tr ' ' '\n' <<<"$with" | grep -v '^lab$' | grep . | sort)" = \
 		"$(tr ' ' '\n' <<<"$apart" | grep . | sort)" ] || fail "tiers differ: $with / $apart"
-	# Every tier in one of the two runs; only unit, cli and netns in both (the plain run keeps
-	# the cli files that test the tree, the sanitizer run the others).
+	# Every tier in one of the two runs; only unit and cli in both (the plain run keeps the
+	# cli files that test the tree, the sanitizer run the others).  netns and corrupt run
+	# under the sanitizers only.
 	[ "$asan" = "unit cli corrupt netns" ] || fail "asan runs: $asan"
+	[[ " $with " != *" netns "* && " $with " != *" corrupt "* ]] || fail "check runs netns or corrupt too: $with"
 	[ "$(tr ' ' '\n' <<<"$with $asan" | grep . | sort -u | tr '\n' ' ')" = \
 		"ansible cli corrupt fuzz lab netns package unit " ]
 	# tests/ci starts the lab by itself, runs lint and format-check, then check and asan
