@@ -67,7 +67,15 @@ near() {
 
 # measuring LOG: 'rdmactl bond failover' whose standard error goes to LOG says it is
 # ready for the fault (its baseline taken, the probes and the RDMA stream running).
-measuring() { grep -q ' ready$' "$1" 2>/dev/null; }
+# A run that ended first (its "done" line) ends the waiting command at once.
+measuring() {
+	grep -q ' ready$' "$1" 2>/dev/null && return 0
+	if grep -q ' done$' "$1" 2>/dev/null; then
+		echo "bond failover ended before it was ready ($1)" >&2
+		exit 1
+	fi
+	return 1
+}
 
 # active_is BOND MEMBER: the bond's active member (active-backup).
 active_is() { [ "$(cat "/sys/class/net/$1/bonding/active_slave")" = "$2" ]; }
