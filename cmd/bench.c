@@ -33,6 +33,7 @@ static const char *const test_values[] = {"write",    "read",	  "send", "lat",
 					  "lat-read", "lat-send", NULL};
 static const char *const mtu_values[] = {"256", "512", "1024", "2048", "4096", NULL};
 static const char *const size_values[] = {"all", NULL};
+static const char *const cq_wait_values[] = {"auto", "poll", "events", NULL};
 
 /* What `bench client` keywords fill: the run's options and the verdict thresholds. */
 struct client_args {
@@ -147,6 +148,19 @@ static int client_dscp(struct rdc_ctx *ctx, const struct rdc_param *p, const cha
 	return 0;
 }
 
+static int client_cq_wait(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w,
+			  int n, void *opts)
+{
+	struct client_args *ca = opts;
+	enum rdc_bench_cq_wait cw;
+
+	(void)n;
+	if (rdc_bench_cq_wait_parse(w[0], &cw))
+		return rdc_usage_error(ctx, "'%s %s': not auto, poll or events", p->name, w[0]);
+	ca->o.params.cq_wait = (uint8_t)cw;
+	return 0;
+}
+
 static int client_mtu(struct rdc_ctx *ctx, const struct rdc_param *p, const char *const *w, int n,
 		      void *opts)
 {
@@ -232,6 +246,13 @@ static const struct rdc_param bench_client_params[] = {
 	 .parse = rdc_val_uint,
 	 .dest = CLIENT_PARAM(inline_size),
 	 .spec = &inline_range},
+	{.name = "cq-wait",
+	 .metavar = "auto|poll|events",
+	 .suggest = cq_wait_values,
+	 .help = "wait for completions by spinning on the CQ (poll) or sleeping on its completion "
+		 "channel (events, perftest -e; bandwidth tests); auto (default): events on a "
+		 "software device (rxe, siw), whose transport runs on the same CPUs, else poll",
+	 .parse = client_cq_wait},
 	{.name = "rate-limit",
 	 .metavar = "GBPS",
 	 .help = "pace each link's sends to at most GBPS Gb/s, 0.000001-10000, in software "
@@ -625,6 +646,9 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 		     p->hugepages);
 	rdc_out_bool(o, p->bidir ? sink : RDC_OUT_MACHINE, "bidir", ", bidir %s", p->bidir);
 	rdc_out_bool(o, p->rdma_cm ? sink : RDC_OUT_MACHINE, "rdma_cm", ", rdma_cm %s", p->rdma_cm);
+	/* As asked; each link's cq_wait says what its side did. */
+	rdc_out_str(o, p->cq_wait != RDC_BENCH_CQ_WAIT_AUTO ? sink : RDC_OUT_MACHINE, "cq_wait",
+		    ", cq-wait %s", rdc_bench_cq_wait_name(p->cq_wait));
 	/* Both keys always: the one not in use is null. */
 	if (p->duration_ns) {
 		rdc_out_f64(o, sink, "duration_s", ", %.3g s", (double)p->duration_ns / 1e9);
@@ -644,6 +668,16 @@ static void out_params(struct rdc_out *o, enum rdc_out_sink sink, const struct r
 	out_qp_settings(o, sink, p);
 }
 
+/* How this side waited for the link's completions; null where it waited for none. */
+static void out_cq_wait(struct rdc_out *o, enum rdc_out_sink sink,
+			const struct rdc_bench_result *res)
+{
+	if (res->cq_wait == RDC_BENCH_CQ_WAIT_AUTO)
+		rdc_out_null(o, "cq_wait", NULL);
+	else
+		rdc_out_str(o, sink, "cq_wait", " (%s)", rdc_bench_cq_wait_name(res->cq_wait));
+}
+
 /* The page size of this side's buffer for the link (hugepages or not); null before it had one. */
 static void out_buffer_pages(struct rdc_out *o, const struct rdc_bench_result *res)
 {
@@ -661,7 +695,7 @@ static void out_params_null(struct rdc_out *o)
 		"post_list",  "inline_bytes",	"duration_s",	   "iters",	 "warmup_s",
 		"interval_s", "traffic_class",	"mtu_limit_bytes", "qp_timeout", "retry_cnt",
 		"rnr_retry",  "qp_survival_s",	"rate_limit_gbps", "hugepages",	 "bidir",
-		"rdma_cm",
+		"rdma_cm",    "cq_wait",
 	};
 
 	for (size_t i = 0; i < RDC_ARRAY_SIZE(keys); i++)
@@ -1060,6 +1094,8 @@ static void out_link_result(struct rdc_out *o, const struct rdc_bench_report *r,
 	}
 	out_buffer_pages(o, res);
 	rdc_out_f64(o, RDC_OUT_ANY, "cpu_s", "  cpu %.2f s", (double)res->cpu_ns / 1e9);
+	out_cq_wait(o, res->cq_wait == RDC_BENCH_CQ_WAIT_EVENTS ? RDC_OUT_ANY : RDC_OUT_MACHINE,
+		    res);
 	out_stalls(o, r, res);
 	rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, res->errors);
 	rdc_out_str(o, RDC_OUT_ANY, "error", "\n    error: %s", res->status ? res->error : NULL);
@@ -1565,6 +1601,7 @@ static void server_end_cb(void *arg, unsigned int run, const struct rdc_bench_re
 		else
 			rdc_out_null(o, "sent_bytes", NULL);
 		out_buffer_pages(o, &lr->res);
+		out_cq_wait(o, RDC_OUT_MACHINE, &lr->res);
 		rdc_out_u64(o, RDC_OUT_MACHINE, "failed_completions", NULL, lr->res.errors);
 		rdc_out_str(o, RDC_OUT_MACHINE, "error", NULL,
 			    lr->res.status ? lr->res.error : NULL);

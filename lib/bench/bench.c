@@ -29,6 +29,23 @@ int rdc_bench_test_parse(const char *name, enum rdc_bench_test *test)
 	return -EINVAL;
 }
 
+static const char *const cq_wait_names[] = {"auto", "poll", "events"};
+
+const char *rdc_bench_cq_wait_name(enum rdc_bench_cq_wait w)
+{
+	return (unsigned int)w < RDC_ARRAY_SIZE(cq_wait_names) ? cq_wait_names[w] : NULL;
+}
+
+int rdc_bench_cq_wait_parse(const char *name, enum rdc_bench_cq_wait *w)
+{
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cq_wait_names); i++)
+		if (!strcmp(name, cq_wait_names[i])) {
+			*w = (enum rdc_bench_cq_wait)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test test)
 {
 	memset(p, 0, sizeof(*p));
@@ -209,6 +226,14 @@ int rdc_bench_params_check(const struct rdc_bench_params *p, struct rdc_err *err
 				   RDC_BENCH_MAX_INLINE);
 	if (p->rdma_cm > 1)
 		return rdc_err_set(err, EINVAL, "rdma-cm is 0 or 1, not %u", p->rdma_cm);
+	if (!rdc_bench_cq_wait_name(p->cq_wait))
+		return rdc_err_set(err, EINVAL,
+				   "cq-wait %u is not auto (0), poll (1) or events (2)",
+				   p->cq_wait);
+	if (p->cq_wait == RDC_BENCH_CQ_WAIT_EVENTS && rdc_bench_test_is_lat(p->test))
+		return rdc_err_set(err, EINVAL,
+				   "cq-wait events applies to the bandwidth tests: a latency test "
+				   "polls for its one message in flight");
 	if ((p->test == RDC_BENCH_READ || p->test == RDC_BENCH_LAT_READ) &&
 	    rdc_bench_inline_bytes(p))
 		return rdc_err_set(

@@ -95,7 +95,30 @@ struct rdc_bench_params {
 	bool hugepages;
 	bool bidir;
 	uint8_t rdma_cm;
+	/*
+	 * How a side waits for its completions (enum rdc_bench_cq_wait; each
+	 * side resolves auto for its own device): spin on the CQ, or sleep on
+	 * its completion channel (perftest -e).
+	 */
+	uint8_t cq_wait;
 };
+
+/*
+ * cq-wait.  A software device (rxe, siw) runs its transport on the host's
+ * own CPUs: a thread spinning on its CQ takes the CPU from the very work it
+ * waits for (on a 1-vCPU guest, half of it).  auto: events there, polling
+ * on a NIC, where spinning costs the transport nothing and a wake-up costs
+ * latency.  The values are the protocol's: append only.
+ */
+enum rdc_bench_cq_wait {
+	RDC_BENCH_CQ_WAIT_AUTO,
+	RDC_BENCH_CQ_WAIT_POLL,
+	RDC_BENCH_CQ_WAIT_EVENTS,
+};
+#define RDC_BENCH_CQ_WAIT_LAST RDC_BENCH_CQ_WAIT_EVENTS
+/* "auto" / "poll" / "events"; NULL for an unknown value. */
+const char *rdc_bench_cq_wait_name(enum rdc_bench_cq_wait w);
+int rdc_bench_cq_wait_parse(const char *name, enum rdc_bench_cq_wait *w);
 
 #define RDC_BENCH_QP_TIMEOUT_MAX 31
 #define RDC_BENCH_RETRY_MAX 7

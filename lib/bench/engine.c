@@ -47,6 +47,11 @@
 /* A link with requests in flight and no completion this long has failed (RNR loops never end). */
 #define STALL_FAIL_NS 10000000000ull
 #define MAX_RD_ATOM 16
+/*
+ * cq-wait events: the longest sleep on the completion channel, so that a stop,
+ * a window's edge or a stall is seen in time without a completion to wake on.
+ */
+#define CQ_SLEEP_MAX_NS 10000000ull /* 10 ms */
 /* Duration-mode lat at about 1 us a round trip for RDC_BENCH_MAX_LAT_SECONDS. */
 #define MAX_LAT_SAMPLES 60000000u
 
@@ -69,6 +74,7 @@ struct rdc_bench_link {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
+	struct ibv_comp_channel *cq_ch; /* cq-wait events: the CQ's completion channel */
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	struct ibv_send_wr *wrs; /* post_list of each, for one chain */
@@ -78,6 +84,7 @@ struct rdc_bench_link {
 	uint32_t rd_atom_resp, rd_atom_init; /* device limits as responder / initiator */
 	enum ibv_mtu active_mtu, path_mtu;
 	uint32_t rx_depth;
+	enum rdc_bench_cq_wait cq_wait; /* resolved: the result's cq_wait */
 	struct bench_qp qps[RDC_BENCH_MAX_QPS];
 	uint32_t nqps;
 	uint32_t remote_rkey, remote_rd_atom;
@@ -105,6 +112,7 @@ struct rdc_bench_link {
 	char cm_refused[200];	       /* the server: the last request refused, and why */
 	bool quiesced;		       /* quiesce_qps ran: its QPs are in ERR, flushed */
 	bool port_went_down;	       /* set by the client's thread (atomic): see run_bw */
+	bool cq_armed;		       /* cq-wait events: an event is asked for (cq_sleep) */
 };
 
 uint64_t rdc_bench_now_ns(void)
@@ -297,6 +305,63 @@ static int create_qp(struct rdc_bench_link *l, struct bench_qp *q, struct rdc_er
 }
 
 /*
+ * The side of a bandwidth test that waits for completions: the requester, and
+ * the target of send (its receives).  The target of write and read waits for
+ * none (its NIC answers); the latency tests always poll (one message in
+ * flight: a wake-up would be part of what they time).
+ */
+static bool link_waits_bw(const struct rdc_bench_link *l)
+{
+	return !rdc_bench_test_is_lat(l->p.test) &&
+	       (!l->server || l->p.bidir || l->p.test == RDC_BENCH_SEND);
+}
+
+/*
+ * cq-wait resolved for this side's device.  auto: events on a software
+ * device (rxe, siw), whose transport runs on the CPUs a polling thread would
+ * take from it.  Not "no device link": kernels before 5.11 gave rxe and siw
+ * their netdev's bus device as parent, so the link is there on RHEL 8 and
+ * Ubuntu 20.04; "parent" (the netdev it runs on) is their own attribute.
+ */
+static bool cq_events_wanted(const struct rdc_bench_link *l)
+{
+	if (l->p.cq_wait != RDC_BENCH_CQ_WAIT_AUTO)
+		return l->p.cq_wait == RDC_BENCH_CQ_WAIT_EVENTS;
+	return rdc_fs_exists("/sys/class/infiniband/%s/parent", l->ep.device);
+}
+
+/*
+ * How this side waits (l->cq_wait), and for events the CQ's completion
+ * channel, made before the CQ.  A channel that cannot be made fails the link
+ * when events were asked for; chosen by auto, the link polls instead.
+ */
+static int open_cq_wait(struct rdc_bench_link *l, struct rdc_err *err)
+{
+	int flags, e;
+
+	l->cq_wait = RDC_BENCH_CQ_WAIT_AUTO; /* waits for nothing */
+	if (!link_waits_bw(l))
+		return 0;
+	l->cq_wait = RDC_BENCH_CQ_WAIT_POLL;
+	if (!cq_events_wanted(l))
+		return 0;
+	l->cq_ch = ibv_create_comp_channel(l->ctx);
+	/* Woken by ppoll() only: a read that finds no event must not block the thread. */
+	flags = l->cq_ch ? fcntl(l->cq_ch->fd, F_GETFL) : -1;
+	if (flags >= 0 && !fcntl(l->cq_ch->fd, F_SETFL, flags | O_NONBLOCK)) {
+		l->cq_wait = RDC_BENCH_CQ_WAIT_EVENTS;
+		return 0;
+	}
+	e = errno;
+	if (l->cq_ch)
+		ibv_destroy_comp_channel(l->cq_ch);
+	l->cq_ch = NULL;
+	if (l->p.cq_wait == RDC_BENCH_CQ_WAIT_AUTO)
+		return 0;
+	return verbs_fail(err, e, "make a completion channel (cq-wait events)", l);
+}
+
+/*
  * The no-progress limits for this link's messages: an 8 MiB message on a slow
  * link (Soft-RoCE under emulation) must not read as a stall.
  */
@@ -394,7 +459,11 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 				       (unsigned long long)l->buf_len);
 		goto fail;
 	}
-	l->cq = ibv_create_cq(l->ctx, (int)(p->qps * (p->tx_depth + l->rx_depth)), NULL, NULL, 0);
+	rc = open_cq_wait(l, err);
+	if (rc)
+		goto fail;
+	l->cq = ibv_create_cq(l->ctx, (int)(p->qps * (p->tx_depth + l->rx_depth)), NULL, l->cq_ch,
+			      0);
 	if (!l->cq) {
 		rc = verbs_fail(err, errno, "create a completion queue", l);
 		goto fail;
@@ -479,7 +548,9 @@ void rdc_bench_link_close(struct rdc_bench_link *l)
 		if (l->qps[q].qp)
 			ibv_destroy_qp(l->qps[q].qp);
 	if (l->cq)
-		ibv_destroy_cq(l->cq);
+		ibv_destroy_cq(l->cq); /* every event was acknowledged: cq_sleep */
+	if (l->cq_ch)
+		ibv_destroy_comp_channel(l->cq_ch);
 	if (l->mr)
 		ibv_dereg_mr(l->mr);
 	if (l->buf)
@@ -1279,6 +1350,37 @@ static bool all_retired(const struct rdc_bench_link *l)
 }
 
 /*
+ * cq-wait events, after an empty poll: arm the CQ and return, so that the
+ * caller polls once more (a completion that came before the arm raises no
+ * event); when it is armed already, sleep on the channel until an event,
+ * @until_ns or CQ_SLEEP_MAX_NS, whichever comes first.  A failed arm or
+ * read leaves the caller polling, as without events.
+ */
+static void cq_sleep(struct rdc_bench_link *l, uint64_t now, uint64_t until_ns)
+{
+	struct pollfd pfd = {.fd = l->cq_ch->fd, .events = POLLIN};
+	uint64_t wait = CQ_SLEEP_MAX_NS;
+	struct timespec ts;
+	struct ibv_cq *cq;
+	void *cq_ctx;
+
+	if (!l->cq_armed) {
+		l->cq_armed = !ibv_req_notify_cq(l->cq, 0);
+		return;
+	}
+	if (until_ns <= now)
+		return;
+	if (until_ns - now < wait)
+		wait = until_ns - now;
+	ts.tv_sec = (time_t)(wait / 1000000000ull);
+	ts.tv_nsec = (long)(wait % 1000000000ull);
+	if (ppoll(&pfd, 1, &ts, NULL) > 0 && !ibv_get_cq_event(l->cq_ch, &cq, &cq_ctx)) {
+		ibv_ack_cq_events(cq, 1);
+		l->cq_armed = false;
+	}
+}
+
+/*
  * rate-limit held the posts back and the CQ was empty: sleep rather than
  * spin when the next post is far enough off (PACE_SPIN_NS), up to it, but
  * at most PACE_NAP_NS while requests are in flight (their completions
@@ -1461,6 +1563,13 @@ static void run_bw(struct rdc_bench_link *l)
 				       " with requests in flight");
 		} else if (paced) {
 			pace_sleep(l, now);
+		} else if (l->cq_ch) {
+			/* Up to the window's next edge; the drain's end is its own. */
+			cq_sleep(l, now,
+				 phase == PHASE_WARM	  ? t0
+				 : phase == PHASE_MEASURE ? t1
+				 : phase == PHASE_DRAIN	  ? drain_until
+							  : UINT64_MAX);
 		}
 		for (int i = 0; i < n; i++) {
 			uint32_t q = (uint32_t)(wc[i].wr_id >> 32);
@@ -1536,6 +1645,8 @@ static void run_receiver(struct rdc_bench_link *l)
 	while (!stop_requested(l)) {
 		int n = ibv_poll_cq(l->cq, POLL_BATCH, wc);
 
+		if (n == 0 && l->cq_ch)
+			cq_sleep(l, rdc_bench_now_ns(), UINT64_MAX);
 		for (int i = 0; i < n; i++) {
 			uint32_t q = (uint32_t)wc[i].wr_id;
 
@@ -1903,6 +2014,7 @@ int rdc_bench_links_start(struct rdc_bench_link **links, size_t n, struct rdc_be
 		l->sync = sync;
 		memset(&l->res, 0, sizeof(l->res));
 		l->res.buffer_page_bytes = l->page_bytes;
+		l->res.cq_wait = l->cq_wait;
 		if (!l->server && !rdc_bench_test_is_lat(l->p.test)) {
 			uint64_t span = l->p.duration_ns
 						? l->p.duration_ns

@@ -67,7 +67,13 @@ struct rdc_bench_result {
 	 */
 	int wc_status;
 	uint64_t failed_ns;
-	uint64_t cpu_ns;	  /* CPU time of the link's thread */
+	uint64_t cpu_ns; /* CPU time of the link's thread */
+	/*
+	 * How this side waited for its completions, cq-wait resolved: POLL or
+	 * EVENTS; AUTO when it waits for none (the target of write and read
+	 * without bidir, whose NIC alone answers).
+	 */
+	enum rdc_bench_cq_wait cq_wait;
 	uint32_t errors;	  /* failed completions */
 	uint64_t *interval_bytes; /* per interval from the window start */
 	size_t nintervals;

@@ -182,6 +182,7 @@ static void w_params(struct wcur *w, const struct rdc_bench_params *p)
 	w_u8(w, p->hugepages);
 	w_u8(w, p->bidir);
 	w_u8(w, p->rdma_cm);
+	w_u8(w, p->cq_wait);
 }
 
 static void r_params(struct rcur *r, struct rdc_bench_params *p)
@@ -216,6 +217,7 @@ static void r_params(struct rcur *r, struct rdc_bench_params *p)
 		r->bad = "bidir";
 	p->bidir = bidir;
 	p->rdma_cm = r_u8(r, "rdma-cm");
+	p->cq_wait = r_u8(r, "cq-wait");
 }
 
 static void w_endpoint(struct wcur *w, const struct rdc_bench_endpoint *e)

@@ -41,10 +41,12 @@
  *    window when it was a requester too (bidir), else 0; a session may hold
  *    several runs: after RESULT the client sends SETUP again (size all: one
  *    run per size) or closes (RDC_BENCH_SESSION_RUNS).
+ * 5: SETUP's params end with cq-wait (u8: 0 auto, 1 poll, 2 events; each
+ *    side resolves auto for its own device).
  * A peer of another version is refused on its first message, in words
  * ("protocol version mismatch: peer speaks 2, this rdmactl speaks 3").
  */
-#define RDC_BENCH_PROTO_VERSION 4
+#define RDC_BENCH_PROTO_VERSION 5
 /* Runs one session may hold, at most: a sweep needs RDC_BENCH_SWEEP_SIZES. */
 #define RDC_BENCH_SESSION_RUNS 64
 #define RDC_BENCH_HDR_LEN 12

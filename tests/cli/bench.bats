@@ -33,7 +33,7 @@ probe() {
 	python3 - "$PORT" "$1" <<-'EOF'
 	import socket, struct, sys
 	port, case = int(sys.argv[1]), sys.argv[2]
-	def hdr(version=4, mtype=1, length=0, magic=b"RDCB"):
+	def hdr(version=5, mtype=1, length=0, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, length)
 	hello = struct.pack(">H", 13) + b"rdmactl 0.1.0"
 	msg = {
@@ -125,7 +125,7 @@ fake_server() {
 	    else:
 	        log.write("%s %d type %d\n" % (magic.decode(), version, mtype))
 	    return mtype
-	def frame(mtype, payload=b"", version=4, magic=b"RDCB"):
+	def frame(mtype, payload=b"", version=5, magic=b"RDCB"):
 	    return magic + struct.pack(">HHI", version, mtype, len(payload)) + payload
 	def s(text):
 	    return struct.pack(">H", len(text)) + text
@@ -138,7 +138,7 @@ fake_server() {
 	    c.sendall(frame(2, s(b"fake") + struct.pack(">I", 0), version=1))
 	elif mode == "v3":
 	    # An rdmactl of protocol 3 refuses a HELLO of 4 in its own version's ERROR.
-	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 4, this rdmactl speaks 3"), version=3))
+	    c.sendall(frame(9, struct.pack(">I", 93) + s(b"protocol version mismatch: peer speaks 5, this rdmactl speaks 3"), version=3))
 	elif mode == "longerror":
 	    # A whole error record's message: a path of 3000 bytes in it.
 	    c.sendall(frame(9, struct.pack(">I", 2) + s(b"cannot read '/" + b"d/" * 1500 + b"end': gone")))
@@ -241,6 +241,16 @@ usage_error() {
 	usage_error "'rate-limit 10001': out of range 0.000001-10000 Gb/s" "${c[@]}" rate-limit 10001
 	usage_error "'rate-limit 0.0000001': out of range" "${c[@]}" rate-limit 0.0000001
 	usage_error "'hugepages' given twice" "${c[@]}" hugepages hugepages
+	# cq-wait: one of three words (perftest -e is events).
+	usage_error "'cq-wait bogus': not auto, poll or events" "${c[@]}" cq-wait bogus
+	usage_error "'cq-wait Events': not auto, poll or events" "${c[@]}" cq-wait Events
+	usage_error "'cq-wait' needs a value" "${c[@]}" cq-wait
+	usage_error "'cq-wait' given twice" "${c[@]}" cq-wait poll cq-wait events
+	for w in auto poll events; do
+		run --separate-stderr "$RDMACTL" bench "${c[@]}" cq-wait "$w" test send bidir
+		assert_failure 1
+		[[ $stderr == *"cannot reach the bench server"* ]] || fail "cq-wait $w: $stderr"
+	done
 	# The edges pass the parser, with hugepages: the run fails only on the connection.
 	for r in 0.000001 10000 .5; do
 		run --separate-stderr "$RDMACTL" bench "${c[@]}" rate-limit "$r" hugepages
@@ -311,6 +321,16 @@ usage_error() {
 	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test read inline 64
 	usage_error "inline applies to write, send, lat and lat-send: a read sends no data" "${c[@]}" test lat-read inline 64
 	usage_error "'test lat-write': not one of write, read, send, lat, lat-read, lat-send" "${c[@]}" test lat-write
+	# The latency tests always poll: events refused, poll and auto taken.
+	for t in lat lat-read lat-send; do
+		usage_error "cq-wait events applies to the bandwidth tests: a latency test polls" \
+			"${c[@]}" test "$t" cq-wait events
+		for w in auto poll; do
+			run --separate-stderr "$RDMACTL" bench "${c[@]}" cq-wait "$w" test "$t"
+			assert_failure 1
+			[[ $stderr == *"cannot reach the bench server"* ]] || fail "$t cq-wait $w: $stderr"
+		done
+	done
 	# rate-limit paces the bandwidth tests' requester: the latency tests have one message in flight.
 	for t in lat lat-read lat-send; do
 		usage_error "rate-limit applies to the bandwidth tests" "${c[@]}" test "$t" rate-limit 1
@@ -447,18 +467,18 @@ usage_error() {
 	fake_server version
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT"
 	assert_failure 1
-	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 4"* ]] || fail "$stderr"
+	[[ $stderr == *"version mismatch: peer speaks 1, this rdmactl speaks 5"* ]] || fail "$stderr"
 	run fake_log
 	# The client's HELLO was well-formed, and it said why it gave up.
-	assert_line --index 0 "RDCB 4 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
-	assert_line --index 1 --regexp '^RDCB 4 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
+	assert_line --index 0 "RDCB 5 HELLO rdmactl $("$RDMACTL" --version | awk 'NR == 1 { print $NF }')"
+	assert_line --index 1 --regexp '^RDCB 5 ERROR [0-9]+ protocol version mismatch: peer speaks 1'
 }
 
 @test "bench client: a server of protocol version 3 (before rate-limit, hugepages, size all, bidir and rdma-cm), exit 1" {
 	fake_server v3
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" bidir
 	assert_failure 1
-	[[ $stderr == *"protocol version mismatch: peer speaks 3, this rdmactl speaks 4"* ]] || fail "$stderr"
+	[[ $stderr == *"protocol version mismatch: peer speaks 3, this rdmactl speaks 5"* ]] || fail "$stderr"
 }
 
 @test "bench client: the server's ERROR is printed whole, a 3000-byte path in it" {
@@ -515,7 +535,7 @@ usage_error() {
 	[[ $stderr == *"this host has no RDMA port with a RoCE v2 IPv4 GID (see 'rdmactl port gids')"* ]] ||
 		fail "$stderr"
 	run fake_log
-	assert_line --index 1 --regexp "^RDCB 4 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
+	assert_line --index 1 --regexp "^RDCB 5 ERROR [0-9]+ this host has no RDMA port with a RoCE v2 IPv4 GID"
 	# A named link: the name is in the message.
 	fake_server ports
 	run --separate-stderr "$RDMACTL" bench client 127.0.0.1 port "$PORT" link rxe0:mlx5_0
@@ -565,7 +585,7 @@ usage_error() {
 # The parameters of a run, as bench client and server documents carry them.
 BENCH_PARAMS='["test","msg_size_bytes","qps_per_link","tx_depth","cq_mod","post_list","inline_bytes","rdma_cm","duration_s","iters","warmup_s",
 	"interval_s","traffic_class","mtu_limit_bytes","qp_timeout","retry_cnt","rnr_retry",
-	"qp_survival_s","rate_limit_gbps","hugepages","bidir"]'
+	"qp_survival_s","rate_limit_gbps","hugepages","bidir","cq_wait"]'
 
 @test "bench server -j: a run that set up no links has every key, the parameters null, links []" {
 	command -v jq >/dev/null || skip "jq not installed"
@@ -665,7 +685,7 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	run cat "$SRV.out"
 	assert_output --partial "failed: not an rdmactl bench peer (bad magic)"
 	assert_output --partial "failed: message of 2147483647 bytes is over the limit of 65536"
-	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 4"
+	assert_output --partial "failed: protocol version mismatch: peer speaks 1, this rdmactl speaks 5"
 	assert_output --partial "failed: waiting for HELLO from the client: the peer closed the connection"
 	assert_output --partial "failed: malformed HELLO message: bad software name"
 	assert_output --partial "failed: unknown message type 77"
@@ -677,15 +697,15 @@ print(len(docs), [d["run"] for d in docs], {d["status"] for d in docs})' "$SRV.o
 	start_server bench server
 	run probe version
 	assert_success
-	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 4$'
+	assert_output --regexp '^reply 5 9 [0-9]+ protocol version mismatch: peer speaks 1, this rdmactl speaks 5$'
 	run probe version+hello
-	assert_output --regexp '^reply 4 9 [0-9]+ protocol version mismatch'
+	assert_output --regexp '^reply 5 9 [0-9]+ protocol version mismatch'
 	run probe huge
-	assert_output --regexp '^reply 4 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
+	assert_output --regexp '^reply 5 9 [0-9]+ message of 2147483647 bytes is over the limit of 65536$'
 	run probe magic
-	assert_output --regexp '^reply 4 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
+	assert_output --regexp '^reply 5 9 [0-9]+ not an rdmactl bench peer \(bad magic\)$'
 	run probe type
-	assert_output --regexp '^reply 4 9 [0-9]+ unknown message type 77$'
+	assert_output --regexp '^reply 5 9 [0-9]+ unknown message type 77$'
 	# One that left says nothing more: no answer to read.
 	run probe truncated
 	assert_output closed

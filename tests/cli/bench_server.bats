@@ -38,7 +38,7 @@ hostile() {
 	import os, selectors, socket, struct, sys, time
 	mode, n, port, out, src = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 	h = struct.pack(">H", 13) + b"rdmactl 0.1.0"
-	hello = b"RDCB" + struct.pack(">HHI", 4, 1, len(h)) + h
+	hello = b"RDCB" + struct.pack(">HHI", 5, 1, len(h)) + h
 	log = open(out + ".log", "w", buffering=1)
 	sel = selectors.DefaultSelector()
 	conns = []
@@ -269,7 +269,7 @@ timed() {
 	text = b"cannot read '" + b"p" * 2984 + b"'"
 	body = struct.pack(">IH", 5, len(text)) + text
 	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-	s.sendall(b"RDCB" + struct.pack(">HHI", 4, 9, len(body)) + body)
+	s.sendall(b"RDCB" + struct.pack(">HHI", 5, 9, len(body)) + body)
 	s.settimeout(5)
 	try:
 	    while s.recv(4096):
@@ -285,7 +285,7 @@ timed() {
 	python3 - "$PORT" <<-'EOF' 3>&-
 	import socket, struct, sys
 	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-	s.sendall(b"RDCB" + struct.pack(">HHI", 4, 9, 60000))
+	s.sendall(b"RDCB" + struct.pack(">HHI", 5, 9, 60000))
 	s.settimeout(5)
 	try:
 	    while s.recv(4096):

@@ -387,6 +387,9 @@ make_stub() {
 	assert_equal "$(sort <<<"$output")" "$(lines lat lat-read lat-send)"
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 test lat-s
 	assert_output lat-send
+	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 cq-wait ""
+	assert_success
+	assert_equal "$(sort <<<"$output")" "$(lines auto events poll)"
 	run "$RDMACTL" __complete --root "$EMPTY" bench client 1.2.3.4 test read qps 2 ""
 	refute_line test
 	refute_line qps

@@ -297,7 +297,7 @@ json_paths() {
 # listed here from cmd/bench.c (the lab checks them on real runs); the
 # server's document for a failed run is also read from a live server below.
 BENCH_PARAM_KEYS="test msg_size_bytes qps_per_link tx_depth cq_mod post_list inline_bytes duration_s iters warmup_s interval_s
-	traffic_class mtu_limit_bytes bidir"
+	traffic_class mtu_limit_bytes bidir cq_wait"
 BENCH_ENDPOINT_KEYS="device port netdev gid_index gid ip"
 BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local links.remote
 	links.path_mtu_bytes links.status links.bytes links.msgs links.window_s links.gbps
@@ -308,7 +308,7 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	links.latency_us.min links.latency_us.p50 links.latency_us.p99 links.latency_us.p99_9
 	links.latency_us.max links.latency_us.mean links.latency_us.stdev
 	links.latency_us.histogram links.latency_us.histogram.from_us links.latency_us.histogram.to_us
-	links.latency_us.histogram.count links.cpu_s
+	links.latency_us.histogram.count links.cpu_s links.cq_wait
 	links.longest_stall_s links.longest_stall_start_s links.longest_stall_end_s
 	links.silent_to_end links.silent_from_s links.failed_completions links.error
 	links.carrier_lost links.carrier_losses links.carrier_lost_at_s links.carrier_back_at_s
@@ -318,7 +318,7 @@ BENCH_CLIENT_KEYS="time_origin server server_host links links.link links.local l
 	sizes.duration_s sizes.status sizes.error sizes.gbps sizes.mmsgs_per_s sizes.imbalance
 	sizes.bytes sizes.msgs sizes.window_s sizes.host_cpu_pct sizes.latency_us error"
 BENCH_SERVER_KEYS="run client status error links links.client_bytes links.received_bytes
-	links.sent_bytes links.failed_completions links.error links.remote.gid_index links.remote.gid
+	links.sent_bytes links.cq_wait links.failed_completions links.error links.remote.gid_index links.remote.gid
 	links.remote.ip client_gbps sent_gbps"
 
 @test "bench: the JSON keys of the client's report and the server's documents are documented" {
@@ -382,8 +382,8 @@ BENCH_SERVER_KEYS="run client status error links links.client_bytes links.receiv
 	grep -qE '^#define RDC_BENCH_MAX_ENDPOINTS 32\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_MAX_ENDPOINTS changed"
 	grep -qE '^#define RDC_BENCH_DEFAULT_PORT 18515\b' "$TOP/lib/bench/bench.h" || fail "RDC_BENCH_DEFAULT_PORT changed"
 	grep -qE '^#define RDC_BENCH_PROTO_MAGIC "RDCB"$' "$TOP/lib/bench/proto.h" || fail "the magic changed"
-	grep -qE '^#define RDC_BENCH_PROTO_VERSION 4\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
-	grep -qF "protocol version: 4" "$page" || fail "the page does not state protocol version 4"
+	grep -qE '^#define RDC_BENCH_PROTO_VERSION 5\b' "$TOP/lib/bench/proto.h" || fail "the version changed"
+	grep -qF "protocol version: 5" "$page" || fail "the page does not state protocol version 5"
 	grep -qE '^#define RDC_ERR_MSG_LEN \(PATH_MAX \+ 256\)$' "$TOP/lib/base/err.h" || fail "RDC_ERR_MSG_LEN changed"
 	grep -qF "a text of at most 4351 bytes" <<<"$flat" || fail "the page does not state ERROR's text limit"
 	grep -qE '^#define RDC_BENCH_HDR_LEN 12$' "$TOP/lib/bench/proto.h" || fail "the header length changed"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # shellcheck disable=SC2016,SC2154 # '...' expands in the VM; bats' run sets $output
 # perftest's tuning knobs in bench (issue 24 item 2): tx-depth, cq-mod,
-# post-list and inline, each run beside the same perftest option on link 1
+# post-list and inline, each run beside the same perftest option on link 1,
+# and cq-wait (perftest -e, which takes neither -D nor write: bench alone)
 # (rxe0, a server on a, the client on b).  Soft-RoCE under TCG is slow and
 # noisy: the tests check what each knob does that can be counted (the
 # completions cq-mod leaves, the chains post-list posts, the QP inline
@@ -132,4 +133,34 @@ same_order() {
 	assert_failure 1
 	[[ $stderr == *"cannot create an RC QP"*"600 bytes inline: more than the device takes? inline 0 turns it off"* ]] ||
 		fail "$stderr"
+}
+
+@test "cq-wait: auto sleeps on completion events on rxe, poll spins; events moves data at less CPU a byte" {
+	local ev po
+	rd cw_auto duration 2 warmup 0.5 test send
+	rd cw_poll duration 2 warmup 0.5 test send cq-wait poll
+	rd cw_ev duration 2 warmup 0.5 test write cq-wait events
+	[ "$(jqf cw_auto .cq_wait)" = auto ] && [ "$(jqf cw_poll .cq_wait)" = poll ] &&
+		[ "$(jqf cw_ev .cq_wait)" = events ] || fail "cq_wait not as asked"
+	# auto on Soft-RoCE (a parent netdev, no bus device) is events.
+	[ "$(jqf cw_auto '.links[0].cq_wait')" = events ] || fail "auto on rxe0: $(jqf cw_auto '.links[0].cq_wait')"
+	[ "$(jqf cw_poll '.links[0].cq_wait')" = poll ] && [ "$(jqf cw_ev '.links[0].cq_wait')" = events ]
+	local d
+	for d in cw_auto cw_poll cw_ev; do
+		[ "$(jqf "$d" '.links[0].status')" = ok ] && [ "$(jqf "$d" '.links[0].bytes')" -gt 0 ] ||
+			fail "$d: $(jqf "$d" '.links[0] | {status, bytes, error} | tojson')"
+	done
+	# The latency tests always poll: null, and events refused before any traffic.
+	rd cw_lat iters 20 test lat
+	[ "$(jqf cw_lat '.links[0].cq_wait')" = null ] || fail "lat: $(jqf cw_lat '.links[0].cq_wait')"
+	run --separate-stderr on b "$R bench client 198.18.1.1 port $SRV_PORT link rxe0 test lat cq-wait events"
+	assert_failure 2
+	[[ $stderr == *"cq-wait events applies to the bandwidth tests"* ]] || fail "$stderr"
+	# The direction of the effect (perftest -e refuses -D and write, so no
+	# perftest run beside it): a spinning thread burns its CPU whatever
+	# moves; measured 3-5x the CPU per byte of events on these guests.
+	ev=$(jqf cw_auto '.links[0].cpu_s / .links[0].bytes * 1e9')
+	po=$(jqf cw_poll '.links[0].cpu_s / .links[0].bytes * 1e9')
+	echo "# send 64K, CPU s per GB: events $ev, poll $po; Gb/s events $(jqf cw_auto .total.gbps), poll $(jqf cw_poll .total.gbps)" >&3
+	awk -v e="$ev" -v p="$po" 'BEGIN { exit !(e < p) }' || fail "events used no less CPU a byte than poll: $ev against $po"
 }

@@ -426,6 +426,7 @@ static void sample_msg(struct rdc_bench_msg *m, unsigned int type)
 		m->u.setup.params.inline_size = RDC_BENCH_INLINE_DEFAULT;
 		m->u.setup.params.bidir = true;
 		m->u.setup.params.rdma_cm = 1;
+		m->u.setup.params.cq_wait = RDC_BENCH_CQ_WAIT_EVENTS;
 		/* fall through */
 	case RDC_BENCH_MSG_SETUP_OK:
 		m->u.setup.nlinks = 2;
@@ -655,7 +656,10 @@ static void f_end(struct frame *f)
 	f->b[11] = len & 0xff;
 }
 
-/* SETUP's params; without @with_v4 as protocol 3 wrote them (no rate-limit, hugepages, bidir). */
+/*
+ * SETUP's params as protocol 5 writes them; without @with_v4 as protocol 3
+ * did (no rate-limit, hugepages, bidir, rdma-cm, cq-wait).
+ */
 static void f_params_bidir(struct frame *f, uint8_t test, bool with_v4, uint8_t bidir)
 {
 	f_u8(f, test);
@@ -680,6 +684,7 @@ static void f_params_bidir(struct frame *f, uint8_t test, bool with_v4, uint8_t 
 	f_u8(f, 0);	/* hugepages: no */
 	f_u8(f, bidir); /* bidir */
 	f_u8(f, 0);	/* rdma-cm: no */
+	f_u8(f, 0);	/* cq-wait (protocol 5): auto */
 }
 
 static void f_params(struct frame *f, uint8_t test)
@@ -918,9 +923,9 @@ static void test_decode_rejects(void **state)
 }
 
 /*
- * rdma_cm, the last byte of SETUP's params (protocol 4): what a peer sends
- * decodes as it came and rdc_bench_params_check() takes only 0 and 1; a
- * SETUP without it (protocol 3's params) is short.
+ * rdma_cm, the next to last byte of SETUP's params (protocol 4): what a peer
+ * sends decodes as it came and rdc_bench_params_check() takes only 0 and 1;
+ * a SETUP that ends before it is short.
  */
 static void test_params_rdma_cm(void **state)
 {
@@ -938,7 +943,7 @@ static void test_params_rdma_cm(void **state)
 		memset(&f, 0, sizeof(f));
 		f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
 		f_params(&f, RDC_BENCH_WRITE);
-		f.b[f.n - 1] = cases[i].value;
+		f.b[f.n - 2] = cases[i].value;
 		f_u32(&f, 1);
 		f_link(&f, 0, 1, 1, 1);
 		f_end(&f);
@@ -954,12 +959,78 @@ static void test_params_rdma_cm(void **state)
 		memset(&f, 0, sizeof(f));
 		f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
 		f_params(&f, RDC_BENCH_WRITE);
-		f.n--; /* protocol 3's params */
+		f.n -= 2; /* the message ends where rdma-cm would be */
+		f_end(&f);
+		assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), -EPROTO);
+		assert_non_null(strstr(err.msg, "bad rdma-cm"));
+	}
+}
+
+/*
+ * cq-wait, the last byte of SETUP's params (protocol 5): decoded as it came;
+ * rdc_bench_params_check() takes auto, poll and events (events for the
+ * bandwidth tests only); a SETUP that ends before it (protocol 4's params) is
+ * short.
+ */
+static void test_params_cq_wait(void **state)
+{
+	static const struct {
+		uint8_t value, test;
+		int rc;
+		const char *msg;
+	} cases[] = {
+		{RDC_BENCH_CQ_WAIT_AUTO, RDC_BENCH_WRITE, 0, NULL},
+		{RDC_BENCH_CQ_WAIT_POLL, RDC_BENCH_SEND, 0, NULL},
+		{RDC_BENCH_CQ_WAIT_EVENTS, RDC_BENCH_READ, 0, NULL},
+		{RDC_BENCH_CQ_WAIT_POLL, RDC_BENCH_LAT, 0, NULL},
+		{RDC_BENCH_CQ_WAIT_EVENTS, RDC_BENCH_LAT_SEND, -EINVAL, "applies to the bandwidth"},
+		{3, RDC_BENCH_WRITE, -EINVAL, "cq-wait 3 is not auto (0), poll (1) or events (2)"},
+		{255, RDC_BENCH_WRITE, -EINVAL, "cq-wait 255 is not"},
+	};
+	static struct frame f;
+	static struct rdc_bench_msg m;
+	enum rdc_bench_cq_wait w;
+
+	(void)state;
+	for (size_t i = 0; i < RDC_ARRAY_SIZE(cases); i++) {
+		struct rdc_err err = {0};
+
+		memset(&f, 0, sizeof(f));
+		f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
+		f_params(&f, cases[i].test);
+		if (rdc_bench_test_is_lat(cases[i].test)) {
+			/* One message in flight: size 65536 -> 2, tx depth 128 -> 1 (big-endian). */
+			f.b[RDC_BENCH_HDR_LEN + 2] = 0;
+			f.b[RDC_BENCH_HDR_LEN + 4] = 2;
+			f.b[RDC_BENCH_HDR_LEN + 12] = 1;
+		}
+		f.b[f.n - 1] = cases[i].value;
 		f_u32(&f, 1);
 		f_link(&f, 0, 1, 1, 1);
 		f_end(&f);
-		assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), -EPROTO);
+		assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), 0);
+		assert_int_equal(m.u.setup.params.cq_wait, cases[i].value);
+		assert_int_equal(rdc_bench_params_check(&m.u.setup.params, &err), cases[i].rc);
+		if (cases[i].msg && !strstr(err.msg, cases[i].msg))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].msg);
 	}
+	{
+		struct rdc_err err = {0};
+
+		memset(&f, 0, sizeof(f));
+		f_start(&f, RDC_BENCH_PROTO_VERSION, RDC_BENCH_MSG_SETUP);
+		f_params(&f, RDC_BENCH_WRITE);
+		f.n--; /* protocol 4's params: the message ends where cq-wait would be */
+		f_end(&f);
+		assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), -EPROTO);
+		assert_non_null(strstr(err.msg, "bad cq-wait"));
+	}
+	/* The keyword's words and back. */
+	assert_int_equal(rdc_bench_cq_wait_parse("events", &w), 0);
+	assert_int_equal(w, RDC_BENCH_CQ_WAIT_EVENTS);
+	assert_string_equal(rdc_bench_cq_wait_name(RDC_BENCH_CQ_WAIT_POLL), "poll");
+	assert_int_equal(rdc_bench_cq_wait_parse("Events", &w), -EINVAL);
+	assert_null(rdc_bench_cq_wait_name((enum rdc_bench_cq_wait)3));
 }
 
 static void test_decode_header(void **state)
@@ -1020,7 +1091,7 @@ static void test_decode_header(void **state)
 	assert_int_equal(len, 4);
 	assert_int_equal(err.code, EPROTONOSUPPORT);
 	assert_non_null(strstr(err.msg, "version mismatch"));
-	assert_non_null(strstr(err.msg, "peer speaks 2, this rdmactl speaks 4"));
+	assert_non_null(strstr(err.msg, "peer speaks 2, this rdmactl speaks 5"));
 
 	/* Protocol 3 (before rate-limit, hugepages and bidir): refused by its header, in words, before its SETUP is read. */
 	f_start(&f, 3, RDC_BENCH_MSG_SETUP);
@@ -1029,7 +1100,7 @@ static void test_decode_header(void **state)
 	f_end(&f);
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(rdc_bench_msg_decode(f.b, f.n, &m, &err), -EPROTONOSUPPORT);
-	assert_non_null(strstr(err.msg, "peer speaks 3, this rdmactl speaks 4"));
+	assert_non_null(strstr(err.msg, "peer speaks 3, this rdmactl speaks 5"));
 
 	/* 3: before rdma-cm. */
 	f_start(&f, 3, RDC_BENCH_MSG_PORTS);
@@ -1038,7 +1109,7 @@ static void test_decode_header(void **state)
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(rdc_bench_hdr_decode(f.b, &version, &type, &len, &err), -EPROTONOSUPPORT);
 	assert_int_equal(version, 3);
-	assert_non_null(strstr(err.msg, "peer speaks 3, this rdmactl speaks 4"));
+	assert_non_null(strstr(err.msg, "peer speaks 3, this rdmactl speaks 5"));
 }
 
 /* Every truncation of every valid message, its header length patched to match, fails cleanly. */
@@ -2121,6 +2192,7 @@ int main(void)
 		cmocka_unit_test(test_decode_rejects),
 		cmocka_unit_test(test_decode_header),
 		cmocka_unit_test(test_params_rdma_cm),
+		cmocka_unit_test(test_params_cq_wait),
 		cmocka_unit_test(test_decode_truncations),
 		cmocka_unit_test(test_decode_control_chars),
 		cmocka_unit_test(test_params_default),

@@ -233,9 +233,10 @@ static long setup_frame(uint8_t *buf, size_t cap, const struct rdc_bench_params 
 }
 
 /*
- * Protocol 4: rate-limit (u64 bit/s) and hugepages (u8) end SETUP's
- * parameters; both come back as sent, and a hugepages byte other than 0 or
- * 1 is refused by name.
+ * Protocol 4: rate-limit (u64 bit/s) and hugepages (u8) follow inline in
+ * SETUP's parameters, then bidir and rdma-cm (u8 each), and since protocol 5
+ * cq-wait (u8) ends them; all come back as sent, and a hugepages byte other
+ * than 0 or 1 is refused by name.
  */
 static void test_setup_rate_huge_wire(void **state)
 {
@@ -248,20 +249,23 @@ static void test_setup_rate_huge_wire(void **state)
 	long len;
 
 	(void)state;
-	assert_int_equal(RDC_BENCH_PROTO_VERSION, 4);
+	assert_int_equal(RDC_BENCH_PROTO_VERSION, 5);
 	rdc_bench_params_default(&p, RDC_BENCH_SEND);
 	p.rate_limit_bps = 0x0102030405060708ull;
 	p.hugepages = true;
+	p.cq_wait = RDC_BENCH_CQ_WAIT_EVENTS;
 	len = setup_frame(buf, sizeof(buf), &p);
-	assert_true(len > (long)rate_at + 9);
-	/* Big-endian, where they are said to be. */
+	assert_true(len > (long)rate_at + 12);
+	/* Big-endian, where they are said to be; cq-wait after bidir and rdma-cm. */
 	assert_int_equal(buf[rate_at], 0x01);
 	assert_int_equal(buf[rate_at + 7], 0x08);
 	assert_int_equal(buf[rate_at + 8], 1);
+	assert_int_equal(buf[rate_at + 11], RDC_BENCH_CQ_WAIT_EVENTS);
 	if (rdc_bench_msg_decode(buf, (size_t)len, &out, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(out.u.setup.params.rate_limit_bps, 0x0102030405060708ull);
 	assert_true(out.u.setup.params.hugepages);
+	assert_int_equal(out.u.setup.params.cq_wait, RDC_BENCH_CQ_WAIT_EVENTS);
 	/* Unlimited and small pages: zeros. */
 	p.rate_limit_bps = 0;
 	p.hugepages = false;
