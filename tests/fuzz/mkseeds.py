@@ -13,7 +13,7 @@ import sys
 import tarfile
 
 MAGIC = b"RDCB"
-VERSION = 2
+VERSION = 5  # RDC_BENCH_PROTO_VERSION: a seed of another version only meets the refusal
 HELLO, PORTS, SETUP, SETUP_OK, START, STARTED, DONE, RESULT, ERROR = range(1, 10)
 
 
@@ -33,10 +33,12 @@ def endpoint(dev, port, netdev, ip, prefix, active, numa=-1):
             a + struct.pack(">BIIBi", prefix, 4096, 100000, active, numa))
 
 
-def params(test=0, size=65536, qps=2, depth=128, dur=5 * 10**9, iters=0):
-    # ... traffic class 104, MTU limit 1024, QP timeout 14, retry count 7, RNR retry 7
-    return struct.pack(">BIIIQQQQBIBBB", test, size, qps, depth, dur, iters, 10**9, 10**9, 104,
-                       1024, 14, 7, 7)
+def params(test=0, size=65536, qps=2, depth=128, dur=5 * 10**9, iters=0, cq_wait=0):
+    # ... traffic class 104, MTU limit 1024, QP timeout 14, retry count 7, RNR retry 7,
+    # cq-mod 0 (the engine's), post-list 1, inline the default, no rate-limit, hugepages,
+    # bidir or rdma-cm; cq-wait 0 auto, 1 poll, 2 events
+    return struct.pack(">BIIIQQQQBIBBBIIIQBBBB", test, size, qps, depth, dur, iters, 10**9,
+                       10**9, 104, 1024, 14, 7, 7, 0, 1, 0xffffffff, 0, 0, 0, 0, cq_wait)
 
 
 def link(ep, qps):
@@ -57,6 +59,8 @@ def bench_seeds():
     yield "setup", frame(SETUP, params() + struct.pack(">I", 2) +
                          link(0, [(0x11, 0x123456), (0x12, 0xffffff)]) +
                          link(1, [(0xffffff, 0), (0x800000, 1)]))
+    yield "setup-events", frame(SETUP, params(cq_wait=2) + struct.pack(">I", 1) +
+                                link(0, [(0x13, 0x10)]))
     yield "setup-lat", frame(SETUP, params(3, 2, 1, 1, 0, 1000) + struct.pack(">I", 1) +
                              link(0, [(0x100, 0x200)]))
     yield "setup-ok", frame(SETUP_OK, struct.pack(">I", 1) + link(0, [(0x21, 0x654321)]))
