@@ -14,6 +14,17 @@ static const char *const test_names[] = {
 	[RDC_BENCH_LAT_READ] = "lat-read", [RDC_BENCH_LAT_SEND] = "lat-send",
 };
 
+static const char *const cq_wait_names[] = {"auto", "poll", "events"};
+
+/* The index of @name in @names (the protocol's value), or -EINVAL. */
+static int name_index(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
 const char *rdc_bench_test_name(enum rdc_bench_test test)
 {
 	return (unsigned int)test < RDC_ARRAY_SIZE(test_names) ? test_names[test] : NULL;
@@ -21,15 +32,13 @@ const char *rdc_bench_test_name(enum rdc_bench_test test)
 
 int rdc_bench_test_parse(const char *name, enum rdc_bench_test *test)
 {
-	for (size_t i = 0; i < RDC_ARRAY_SIZE(test_names); i++)
-		if (!strcmp(name, test_names[i])) {
-			*test = (enum rdc_bench_test)i;
-			return 0;
-		}
-	return -EINVAL;
-}
+	int i = name_index(name, test_names, RDC_ARRAY_SIZE(test_names));
 
-static const char *const cq_wait_names[] = {"auto", "poll", "events"};
+	if (i < 0)
+		return i;
+	*test = (enum rdc_bench_test)i;
+	return 0;
+}
 
 const char *rdc_bench_cq_wait_name(enum rdc_bench_cq_wait w)
 {
@@ -38,12 +47,12 @@ const char *rdc_bench_cq_wait_name(enum rdc_bench_cq_wait w)
 
 int rdc_bench_cq_wait_parse(const char *name, enum rdc_bench_cq_wait *w)
 {
-	for (size_t i = 0; i < RDC_ARRAY_SIZE(cq_wait_names); i++)
-		if (!strcmp(name, cq_wait_names[i])) {
-			*w = (enum rdc_bench_cq_wait)i;
-			return 0;
-		}
-	return -EINVAL;
+	int i = name_index(name, cq_wait_names, RDC_ARRAY_SIZE(cq_wait_names));
+
+	if (i < 0)
+		return i;
+	*w = (enum rdc_bench_cq_wait)i;
+	return 0;
 }
 
 void rdc_bench_params_default(struct rdc_bench_params *p, enum rdc_bench_test test)
