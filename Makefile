@@ -12,17 +12,20 @@ DATADIR ?= $(PREFIX)/share/rdmactl
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libmnl libnl-3.0 libnl-route-3.0 yaml-0.1 libibverbs librdmacm
+PKGS := libmnl libnl-3.0 yaml-0.1
+# Headers only: rdmactl loads libibverbs and librdmacm when bench or the live GID
+# table first needs them (lib/kernel/verbs_lib.h says why), so they are not linked.
+DLOPEN_PKGS := libibverbs librdmacm
 
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 # rdmactl -V: libibverbs and libmnl have no call that returns their version,
 # so the versions built against are compiled in (libnl and libyaml say theirs).
 IBVERBS_VERSION := $(shell $(PKG_CONFIG) --modversion libibverbs 2>/dev/null)
 MNL_VERSION := $(shell $(PKG_CONFIG) --modversion libmnl 2>/dev/null)
 ifeq ($(filter clean help deps,$(MAKECMDGOALS)),)
-ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) && echo ok),ok)
-$(error missing build dependencies ($(PKGS)): run 'scripts/install-deps' as root)
+ifneq ($(shell $(PKG_CONFIG) --exists $(PKGS) $(DLOPEN_PKGS) && echo ok),ok)
+$(error missing build dependencies ($(PKGS) $(DLOPEN_PKGS)): run 'scripts/install-deps' as root)
 endif
 # rtnetlink requests are built with libnl-3; from 3.5 its nests carry NLA_F_NESTED.
 ifneq ($(shell $(PKG_CONFIG) --atleast-version=3.5 libnl-3.0 && echo ok),ok)

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <link.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -40,24 +39,11 @@ const struct rdc_param diag_collect_params[] = {
 	{.name = NULL},
 };
 
-/* The file rdma-core's libibverbs was loaded from: its name carries the version (libibverbs.so.1.14.44.0). */
-static int find_ibverbs(struct dl_phdr_info *info, size_t size, void *data)
-{
-	char *out = data;
-
-	(void)size;
-	if (info->dlpi_name && strstr(info->dlpi_name, "libibverbs.so")) {
-		if (!realpath(info->dlpi_name, out))
-			snprintf(out, PATH_MAX, "%s", info->dlpi_name);
-		return 1;
-	}
-	return 0;
-}
-
 /* VERSIONS: what the support engineer asks first.  Kernel and per-port driver and firmware. */
 static int versions_write(const char *dir, const struct rdc_diag_host *h)
 {
 	char path[PATH_MAX + 32], lib[PATH_MAX] = "";
+	struct rdc_err lib_err = {0};
 	unsigned long release = 0;
 	const char *ver;
 	char *end = NULL;
@@ -67,7 +53,9 @@ static int versions_write(const char *dir, const struct rdc_diag_host *h)
 	fp = fopen(path, "we");
 	if (!fp)
 		return -errno;
-	dl_iterate_phdr(find_ibverbs, lib);
+	/* rdmactl loads libibverbs only for bench and live GIDs: here, to name its file. */
+	if (rdc_system_verbs_lib_file(lib, sizeof(lib), &lib_err))
+		lib[0] = '\0';
 	ver = strstr(lib, ".so.1.");
 	fprintf(fp, "# rdmactl support bundle: versions\n");
 	fprintf(fp, "rdmactl: %s\n", RDC_VERSION);
@@ -82,7 +70,7 @@ static int versions_write(const char *dir, const struct rdc_diag_host *h)
 	if (release)
 		fprintf(fp, "rdma-core: %lu (%s)\n", release, lib);
 	else
-		fprintf(fp, "rdma-core: unknown (%s)\n", lib[0] ? lib : "libibverbs not loaded");
+		fprintf(fp, "rdma-core: unknown (%s)\n", lib[0] ? lib : lib_err.msg);
 	for (size_t i = 0; i < h->nports; i++) {
 		const struct rdc_diag_port *p = &h->ports[i];
 

@@ -27,6 +27,7 @@
 #include "bench/engine.h"
 #include "bench/hugepages.h"
 #include "bench/pace.h"
+#include "kernel/verbs_lib.h"
 #include "seam/fs.h"
 
 /*
@@ -241,14 +242,17 @@ static int open_device(struct rdc_bench_link *l, struct rdc_err *err)
 {
 	struct ibv_device **list;
 	int n = 0;
+	int rc = rdc_verbs_load(err);
 
-	list = ibv_get_device_list(&n);
+	if (rc)
+		return rc;
+	list = rdc_ibv_get_device_list(&n);
 	if (!list)
 		return rdc_err_set(err, errno ? errno : ENODEV, "cannot list RDMA devices");
 	for (int i = 0; i < n && !l->ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), l->ep.device))
-			l->ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
+		if (!strcmp(rdc_ibv_get_device_name(list[i]), l->ep.device))
+			l->ctx = rdc_ibv_open_device(list[i]);
+	rdc_ibv_free_device_list(list);
 	if (!l->ctx)
 		return rdc_err_set(err, ENODEV, "cannot open RDMA device '%s'", l->ep.device);
 	return 0;
@@ -276,12 +280,12 @@ static int create_qp(struct rdc_bench_link *l, struct bench_qp *q, struct rdc_er
 	};
 	uint32_t rnd = 0;
 
-	q->qp = ibv_create_qp(l->pd, &init);
+	q->qp = rdc_ibv_create_qp(l->pd, &init);
 	if (!q->qp && l->max_inline && !l->inline_strict) {
 		/* Some devices take less inline data; lat's default then posts from the MR. */
 		l->max_inline = init.cap.max_inline_data = 0;
 		l->use_inline = false;
-		q->qp = ibv_create_qp(l->pd, &init);
+		q->qp = rdc_ibv_create_qp(l->pd, &init);
 	}
 	if (!q->qp && l->max_inline) {
 		int e = errno;
@@ -298,8 +302,8 @@ static int create_qp(struct rdc_bench_link *l, struct bench_qp *q, struct rdc_er
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 		rnd = (uint32_t)rdc_bench_now_ns();
 	q->psn = rnd & 0xffffff;
-	if (ibv_modify_qp(q->qp, &attr,
-			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+	if (rdc_ibv_modify_qp(q->qp, &attr,
+			      IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 		return verbs_fail(err, errno, "move a QP to INIT", l);
 	return 0;
 }
@@ -345,7 +349,7 @@ static int open_cq_wait(struct rdc_bench_link *l, struct rdc_err *err)
 	l->cq_wait = RDC_BENCH_CQ_WAIT_POLL;
 	if (!cq_events_wanted(l))
 		return 0;
-	l->cq_ch = ibv_create_comp_channel(l->ctx);
+	l->cq_ch = rdc_ibv_create_comp_channel(l->ctx);
 	/* Woken by ppoll() only: a read that finds no event must not block the thread. */
 	flags = l->cq_ch ? fcntl(l->cq_ch->fd, F_GETFL) : -1;
 	if (flags >= 0 && !fcntl(l->cq_ch->fd, F_SETFL, flags | O_NONBLOCK)) {
@@ -354,7 +358,7 @@ static int open_cq_wait(struct rdc_bench_link *l, struct rdc_err *err)
 	}
 	e = errno;
 	if (l->cq_ch)
-		ibv_destroy_comp_channel(l->cq_ch);
+		rdc_ibv_destroy_comp_channel(l->cq_ch);
 	l->cq_ch = NULL;
 	if (l->p.cq_wait == RDC_BENCH_CQ_WAIT_AUTO)
 		return 0;
@@ -416,11 +420,11 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 	rc = open_device(l, err);
 	if (rc)
 		goto fail;
-	if (ibv_query_device(l->ctx, &dattr)) {
+	if (rdc_ibv_query_device(l->ctx, &dattr)) {
 		rc = verbs_fail(err, errno, "query the device", l);
 		goto fail;
 	}
-	if (ibv_query_port(l->ctx, (uint8_t)ep->port, &pattr)) {
+	if (rdc_ibv_query_port(l->ctx, (uint8_t)ep->port, &pattr)) {
 		rc = verbs_fail(err, errno, "query the port", l);
 		goto fail;
 	}
@@ -438,7 +442,7 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 	l->rd_atom_resp = dattr.max_qp_rd_atom < MAX_RD_ATOM ? dattr.max_qp_rd_atom : MAX_RD_ATOM;
 	l->rd_atom_init =
 		dattr.max_qp_init_rd_atom < MAX_RD_ATOM ? dattr.max_qp_init_rd_atom : MAX_RD_ATOM;
-	l->pd = ibv_alloc_pd(l->ctx);
+	l->pd = rdc_ibv_alloc_pd(l->ctx);
 	if (!l->pd) {
 		rc = verbs_fail(err, errno, "allocate a protection domain", l);
 		goto fail;
@@ -446,9 +450,9 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 	rc = alloc_buffer(l, err);
 	if (rc)
 		goto fail;
-	l->mr = ibv_reg_mr(l->pd, l->buf, l->buf_len,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ);
+	l->mr = rdc_ibv_reg_mr(l->pd, l->buf, l->buf_len,
+			       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				       IBV_ACCESS_REMOTE_READ);
 	if (!l->mr) {
 		int e = errno;
 
@@ -462,8 +466,8 @@ int rdc_bench_link_open(struct rdc_bench_link **out, const struct rdc_bench_para
 	rc = open_cq_wait(l, err);
 	if (rc)
 		goto fail;
-	l->cq = ibv_create_cq(l->ctx, (int)(p->qps * (p->tx_depth + l->rx_depth)), NULL, l->cq_ch,
-			      0);
+	l->cq = rdc_ibv_create_cq(l->ctx, (int)(p->qps * (p->tx_depth + l->rx_depth)), NULL,
+				  l->cq_ch, 0);
 	if (!l->cq) {
 		rc = verbs_fail(err, errno, "create a completion queue", l);
 		goto fail;
@@ -518,7 +522,7 @@ static void quiesce_qps(struct rdc_bench_link *l)
 		return;
 	l->quiesced = true;
 	for (uint32_t q = 0; q < l->nqps; q++)
-		if (l->qps[q].qp && !ibv_modify_qp(l->qps[q].qp, &attr, IBV_QP_STATE))
+		if (l->qps[q].qp && !rdc_ibv_modify_qp(l->qps[q].qp, &attr, IBV_QP_STATE))
 			any = true;
 	if (!any)
 		return;
@@ -546,19 +550,19 @@ void rdc_bench_link_close(struct rdc_bench_link *l)
 	cm_close(l);
 	for (uint32_t q = 0; q < l->nqps; q++)
 		if (l->qps[q].qp)
-			ibv_destroy_qp(l->qps[q].qp);
+			rdc_ibv_destroy_qp(l->qps[q].qp);
 	if (l->cq)
-		ibv_destroy_cq(l->cq); /* every event was acknowledged: cq_sleep */
+		rdc_ibv_destroy_cq(l->cq); /* every event was acknowledged: cq_sleep */
 	if (l->cq_ch)
-		ibv_destroy_comp_channel(l->cq_ch);
+		rdc_ibv_destroy_comp_channel(l->cq_ch);
 	if (l->mr)
-		ibv_dereg_mr(l->mr);
+		rdc_ibv_dereg_mr(l->mr);
 	if (l->buf)
 		munmap(l->buf, l->map_len);
 	if (l->pd)
-		ibv_dealloc_pd(l->pd);
+		rdc_ibv_dealloc_pd(l->pd);
 	if (l->ctx)
-		ibv_close_device(l->ctx);
+		rdc_ibv_close_device(l->ctx);
 	free(l->res.interval_bytes);
 	free(l->res.lat_ns);
 	free(l->wrs);
@@ -675,10 +679,10 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 			return rdc_err_set(err, ERANGE,
 					   "%s: GID index %u does not fit verbs' 8 bits",
 					   l->ep.device, l->ep.gid_index);
-		if (ibv_modify_qp(bq->qp, &attr,
-				  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-					  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-					  IBV_QP_MIN_RNR_TIMER))
+		if (rdc_ibv_modify_qp(bq->qp, &attr,
+				      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+					      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+					      IBV_QP_MIN_RNR_TIMER))
 			return verbs_fail(err, errno,
 					  "move a QP to RTR (check the GIDs and the route between "
 					  "the links)",
@@ -690,10 +694,10 @@ int rdc_bench_link_connect(struct rdc_bench_link *l, const struct rdc_bench_link
 		attr.rnr_retry = l->p.rnr_retry;
 		attr.sq_psn = bq->psn;
 		attr.max_rd_atomic = (uint8_t)(rd ? rd : 1);
-		if (ibv_modify_qp(bq->qp, &attr,
-				  IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-					  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-					  IBV_QP_MAX_QP_RD_ATOMIC))
+		if (rdc_ibv_modify_qp(bq->qp, &attr,
+				      IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+					      IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+					      IBV_QP_MAX_QP_RD_ATOMIC))
 			return verbs_fail(err, errno, "move a QP to RTS", l);
 		rc = post_first_recvs(l, q, err);
 		if (rc)
@@ -774,21 +778,24 @@ static void cm_close(struct rdc_bench_link *l)
 {
 	for (uint32_t q = 0; q < RDC_BENCH_MAX_QPS; q++)
 		if (l->cm_ids[q])
-			rdma_destroy_id(l->cm_ids[q]);
+			rdc_rdma_destroy_id(l->cm_ids[q]);
 	if (l->cm_listen)
-		rdma_destroy_id(l->cm_listen);
+		rdc_rdma_destroy_id(l->cm_listen);
 	if (l->cm_ch)
-		rdma_destroy_event_channel(l->cm_ch);
+		rdc_rdma_destroy_event_channel(l->cm_ch);
 }
 
 /* The link's event channel, non-blocking: the server polls it beside the control connection. */
 static int cm_channel(struct rdc_bench_link *l, struct rdc_err *err)
 {
-	int fl;
+	int fl, rc;
 
 	if (l->cm_ch)
 		return 0;
-	l->cm_ch = rdma_create_event_channel();
+	rc = rdc_rdmacm_load(err);
+	if (rc)
+		return rc;
+	l->cm_ch = rdc_rdma_create_event_channel();
 	if (!l->cm_ch) {
 		int e = errno;
 
@@ -806,7 +813,7 @@ static int cm_channel(struct rdc_bench_link *l, struct rdc_err *err)
 static int cm_on_link(const struct rdc_bench_link *l, const struct rdma_cm_id *id,
 		      struct rdc_err *err)
 {
-	const char *dev = id->verbs ? ibv_get_device_name(id->verbs->device) : NULL;
+	const char *dev = id->verbs ? rdc_ibv_get_device_name(id->verbs->device) : NULL;
 
 	if (dev && !strcmp(dev, l->ep.device) && id->port_num == l->ep.port)
 		return 0;
@@ -833,29 +840,29 @@ static int cm_qp_up(struct rdc_bench_link *l, uint32_t q, struct rdma_cm_id *id,
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
-	if (rdma_init_qp_attr(id, &a, &mask))
+	if (rdc_rdma_init_qp_attr(id, &a, &mask))
 		return cm_fail(err, errno, "give a QP's RTR attributes", l);
 	if (a.path_mtu > l->path_mtu)
 		a.path_mtu = l->path_mtu;
 	a.max_dest_rd_atomic = (uint8_t)l->rd_atom_resp;
 	a.min_rnr_timer = QP_MIN_RNR_TIMER;
 	a.ah_attr.grh.traffic_class = l->p.traffic_class;
-	if (ibv_modify_qp(qp, &a, mask | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+	if (rdc_ibv_modify_qp(qp, &a, mask | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
 		return verbs_fail(err, errno, "move a QP to RTR with rdma_cm's attributes", l);
 	/* The MTU in use: the CM's path may be narrower than both ports. */
 	l->path_mtu = a.path_mtu;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	mask = 0;
-	if (rdma_init_qp_attr(id, &a, &mask))
+	if (rdc_rdma_init_qp_attr(id, &a, &mask))
 		return cm_fail(err, errno, "give a QP's RTS attributes", l);
 	a.timeout = l->p.qp_timeout;
 	a.retry_cnt = l->p.retry_cnt;
 	a.rnr_retry = l->p.rnr_retry;
 	a.max_rd_atomic = (uint8_t)cm_rd_init(l);
-	if (ibv_modify_qp(qp, &a,
-			  mask | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				  IBV_QP_MAX_QP_RD_ATOMIC))
+	if (rdc_ibv_modify_qp(qp, &a,
+			      mask | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				      IBV_QP_MAX_QP_RD_ATOMIC))
 		return verbs_fail(err, errno, "move a QP to RTS with rdma_cm's attributes", l);
 	l->qps[q].psn = a.sq_psn;
 	return post_first_recvs(l, q, err);
@@ -900,14 +907,14 @@ static int cm_wait(struct rdc_bench_link *l, struct rdma_cm_id *id, enum rdma_cm
 			return rdc_err_set(err, EINTR, "interrupted");
 		if (now >= deadline)
 			return rdc_err_set(err, ETIMEDOUT, "%s/%u: rdma_cm: no %s within %d s",
-					   l->ep.device, l->ep.port, rdma_event_str(want),
+					   l->ep.device, l->ep.port, rdc_rdma_event_str(want),
 					   timeout_ms / 1000);
 		slice_ms = (int)((deadline - now) / 1000000) + 1;
 		if (slice_ms > CM_POLL_SLICE_MS)
 			slice_ms = CM_POLL_SLICE_MS;
 		if (poll(&pfd, 1, slice_ms) <= 0)
 			continue;
-		if (rdma_get_cm_event(l->cm_ch, &ev)) {
+		if (rdc_rdma_get_cm_event(l->cm_ch, &ev)) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			return cm_fail(err, errno, "read an event", l);
@@ -915,7 +922,7 @@ static int cm_wait(struct rdc_bench_link *l, struct rdma_cm_id *id, enum rdma_cm
 		*out = *ev;
 		out->param.conn.private_data = NULL;
 		out->param.conn.private_data_len = 0;
-		rdma_ack_cm_event(ev);
+		rdc_rdma_ack_cm_event(ev);
 		if (out->id != id)
 			continue; /* an earlier QP's (a disconnect) */
 		if (out->event == want)
@@ -927,7 +934,7 @@ static int cm_wait(struct rdc_bench_link *l, struct rdma_cm_id *id, enum rdma_cm
 					   l->ep.device, l->ep.port, l->cm_ready, out->status);
 		return rdc_err_set(err, out->status < 0 ? -out->status : EPROTO,
 				   "%s/%u: rdma_cm: %s instead of %s", l->ep.device, l->ep.port,
-				   rdma_event_str(out->event), rdma_event_str(want));
+				   rdc_rdma_event_str(out->event), rdc_rdma_event_str(want));
 	}
 }
 
@@ -946,27 +953,27 @@ int rdc_bench_link_cm_connect(struct rdc_bench_link *l, uint32_t server_ipv4, ui
 		struct rdma_cm_event ev;
 		struct rdma_cm_id *id;
 
-		if (rdma_create_id(l->cm_ch, &id, l, RDMA_PS_TCP))
+		if (rdc_rdma_create_id(l->cm_ch, &id, l, RDMA_PS_TCP))
 			return cm_fail(err, errno, "create an id", l);
 		l->cm_ids[q] = id;
 		if (tos &&
-		    rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
+		    rdc_rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
 			return cm_fail(err, errno, "set the traffic class", l);
-		if (rdma_resolve_addr(id, (struct sockaddr *)&src, (struct sockaddr *)&dst,
-				      CM_RESOLVE_MS))
+		if (rdc_rdma_resolve_addr(id, (struct sockaddr *)&src, (struct sockaddr *)&dst,
+					  CM_RESOLVE_MS))
 			return cm_fail(err, errno, "resolve the server's address", l);
 		rc = cm_wait(l, id, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS + 1000, &ev, err);
 		if (!rc)
 			rc = cm_on_link(l, id, err);
 		if (rc)
 			return rc;
-		if (rdma_resolve_route(id, CM_RESOLVE_MS))
+		if (rdc_rdma_resolve_route(id, CM_RESOLVE_MS))
 			return cm_fail(err, errno, "resolve the route to the server", l);
 		rc = cm_wait(l, id, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + 1000, &ev, err);
 		if (rc)
 			return rc;
 		cm_conn_param(l, q, priv, &cp);
-		if (rdma_connect(id, &cp))
+		if (rdc_rdma_connect(id, &cp))
 			return cm_fail(err, errno, "send a connection request", l);
 		/* No QP on the id: the REP comes as CONNECT_RESPONSE, the RTU is rdma_establish(). */
 		rc = cm_wait(l, id, RDMA_CM_EVENT_CONNECT_RESPONSE, CM_EVENT_MS, &ev, err);
@@ -981,7 +988,7 @@ int rdc_bench_link_cm_connect(struct rdc_bench_link *l, uint32_t server_ipv4, ui
 		rc = cm_qp_up(l, q, id, err);
 		if (rc)
 			return rc;
-		if (rdma_establish(id))
+		if (rdc_rdma_establish(id))
 			return cm_fail(err, errno, "confirm a connection (RTU)", l);
 		l->cm_up[q] = true;
 		l->cm_ready++;
@@ -999,11 +1006,11 @@ int rdc_bench_link_cm_listen(struct rdc_bench_link *l, uint16_t port, struct rdc
 
 	if (rc)
 		return rc;
-	if (rdma_create_id(l->cm_ch, &l->cm_listen, l, RDMA_PS_TCP))
+	if (rdc_rdma_create_id(l->cm_ch, &l->cm_listen, l, RDMA_PS_TCP))
 		return cm_fail(err, errno, "create an id", l);
 	inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof(addr));
-	if (rdma_bind_addr(l->cm_listen, (struct sockaddr *)&sa) ||
-	    rdma_listen(l->cm_listen, RDC_BENCH_MAX_QPS)) {
+	if (rdc_rdma_bind_addr(l->cm_listen, (struct sockaddr *)&sa) ||
+	    rdc_rdma_listen(l->cm_listen, RDC_BENCH_MAX_QPS)) {
 		/*
 		 * The kernel says EADDRNOTAVAIL when another id holds the port on
 		 * any address; said in the message, which is what reaches the client.
@@ -1071,8 +1078,8 @@ static int cm_request(struct rdc_bench_link *l, struct rdma_cm_id *id, uint32_t 
 	else
 		ours = true;
 	if (!ours) {
-		rdma_reject(id, NULL, 0);
-		rdma_destroy_id(id);
+		rdc_rdma_reject(id, NULL, 0);
+		rdc_rdma_destroy_id(id);
 		return 0;
 	}
 	l->cm_ids[q] = id;
@@ -1080,7 +1087,7 @@ static int cm_request(struct rdc_bench_link *l, struct rdma_cm_id *id, uint32_t 
 	if (rc)
 		return rc;
 	cm_conn_param(l, q, mine, &cp);
-	if (rdma_accept(id, &cp))
+	if (rdc_rdma_accept(id, &cp))
 		return cm_fail(err, errno, "accept a connection", l);
 	return 0;
 }
@@ -1089,7 +1096,7 @@ int rdc_bench_link_cm_service(struct rdc_bench_link *l, struct rdc_err *err)
 {
 	struct rdma_cm_event *ev;
 
-	while (l->cm_ch && !rdma_get_cm_event(l->cm_ch, &ev)) {
+	while (l->cm_ch && !rdc_rdma_get_cm_event(l->cm_ch, &ev)) {
 		enum rdma_cm_event_type type = ev->event;
 		struct rdma_cm_id *id = ev->id;
 		uint8_t priv[CM_PRIVATE_LEN] = {0};
@@ -1101,7 +1108,7 @@ int rdc_bench_link_cm_service(struct rdc_bench_link *l, struct rdc_err *err)
 			memcpy(priv, ev->param.conn.private_data,
 			       len < sizeof(priv) ? len : sizeof(priv));
 		/* Acknowledged first: a refused request's id is destroyed below. */
-		rdma_ack_cm_event(ev);
+		rdc_rdma_ack_cm_event(ev);
 		for (q = 0; q < l->nqps && l->cm_ids[q] != id; q++)
 			;
 		if (type == RDMA_CM_EVENT_CONNECT_REQUEST)
@@ -1115,7 +1122,7 @@ int rdc_bench_link_cm_service(struct rdc_bench_link *l, struct rdc_err *err)
 			rc = rdc_err_set(err, status < 0 ? -status : EPROTO,
 					 "%s/%u: rdma_cm: %s on QP %u before every QP was "
 					 "connected",
-					 l->ep.device, l->ep.port, rdma_event_str(type), q);
+					 l->ep.device, l->ep.port, rdc_rdma_event_str(type), q);
 		if (rc)
 			return rc;
 	}
@@ -1173,7 +1180,7 @@ static bool any_success(const struct ibv_wc *wc, int n)
 
 const char *rdc_bench_wc_status_str(int status)
 {
-	return ibv_wc_status_str((enum ibv_wc_status)status);
+	return rdc_ibv_wc_status_str((enum ibv_wc_status)status);
 }
 
 /* "retry exceeded" and what usually causes it, for a failed completion. */
@@ -1189,10 +1196,10 @@ static void link_failed_wc(struct rdc_bench_link *l, const struct ibv_wc *wc, ui
 		snprintf(l->res.error, sizeof(l->res.error),
 			 "%s (status %d) at %.3f s: no answer from the peer; cable, route, GID, "
 			 "MTU or a lossy priority",
-			 ibv_wc_status_str(wc->status), wc->status, clock_s(l, now));
+			 rdc_ibv_wc_status_str(wc->status), wc->status, clock_s(l, now));
 	else
 		snprintf(l->res.error, sizeof(l->res.error), "%s (status %d) at %.3f s",
-			 ibv_wc_status_str(wc->status), wc->status, clock_s(l, now));
+			 rdc_ibv_wc_status_str(wc->status), wc->status, clock_s(l, now));
 }
 
 static void link_failed(struct rdc_bench_link *l, int code, const char *what)
@@ -1374,8 +1381,8 @@ static void cq_sleep(struct rdc_bench_link *l, uint64_t now, uint64_t until_ns)
 		wait = until_ns - now;
 	ts.tv_sec = (time_t)(wait / 1000000000ull);
 	ts.tv_nsec = (long)(wait % 1000000000ull);
-	if (ppoll(&pfd, 1, &ts, NULL) > 0 && !ibv_get_cq_event(l->cq_ch, &cq, &cq_ctx)) {
-		ibv_ack_cq_events(cq, 1);
+	if (ppoll(&pfd, 1, &ts, NULL) > 0 && !rdc_ibv_get_cq_event(l->cq_ch, &cq, &cq_ctx)) {
+		rdc_ibv_ack_cq_events(cq, 1);
 		l->cq_armed = false;
 	}
 }

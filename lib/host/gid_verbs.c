@@ -10,6 +10,7 @@
 #include "host/gid_verbs.h"
 #include "host/ibdev.h"
 #include "kernel/rtnl.h"
+#include "kernel/verbs_lib.h"
 #include "seam/fs.h"
 
 /*
@@ -28,22 +29,25 @@ static ssize_t verbs_query_cb(const char *dev, struct ibv_gid_entry **entries)
 	int n = 0;
 
 	*entries = NULL;
+	/* Without libibverbs the caller reads sysfs, as for any other failure here. */
+	if (rdc_verbs_load(NULL))
+		return -ENOPKG;
 	errno = 0;
-	list = ibv_get_device_list(&n);
+	list = rdc_ibv_get_device_list(&n);
 	if (!list)
 		return errno ? -errno : -ENODEV;
 	for (int i = 0; i < n && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
+		if (!strcmp(rdc_ibv_get_device_name(list[i]), dev))
+			ctx = rdc_ibv_open_device(list[i]);
+	rdc_ibv_free_device_list(list);
 	if (!ctx)
 		return -ENODEV;
 	/* ibv_query_device() and ibv_query_port() return a positive errno. */
-	rc = -ibv_query_device(ctx, &attr);
+	rc = -rdc_ibv_query_device(ctx, &attr);
 	for (unsigned int p = 1; !rc && p <= attr.phys_port_cnt; p++) {
 		struct ibv_port_attr pa;
 
-		rc = -ibv_query_port(ctx, (uint8_t)p, &pa);
+		rc = -rdc_ibv_query_port(ctx, (uint8_t)p, &pa);
 		if (!rc && pa.gid_tbl_len > 0)
 			max += (size_t)pa.gid_tbl_len;
 	}
@@ -56,13 +60,13 @@ static ssize_t verbs_query_cb(const char *dev, struct ibv_gid_entry **entries)
 		rc = -ENOMEM;
 		goto out;
 	}
-	rc = ibv_query_gid_table(ctx, e, max, 0);
+	rc = rdc_ibv_query_gid_table(ctx, e, max, 0);
 	if (rc < 0)
 		free(e);
 	else
 		*entries = e;
 out:
-	ibv_close_device(ctx);
+	rdc_ibv_close_device(ctx);
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 
 #include "host/bundle.h"
 #include "host/system.h"
+#include "kernel/verbs_lib.h"
 #include "seam/fs.h"
 #include "seam/nl.h"
 
@@ -213,4 +214,9 @@ int rdc_system_window_for(double interval_s, double *window_s, struct rdc_err *e
 const char *rdc_system_capture_error(void)
 {
 	return rdc_fs_capture_error();
+}
+
+int rdc_system_verbs_lib_file(char *buf, size_t size, struct rdc_err *err)
+{
+	return rdc_verbs_lib_file(buf, size, err);
 }

@@ -34,6 +34,12 @@ const char *rdc_system_strict_line(size_t i);
 bool rdc_system_live(void);
 /* Whether files are read from a root directory (--root: a bundle), not this host's. */
 bool rdc_system_rooted(void);
+/*
+ * The file rdma-core's libibverbs is loaded from here, links resolved
+ * (libibverbs.so.1.14.44.0: rdma-core 44), loading it if need be; 0 or the
+ * load's error (kernel/verbs_lib.h).
+ */
+int rdc_system_verbs_lib_file(char *buf, size_t size, struct rdc_err *err);
 /* Only point the file layer at @root (completion lists a bundle's devices). */
 int rdc_system_set_root(const char *root, struct rdc_err *err);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rtnl.h - network interface state over rtnetlink (libnl-3 builds and parses, nl.c carries) */
+/* rtnl.h - network interface state over rtnetlink (libnl-3 builds, nlattr.h reads, nl.c carries) */
 #pragma once
 
 #include <net/if.h>

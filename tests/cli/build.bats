@@ -69,6 +69,22 @@ sources() {
 	assert_output "$(printf '%s\n' "$n" link)"
 }
 
+@test "link: rdmactl starts without RDMA's libraries; a listing loads none of them" {
+	# libibverbs needs libnl-route-3, whose constructors ran at every start:
+	# bench and the live GID table dlopen() them (lib/kernel/verbs_lib.h).
+	run readelf -d "$SRC/rdmactl"
+	assert_success
+	assert_output --partial 'libnl-3.so'
+	refute_output --partial 'libibverbs'
+	refute_output --partial 'librdmacm'
+	refute_output --partial 'libnl-route'
+	run env LD_DEBUG=files "$SRC/rdmactl" --root "$TOP/testdata/hosts/cx6dx" port gids
+	assert_success
+	assert_output --partial 'mlx5_0'
+	refute_output --partial 'libibverbs'
+	refute_output --partial 'libnl-route'
+}
+
 @test "README: its test command is exactly what .ci/run runs, and docs/HACKING.md names it" {
 	local ci
 	ci=$(grep -E '^scripts/install-deps ' "$TOP/.ci/run")

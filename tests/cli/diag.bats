@@ -303,6 +303,8 @@ check_ids() {
 	grep -qx './VERSIONS' list
 	! grep -E '^\./proc/(self|[0-9]+)/|environ|/etc/|ssh' list
 	tar -xzf b.tar.gz ./VERSIONS -O | grep -q "^kernel: $(uname -r)\$"
+	# libibverbs is not linked: collect loads it to name rdma-core's version.
+	tar -xzf b.tar.gz ./VERSIONS -O | grep -qE '^rdma-core: [0-9]+ \(/.*/libibverbs\.so\.1\.[0-9.]+\)$'
 	live=$("$RDMACTL" -j diag interval 0 | jq -c '[.findings[].id] | sort') || true
 	mkdir scratch
 	offline=$(TMPDIR=$PWD/scratch "$RDMACTL" --root b.tar.gz -j diag interval 0 |
