@@ -69,6 +69,21 @@ pt_rate() {
 	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { printf "%.6f\n", $2 / 2 / 1e6; exit }' <<<"$(pt_out "$1" "-F $2")"
 }
 
+# pt_rate_beside RATE TOOL "OPTIONS": pt_rate, run again (at most three runs)
+# while perftest moves less than a tenth of rdmactl's RATE: a -R run that
+# stalls after connecting (0 iterations, or some hundred in its 2 s: its QPs
+# in retransmission), as seen in about one CI run in five, is perftest's own
+# failure, not a figure to compare with.  The last run's rate.
+pt_rate_beside() {
+	local rate=$1 try got
+	for try in 1 2 3; do
+		got=$(pt_rate "$2" "$3")
+		awk -v a="$rate" -v b="$got" 'BEGIN { exit !(b > 0 && a / b <= 10) }' && break
+		[ "$try" = 3 ] || echo "# $2 -R: ${got:-no} Mmsg/s, under a tenth of rdmactl's $rate: perftest stalled, run again (try $try of 3)" >&3
+	done
+	echo "$got"
+}
+
 # pt_typical TOOL "OPTIONS": a latency tool's t_typical (its median), us.
 pt_typical() {
 	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $5; exit }' <<<"$(pt_out "$1" "$2")"
@@ -121,14 +136,14 @@ ok_run() {
 	ok_run w
 	[ "$(jqf w .rdma_cm)" = true ]
 	same_order "write 1 KiB rdma-cm / ib_write_bw -R" "$(jqf w .total.mmsgs_per_s)" \
-		"$(pt_rate ib_write_bw "-D 2 -s 1024 -R")" Mmsg/s
+		"$(pt_rate_beside "$(jqf w .total.mmsgs_per_s)" ib_write_bw "-D 2 -s 1024 -R")" Mmsg/s
 }
 
 @test "rdma-cm read: reads in flight through the CM's responder resources, as ib_read_bw -R" {
 	rd r duration 2 warmup 0.5 size 1K rdma-cm test read
 	ok_run r
 	same_order "read 1 KiB rdma-cm / ib_read_bw -R" "$(jqf r .total.mmsgs_per_s)" \
-		"$(pt_rate ib_read_bw "-D 2 -s 1024 -R")" Mmsg/s
+		"$(pt_rate_beside "$(jqf r .total.mmsgs_per_s)" ib_read_bw "-D 2 -s 1024 -R")" Mmsg/s
 }
 
 @test "rdma-cm lat-send: send/receive ping-pong, as ib_send_lat -R" {
