@@ -109,10 +109,16 @@ int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err
 	int rc;
 
 	memset(nd, 0, sizeof(*nd));
-	if (!rdc_netdev_exists(name))
+	/*
+	 * The first read is the existence check where it finds the file: only a
+	 * missing mtu asks whether the netdev is there at all (under a root each
+	 * lookup is a walk from the root, and a listing reads every netdev).
+	 */
+	rc = rdc_sysval_i64(&nd->issues, &v, "/sys/class/net/%s/mtu", name);
+	if (rc == 0 && !rdc_netdev_exists(name)) /* a missing file records no issue */
 		return rdc_err_set(err, ENODEV, "no network interface '%s'", name);
 	rdc_strlcpy(nd->name, name, sizeof(nd->name));
-	nd->mtu = rdc_sysval_i64(&nd->issues, &v, "/sys/class/net/%s/mtu", name) > 0 ? v : -1;
+	nd->mtu = rc > 0 ? v : -1;
 	netdev_read_speed(nd);
 	netdev_read_flags(nd);
 	/* carrier reads EINVAL while the netdev is admin down: unknown, as for bond show. */

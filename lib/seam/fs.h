@@ -44,6 +44,14 @@
  * Path arguments are printf formats; the formatted path must fit PATH_MAX.
  */
 
+/*
+ * Under a root, how long a kept directory's fd (fs.c) is trusted to say that
+ * a name is not in it: an ENOENT from one resolved longer ago opens the whole
+ * path from the root, so that a directory removed and made again (a live
+ * host's device that left and came back) is read anew.  Milliseconds.
+ */
+#define RDC_FS_DIR_FRESH_MS 100
+
 /* The most one read takes of a file; sysfs attributes fit in a page (4 KiB). */
 #define RDC_FS_READ_MAX ((size_t)1 << 20)
 

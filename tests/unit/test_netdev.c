@@ -106,8 +106,27 @@ static void test_admin_up_carrier(void **state)
 			assert_non_null(strstr(nd.issues.items[0].msg, "not hexadecimal flags"));
 		rdc_netdev_free(&nd);
 	}
-	/* No such netdev: -ENODEV, nothing read. */
+	/*
+	 * The mtu read is the existence check: a netdev without the file (a
+	 * hand-made bundle) is read all the same, its mtu unknown; only a netdev
+	 * whose directory is missing too is -ENODEV, nothing read.
+	 */
+	{
+		char cmd[160];
+		struct rdc_netdev nd;
+
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s/sys/class/net/nomtu0'", root);
+		assert_int_equal(system(cmd), 0);
+		put("sys/class/net/nomtu0/operstate", "down\n");
+		assert_int_equal(rdc_netdev_read("nomtu0", &nd, &err), 0);
+		assert_string_equal(nd.name, "nomtu0");
+		assert_int_equal(nd.mtu, -1);
+		assert_string_equal(nd.operstate, "down");
+		assert_int_equal(nd.issues.count, 0);
+		rdc_netdev_free(&nd);
+	}
 	assert_int_equal(rdc_netdev_read("eth99", &(struct rdc_netdev){0}, &err), -ENODEV);
+	assert_non_null(strstr(err.msg, "no network interface 'eth99'"));
 }
 
 int main(void)
