@@ -866,39 +866,67 @@ static size_t fs_dir_len(const char *kpath)
 }
 
 /*
- * Open @kpath in the root @base through the directory kept for it (above),
- * with the flags the whole path would have.  True with *@fd an fd or
- * -ENOENT where that decides; false where the whole path must be opened.
+ * The entry of @kpath's directory in the root @base with its fd resolved, or
+ * NULL where there is none to use: a directory not kept (too long), seen
+ * for the first time (unless @now: then it is opened at once), or that did
+ * not resolve (dropped; in an overlay kept as FS_DIR_ABSENT, returned).
  */
-static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
+static struct fs_dir *fs_dir_get(int base, const char *kpath, bool now)
 {
 	size_t len = fs_dir_len(kpath);
 	struct fs_dir *d;
 
 	if (!len)
-		return false;
+		return NULL;
 	d = fs_dir_find(base, kpath, len);
 	if (!d) {
-		fs_dir_add(base, kpath, len, FS_DIR_SEEN);
-		return false;
+		d = fs_dir_add(base, kpath, len, FS_DIR_SEEN);
+		if (!now)
+			return NULL;
 	}
 	if (d->fd == FS_DIR_SEEN) {
 		int dfd = fs_openat2(base, d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 		if (dfd < 0 && (dfd != -ENOENT || base != fs_overlay_fd)) {
 			fs_dir_drop(d);
-			return false;
+			return NULL;
 		}
 		d->fd = dfd < 0 ? FS_DIR_ABSENT : dfd;
 		d->opened_ms = fs_now_ms();
 	}
+	return d;
+}
+
+/*
+ * A name missing from @d: whether that decides (an overlay's; the fresh
+ * directory's, above), or the whole path must say (@d is dropped then).
+ */
+static bool fs_dir_missing_decides(struct fs_dir *d, int base)
+{
+	if (base == fs_overlay_fd || fs_now_ms() - d->opened_ms <= RDC_FS_DIR_FRESH_MS)
+		return true;
+	fs_dir_drop(d);
+	return false;
+}
+
+/*
+ * Open @kpath in the root @base through the directory kept for it (above),
+ * with the flags the whole path would have.  True with *@fd an fd or
+ * -ENOENT where that decides; false where the whole path must be opened.
+ */
+static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
+{
+	struct fs_dir *d = fs_dir_get(base, kpath, false);
+
+	if (!d)
+		return false;
 	if (d->fd == FS_DIR_ABSENT) {
 		*fd = -ENOENT;
 		return true;
 	}
 	if (d->up)
 		return false;
-	*fd = fs_openat2_res(d->fd, kpath + len + 1, flags,
+	*fd = fs_openat2_res(d->fd, kpath + d->len + 1, flags,
 			     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
 	/*
 	 * A class directory is links up into /sys/devices, each EXDEV here:
@@ -906,15 +934,32 @@ static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
 	 */
 	if (*fd == -EXDEV)
 		d->up = true;
-	if (*fd >= 0 || (*fd == -ENOENT && base == fs_overlay_fd))
+	if (*fd >= 0)
 		return true;
-	if (*fd != -ENOENT)
-		return false;
-	/* A missing name: the fresh directory's answer, else the whole path's (above). */
-	if (fs_now_ms() - d->opened_ms <= RDC_FS_DIR_FRESH_MS)
-		return true;
-	fs_dir_drop(d);
-	return false;
+	return *fd == -ENOENT && fs_dir_missing_decides(d, base);
+}
+
+/*
+ * Read the link @kpath names by its name from its directory's fd, opened
+ * now if it is not kept yet (a PCI function's "driver" comes before the
+ * files read next to it): readlinkat() of one name resolves nothing, so
+ * the jail holds without an O_PATH fd of the link.  Returns its length, or
+ * -errno where that decides; 0 where the whole path must say (no directory,
+ * an error other than a missing name, a directory no longer fresh).
+ */
+static ssize_t fs_dir_readlink(int base, const char *kpath, char *target, size_t size)
+{
+	struct fs_dir *d = fs_dir_get(base, kpath, true);
+	ssize_t n;
+
+	if (!d || d->fd < 0)
+		return 0;
+	n = readlinkat(d->fd, kpath + d->len + 1, target, size);
+	if (n > 0)
+		return n;
+	if (n == 0 || errno != ENOENT)
+		return 0;
+	return fs_dir_missing_decides(d, base) ? -ENOENT : 0;
 }
 
 /* Keep a listing's fd (of @kpath, resolved from @base) as its directory's; closes it otherwise. */
@@ -1293,6 +1338,10 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...)
 	canon[0] = '\0';
 	if (!fs_root[0] && scope != FS_SCOPE_SYS) {
 		n = readlink(kpath, target, sizeof(target) - 1);
+	} else if (scope == FS_SCOPE_NONE && !fs_walk_only &&
+		   (n = fs_dir_readlink(fs_root_fd, kpath, target, sizeof(target) - 1)) != 0) {
+		if (n < 0)
+			return (int)n;
 	} else {
 		struct fs_how how = {
 			.flags = O_PATH | O_NOFOLLOW,

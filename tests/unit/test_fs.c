@@ -762,6 +762,12 @@ static void dir_cache_cases(bool walk)
 		assert_true(rdc_fs_exists("/sys/warm/b"));
 		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/up"), 0);
 		assert_string_equal(buf, "fw_ver");
+		/* Read by name from the warm directory: a link's own text, nothing else. */
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/escape_dir"), 0);
+		assert_string_equal(buf, strrchr(outside, '/') + 1);
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/nolink"), -ENOENT);
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/a"), -EINVAL);
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/.."), -EINVAL);
 		assert_int_equal(rdc_fs_list(&names, &err, "/sys/warm"), 0);
 		assert_int_equal(names.count, 9);
 		rdc_names_free(&names);
@@ -808,7 +814,24 @@ static void dir_cache_cases(bool walk)
 	assert_int_equal(usleep((RDC_FS_DIR_FRESH_MS + 30) * 1000), 0);
 	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/later/x"), 3);
 	assert_string_equal(buf, "NEW");
+	/* A link too: the one in the directory made again, once the old fd is stale. */
+	ln("first", root, "sys/later/link");
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/later/link"), 0);
+		assert_string_equal(buf, "first");
+	}
 	snprintf(path, sizeof(path), "%s/sys/later/x", root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/later/link", root);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/sys/later", root);
+	assert_int_equal(rmdir(path), 0);
+	mkpath(root, "sys/later");
+	ln("second", root, "sys/later/link");
+	assert_int_equal(usleep((RDC_FS_DIR_FRESH_MS + 30) * 1000), 0);
+	assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/later/link"), 0);
+	assert_string_equal(buf, "second");
+	snprintf(path, sizeof(path), "%s/sys/later/link", root);
 	assert_int_equal(unlink(path), 0);
 	snprintf(path, sizeof(path), "%s/sys/later", root);
 	assert_int_equal(rmdir(path), 0); /* the next run of these cases starts without it */
