@@ -11,12 +11,15 @@
 #include "host/sysval.h"
 #include "seam/fs.h"
 
+/* A name with '/' or ".." would walk out of /sys/class/net. */
+static bool netdev_name_ok(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
 bool rdc_netdev_exists(const char *name)
 {
-	/* A name with '/' or ".." would walk out of /sys/class/net. */
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
-		return false;
-	return rdc_fs_exists("/sys/class/net/%s", name);
+	return netdev_name_ok(name) && rdc_fs_exists("/sys/class/net/%s", name);
 }
 
 int rdc_netdev_names(struct rdc_names *names, struct rdc_err *err)
@@ -109,10 +112,12 @@ int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err
 	int rc;
 
 	memset(nd, 0, sizeof(*nd));
+	if (!netdev_name_ok(name))
+		return rdc_err_set(err, ENODEV, "no network interface '%s'", name);
 	/*
 	 * The first read is the existence check where it finds the file: only a
-	 * missing mtu asks whether the netdev is there at all (under a root each
-	 * lookup is a walk from the root, and a listing reads every netdev).
+	 * missing mtu asks whether the netdev is there at all (under a root a
+	 * lookup can be a walk from the root, and a listing reads every netdev).
 	 */
 	rc = rdc_sysval_i64(&nd->issues, &v, "/sys/class/net/%s/mtu", name);
 	if (rc == 0 && !rdc_netdev_exists(name)) /* a missing file records no issue */

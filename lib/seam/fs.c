@@ -45,7 +45,9 @@ static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a
  * EXDEV) or the short open fails for anything but ENOENT, the whole path is
  * opened as before and decides.  A directory is opened (O_PATH) the second
  * time it is asked for, so one read once costs nothing more; a listing's own
- * fd is kept instead of closed.  In an overlay (a later sample of a bundle,
+ * fd is kept instead of closed.  A link is read with readlinkat() of its name
+ * from its directory's fd, opened at once where it is not kept yet: one name
+ * resolves nothing, so that needs no O_PATH fd of the link (fs_dir_readlink).  In an overlay (a later sample of a bundle,
  * written once) a directory that does not resolve is remembered as such and
  * an ENOENT from a kept directory decides: most files are not in it.  Under
  * the root itself an ENOENT from a kept directory decides only while the
@@ -853,7 +855,10 @@ static struct fs_dir *fs_dir_add(int base, const char *dir, size_t len, int fd)
 	return d;
 }
 
-/* The length of @kpath's directory (up to its last '/'), 0 where none is kept. */
+/*
+ * The length of @kpath's directory (up to its last '/'), 0 where none is kept
+ * (no '/', a name in "/" itself, a trailing '/', a directory too long).
+ */
 static size_t fs_dir_len(const char *kpath)
 {
 	const char *slash = strrchr(kpath, '/');
@@ -867,9 +872,10 @@ static size_t fs_dir_len(const char *kpath)
 
 /*
  * The entry of @kpath's directory in the root @base with its fd resolved, or
- * NULL where there is none to use: a directory not kept (too long), seen
- * for the first time (unless @now: then it is opened at once), or that did
- * not resolve (dropped; in an overlay kept as FS_DIR_ABSENT, returned).
+ * NULL where there is none to use: no directory kept for it (fs_dir_len()),
+ * one seen for the first time (unless @now: then it is opened at once, and
+ * kept only where it opens, so that a missing one evicts nothing), or one
+ * that did not resolve (dropped; in an overlay kept as FS_DIR_ABSENT).
  */
 static struct fs_dir *fs_dir_get(int base, const char *kpath, bool now)
 {
@@ -879,10 +885,18 @@ static struct fs_dir *fs_dir_get(int base, const char *kpath, bool now)
 	if (!len)
 		return NULL;
 	d = fs_dir_find(base, kpath, len);
+	if (!d && now) {
+		char dir[sizeof(d->path)];
+		int dfd;
+
+		memcpy(dir, kpath, len);
+		dir[len] = '\0';
+		dfd = fs_openat2(base, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		return dfd < 0 ? NULL : fs_dir_add(base, kpath, len, dfd);
+	}
 	if (!d) {
-		d = fs_dir_add(base, kpath, len, FS_DIR_SEEN);
-		if (!now)
-			return NULL;
+		fs_dir_add(base, kpath, len, FS_DIR_SEEN);
+		return NULL;
 	}
 	if (d->fd == FS_DIR_SEEN) {
 		int dfd = fs_openat2(base, d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -730,10 +730,27 @@ static void dir_cache_cases(bool walk)
 		snprintf(path, sizeof(path), "../../../../../../../../../../..%s/secret", outside);
 		ln(path, root, "sys/warm/escape_rel");
 		ln(outside, root, "sys/warm/escape_dir");
+		ln("secret", outside, "lnk"); /* a link out there: never read from in here */
+		mkpath(root, "sys/linkdir");
+		ln("../t", root, "sys/linkdir/l");
 		ln("/proc/self/cmdline", root, "sys/warm/cmdline"); /* not in the root */
 	}
 
 	assert_int_equal(rdc_fs_set_root(root, &err), 0);
+	/*
+	 * A link is read by name from its directory, which is opened for it at
+	 * the first read and kept (one more fd, with openat2(); a file's
+	 * directory waits for the second); the walk keeps none.
+	 */
+	{
+		int before = open_fds();
+
+		for (int round = 0; round < 3; round++) {
+			assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/linkdir/l"), 0);
+			assert_string_equal(buf, "t");
+			assert_int_equal(open_fds(), before + (walk ? 0 : 1));
+		}
+	}
 	/* Asked once, twice (the directory opened), then warm: the same answers. */
 	for (int round = 0; round < 3; round++) {
 		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/a"), 1);
@@ -768,6 +785,8 @@ static void dir_cache_cases(bool walk)
 		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/nolink"), -ENOENT);
 		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/a"), -EINVAL);
 		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/.."), -EINVAL);
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/escape_dir/lnk"),
+				 -ENOENT);
 		assert_int_equal(rdc_fs_list(&names, &err, "/sys/warm"), 0);
 		assert_int_equal(names.count, 9);
 		rdc_names_free(&names);

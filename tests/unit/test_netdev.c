@@ -127,6 +127,18 @@ static void test_admin_up_carrier(void **state)
 	}
 	assert_int_equal(rdc_netdev_read("eth99", &(struct rdc_netdev){0}, &err), -ENODEV);
 	assert_non_null(strstr(err.msg, "no network interface 'eth99'"));
+	/* A name that is not one netdev's is none, whatever its mtu path would read. */
+	{
+		static const char *const bad[] = {"../x", "eth0/../../x", "..", ""};
+		char cmd[160];
+
+		snprintf(cmd, sizeof(cmd), "mkdir -p '%s/sys/class/x'", root);
+		assert_int_equal(system(cmd), 0);
+		put("sys/class/x/mtu", "1500\n");
+		for (size_t i = 0; i < RDC_ARRAY_SIZE(bad); i++)
+			assert_int_equal(rdc_netdev_read(bad[i], &(struct rdc_netdev){0}, &err),
+					 -ENODEV);
+	}
 }
 
 int main(void)
