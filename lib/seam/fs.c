@@ -45,10 +45,11 @@ static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a
  * EXDEV) or the short open fails for anything but ENOENT, the whole path is
  * opened as before and decides.  A directory is opened (O_PATH) the second
  * time it is asked for, so one read once costs nothing more; a listing's own
- * fd is kept instead of closed.  A link is read with readlinkat() of its name
- * from its directory's fd, opened at once where it is not kept yet: one name
- * resolves nothing, so that needs no O_PATH fd of the link (fs_dir_readlink).  In an overlay (a later sample of a bundle,
- * written once) a directory that does not resolve is remembered as such and
+ * fd is kept instead of closed.  A link is read with readlinkat() of its
+ * name from its directory's fd, opened at once where it is not kept yet:
+ * one name resolves nothing, so that needs no O_PATH fd of the link
+ * (fs_dir_readlink).  In an overlay (a later sample of a bundle, written
+ * once) a directory that does not resolve is remembered as such and
  * an ENOENT from a kept directory decides: most files are not in it.  Under
  * the root itself an ENOENT from a kept directory decides only while the
  * directory is fresh (RDC_FS_DIR_FRESH_MS since its fd was resolved); an
@@ -60,12 +61,13 @@ static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a
  * names that are mostly absent (a port's "parent", a netdev's "bonding" and
  * "master"), and opening each whole path again cost a second walk from the
  * root per probe (an IN_ROOT lookup that fails is about four times a relative
- * one: 5 against 1.2 us on CI's kind), about 7% of `port` on 800 devices.  A
- * directory removed and made again within the window of its first open is the
- * same race as one removed during the read.  Only under a root (live, bonds and
- * configfs objects come and go under a command that makes them), never for
- * the walk (capture, no openat2()), emptied when the root or the overlay
- * changes.  Keyed by the fd resolved from (the root's or the overlay's).
+ * one: 5 against 1.2 us on CI's kind), 2400 of `port`'s 94500 system calls
+ * on 800 devices.  A directory removed and made again within the window of
+ * its first open is the same race as one removed during the read.  Only
+ * under a root (live, bonds and configfs objects come and go under a command
+ * that makes them), never for the walk (capture, no openat2()), emptied when
+ * the root or the overlay changes.  Keyed by the fd resolved from (the
+ * root's or the overlay's).
  */
 #define FS_DIRS 16
 #define FS_DIR_SEEN (-1)   /* asked for once, not opened */
@@ -886,7 +888,7 @@ static struct fs_dir *fs_dir_get(int base, const char *kpath, bool now)
 		return NULL;
 	d = fs_dir_find(base, kpath, len);
 	if (!d && now) {
-		char dir[sizeof(d->path)];
+		char dir[sizeof(fs_dirs[0].path)];
 		int dfd;
 
 		memcpy(dir, kpath, len);
