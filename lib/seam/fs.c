@@ -45,12 +45,20 @@ static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a
  * EXDEV) or the short open fails for anything but ENOENT, the whole path is
  * opened as before and decides.  A directory is opened (O_PATH) the second
  * time it is asked for, so one read once costs nothing more; a listing's own
- * fd is kept instead of closed.  A link is read with readlinkat() of its
- * name from its directory's fd, opened at once where it is not kept yet:
- * one name resolves nothing, so that needs no O_PATH fd of the link
- * (fs_dir_readlink).  In an overlay (a later sample of a bundle, written
- * once) a directory that does not resolve is remembered as such and
- * an ENOENT from a kept directory decides: most files are not in it.  Under
+ * fd is kept instead of closed, and a reader that knows several reads follow
+ * in one directory (a device's attributes) opens it at once
+ * (rdc_fs_expect_dir(), rdc_fs_is_dir()).  Where a path's own directory is
+ * not open, the rest of it is opened from the one kept nearest above it
+ * ("ports/1/state" from a device's directory, "eth0/dev_port" from the
+ * listing of a function's "net"), alike.  A listing whose entries are all
+ * links (a class directory: each leads up into /sys/devices) is kept marked
+ * as such, so that paths through it are not tried below it only to be
+ * refused.  A link is read with readlinkat() of its name from its
+ * directory's fd, opened at once where it is not kept yet: one name resolves
+ * nothing, so that needs no O_PATH fd of the link (fs_dir_readlink).  In an
+ * overlay (a later sample of a bundle, written once) a directory that does
+ * not resolve is remembered as such and an ENOENT from a kept directory
+ * decides: most files are not in it.  Under
  * the root itself an ENOENT from a kept directory decides only while the
  * directory is fresh (RDC_FS_DIR_FRESH_MS since its fd was resolved); an
  * older one is dropped and the whole path opened, and a directory that did
@@ -873,6 +881,78 @@ static size_t fs_dir_len(const char *kpath)
 }
 
 /*
+ * A name missing from @d: whether that decides (an overlay's; the fresh
+ * directory's, above), or the whole path must say (@d is dropped then).
+ */
+static bool fs_dir_missing_decides(struct fs_dir *d, int base)
+{
+	if (base == fs_overlay_fd || fs_now_ms() - d->opened_ms <= RDC_FS_DIR_FRESH_MS)
+		return true;
+	fs_dir_drop(d);
+	return false;
+}
+
+/*
+ * The directory kept open nearest above the first @len bytes of @kpath (a
+ * strict prefix ending at a '/'), for the rest to be opened from it: the
+ * longest, among those resolved from @base whose names have not led up.
+ * NULL where there is none.
+ */
+static struct fs_dir *fs_dir_above(int base, const char *kpath, size_t len)
+{
+	struct fs_dir *best = NULL;
+
+	for (size_t i = 0; i < FS_DIRS; i++) {
+		struct fs_dir *d = &fs_dirs[i];
+
+		if (d->base == base && d->fd >= 0 && !d->up && d->len < len &&
+		    kpath[d->len] == '/' && !memcmp(d->path, kpath, d->len) &&
+		    (!best || d->len > best->len))
+			best = d;
+	}
+	if (best)
+		best->used = ++fs_dirs_tick;
+	return best;
+}
+
+/*
+ * openat2() of the rest of @kpath below the directory @d keeps
+ * (RESOLVE_BENEATH), with @flags.  True with *@fd an fd, or -ENOENT where
+ * that decides (fs_dir_missing_decides()); false where the whole path must be
+ * opened: a link that is absolute or leads up out of @d (EXDEV), any other
+ * error, a directory no longer fresh.  Where the rest is one name, EXDEV
+ * marks @d, so that its names are opened whole from then on: a class
+ * directory is links up into /sys/devices.  A longer rest says nothing of
+ * @d's own names (a device's "device" link leads up, its "ports" does not).
+ */
+static bool fs_dir_openat(struct fs_dir *d, int base, const char *kpath, int flags, int *fd)
+{
+	const char *rest = kpath + d->len + 1;
+
+	*fd = fs_openat2_res(d->fd, rest, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
+	if (*fd == -EXDEV && !strchr(rest, '/'))
+		d->up = true;
+	if (*fd >= 0)
+		return true;
+	return *fd == -ENOENT && fs_dir_missing_decides(d, base);
+}
+
+/*
+ * openat2() of @kpath in the root @base: the rest of it from the directory
+ * kept nearest above it where there is one, else the whole path from @base.
+ * Returns an fd or -errno.
+ */
+static int fs_openat2_near(int base, const char *kpath, int flags)
+{
+	struct fs_dir *above = fs_dir_above(base, kpath, strlen(kpath));
+	int fd;
+
+	if (above && fs_dir_openat(above, base, kpath, flags, &fd))
+		return fd;
+	return fs_openat2(base, kpath, flags);
+}
+
+/*
  * The entry of @kpath's directory in the root @base with its fd resolved, or
  * NULL where there is none to use: no directory kept for it (fs_dir_len()),
  * one seen for the first time (unless @now: then it is opened at once, and
@@ -893,7 +973,7 @@ static struct fs_dir *fs_dir_get(int base, const char *kpath, bool now)
 
 		memcpy(dir, kpath, len);
 		dir[len] = '\0';
-		dfd = fs_openat2(base, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		dfd = fs_openat2_near(base, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		return dfd < 0 ? NULL : fs_dir_add(base, kpath, len, dfd);
 	}
 	if (!d) {
@@ -901,7 +981,7 @@ static struct fs_dir *fs_dir_get(int base, const char *kpath, bool now)
 		return NULL;
 	}
 	if (d->fd == FS_DIR_SEEN) {
-		int dfd = fs_openat2(base, d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		int dfd = fs_openat2_near(base, d->path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 		if (dfd < 0 && (dfd != -ENOENT || base != fs_overlay_fd)) {
 			fs_dir_drop(d);
@@ -914,45 +994,29 @@ static struct fs_dir *fs_dir_get(int base, const char *kpath, bool now)
 }
 
 /*
- * A name missing from @d: whether that decides (an overlay's; the fresh
- * directory's, above), or the whole path must say (@d is dropped then).
- */
-static bool fs_dir_missing_decides(struct fs_dir *d, int base)
-{
-	if (base == fs_overlay_fd || fs_now_ms() - d->opened_ms <= RDC_FS_DIR_FRESH_MS)
-		return true;
-	fs_dir_drop(d);
-	return false;
-}
-
-/*
  * Open @kpath in the root @base through the directory kept for it (above),
- * with the flags the whole path would have.  True with *@fd an fd or
- * -ENOENT where that decides; false where the whole path must be opened.
+ * or where that is not open (yet), the one kept nearest above it ("ports/1/
+ * link_layer" from the device's directory, "net/eth0/dev_port" from the
+ * listing of "net"), with the flags the whole path would have.  True with
+ * *@fd an fd or -ENOENT where that decides; false where the whole path must
+ * be opened.
  */
 static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
 {
 	struct fs_dir *d = fs_dir_get(base, kpath, false);
+	const char *slash;
 
-	if (!d)
-		return false;
-	if (d->fd == FS_DIR_ABSENT) {
+	if (d && d->fd == FS_DIR_ABSENT) {
 		*fd = -ENOENT;
 		return true;
 	}
-	if (d->up)
-		return false;
-	*fd = fs_openat2_res(d->fd, kpath + d->len + 1, flags,
-			     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
-	/*
-	 * A class directory is links up into /sys/devices, each EXDEV here:
-	 * its names are opened whole from then on.
-	 */
-	if (*fd == -EXDEV)
-		d->up = true;
-	if (*fd >= 0)
-		return true;
-	return *fd == -ENOENT && fs_dir_missing_decides(d, base);
+	if (d && d->up)
+		return false; /* its names lead up: so would the path through them */
+	if (!d) {
+		slash = strrchr(kpath, '/');
+		d = slash ? fs_dir_above(base, kpath, (size_t)(slash - kpath)) : NULL;
+	}
+	return d && fs_dir_openat(d, base, kpath, flags, fd);
 }
 
 /*
@@ -978,8 +1042,13 @@ static ssize_t fs_dir_readlink(int base, const char *kpath, char *target, size_t
 	return fs_dir_missing_decides(d, base) ? -ENOENT : 0;
 }
 
-/* Keep a listing's fd (of @kpath, resolved from @base) as its directory's; closes it otherwise. */
-static void fs_dir_keep(int base, const char *kpath, int fd)
+/*
+ * Keep a listing's fd (of @kpath, resolved from @base) as its directory's;
+ * closes it otherwise.  @links: its entries are all links (a class
+ * directory's lead up into /sys/devices), so paths through it are opened
+ * whole, without first trying them below it.
+ */
+static void fs_dir_keep(int base, const char *kpath, int fd, bool links)
 {
 	size_t len = strlen(kpath);
 	struct fs_dir *d;
@@ -990,13 +1059,14 @@ static void fs_dir_keep(int base, const char *kpath, int fd)
 	}
 	d = fs_dir_find(base, kpath, len);
 	if (!d) {
-		fs_dir_add(base, kpath, len, fd);
+		d = fs_dir_add(base, kpath, len, fd);
 	} else if (d->fd >= 0) {
 		close(fd);
 	} else {
 		d->fd = fd;
 		d->opened_ms = fs_now_ms();
 	}
+	d->up |= links;
 }
 
 /*
@@ -1504,6 +1574,77 @@ bool rdc_fs_exists(const char *fmt, ...)
 	return true;
 }
 
+/*
+ * Under a root (not the walk): open the directory @kpath and keep it, where it
+ * is not kept yet.  Its whole path from the root: the path is a link
+ * ("device") more often than not, and those lead up.  0 or -errno.
+ */
+static int fs_dir_enter(const char *kpath)
+{
+	size_t len = strlen(kpath);
+	struct fs_dir *d =
+		len < sizeof(fs_dirs[0].path) ? fs_dir_find(fs_root_fd, kpath, len) : NULL;
+	int fd;
+
+	if (d && d->fd >= 0)
+		return 0;
+	fd = fs_openat2(fs_root_fd, kpath, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	fs_dir_keep(fs_root_fd, kpath, fd, false);
+	return 0;
+}
+
+void rdc_fs_expect_dir(const char *fmt, ...)
+{
+	FS_PATH(kpath, fmt);
+	if (!path_rc && fs_root[0] && !fs_walk_only && fs_cap_scope(kpath) == FS_SCOPE_NONE)
+		fs_dir_enter(kpath);
+}
+
+int rdc_fs_is_dir(const char *fmt, ...)
+{
+	enum fs_scope scope;
+	char canon[PATH_MAX];
+	struct stat st;
+	int fd, rc;
+
+	FS_PATH(kpath, fmt);
+	if (path_rc)
+		return path_rc;
+	scope = fs_cap_scope(kpath);
+	if (!fs_root[0] && scope == FS_SCOPE_NONE) {
+		if (stat(kpath, &st) < 0)
+			return -errno;
+		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	}
+	if (scope == FS_SCOPE_NONE && !fs_walk_only) {
+		rc = fs_dir_enter(kpath);
+		if (rc != -ENOSYS && rc != -EPERM)
+			return rc;
+		/* No openat2(): fs_open() below walks (and remembers that). */
+	}
+	canon[0] = '\0';
+
+	struct fs_how how = {
+		.flags = O_PATH,
+		.walk = scope == FS_SCOPE_SYS,
+		.capture = scope == FS_SCOPE_SYS,
+		.canon = canon,
+	};
+
+	fd = fs_open(kpath, &how);
+	if (fd < 0)
+		return fd;
+	rc = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	if (!rc && scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
+		fs_cap_found(canon, st.st_mode);
+	else if (!rc && scope != FS_SCOPE_NONE && scope != FS_SCOPE_SYS)
+		fs_cap_found(kpath, st.st_mode);
+	close(fd);
+	return rc;
+}
+
 static int fs_name_cmp(const void *a, const void *b)
 {
 	return strverscmp(*(char *const *)a, *(char *const *)b);
@@ -1516,7 +1657,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 	_Alignas(struct dirent64) char dents[32768];
 	struct dirent64 *de = NULL;
 	enum fs_scope scope;
-	size_t cap = 0;
+	size_t cap = 0, links = 0;
 	char **grown;
 	int fd, saved;
 
@@ -1557,6 +1698,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 			de = (struct dirent64 *)(void *)(dents + at);
 			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 				continue;
+			links += de->d_type == DT_LNK;
 			if (list->count == RDC_FS_LIST_MAX) {
 				close(fd);
 				rdc_names_free(list);
@@ -1578,7 +1720,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 		}
 	}
 	if (fs_root[0] && !how.walk && !fs_walk_only)
-		fs_dir_keep(fs_root_fd, kpath, fd); /* its files are likely read next */
+		fs_dir_keep(fs_root_fd, kpath, fd, links == list->count && links); /* read next */
 	else
 		close(fd);
 	if (list->count)

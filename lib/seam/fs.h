@@ -106,6 +106,20 @@ int rdc_fs_link_name(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3,
 int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3, 4);
 
 bool rdc_fs_exists(const char *fmt, ...) RDC_PRINTF(1, 2);
+/*
+ * 0 where @path is a directory (links followed), else -errno: -ENOENT,
+ * -ENOTDIR for anything else.  Under a root its fd is kept (fs.c), so the
+ * reads in it that follow open their names from it: a device's PCI function
+ * entered through its "device" link, without resolving where that leads.
+ */
+int rdc_fs_is_dir(const char *fmt, ...) RDC_PRINTF(1, 2);
+/*
+ * A hint: several reads below the directory @path follow (a device's
+ * attributes).  Under a root its fd is opened now and kept, so that even the
+ * first of them opens its name from it; live, and where it fails, nothing:
+ * the reads find what is there.
+ */
+void rdc_fs_expect_dir(const char *fmt, ...) RDC_PRINTF(1, 2);
 
 /*
  * List the entries of a directory (no "." and ".."), in version order so that
@@ -129,7 +143,7 @@ int rdc_fs_write(const char *val, struct rdc_err *err, const char *fmt, ...) RDC
  *   rdc_fs_read*()    the bytes read (what a short buffer cut stays cut)
  *   rdc_fs_list()     the directory (not its entries: those are captured as
  *                     they are read)
- *   rdc_fs_exists(), rdc_fs_resolve()
+ *   rdc_fs_exists(), rdc_fs_is_dir(), rdc_fs_resolve()
  *                     a directory, or an empty file where the path is a file
  *                     not read (yet)
  *   rdc_fs_link_name() the link

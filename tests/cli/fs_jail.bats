@@ -154,7 +154,7 @@ no_host_data() {
 		"$RDMACTL" --root "$BATS_TEST_DIRNAME/../../testdata/hosts/cx6dx" port gids mlx5_0 >/dev/null
 	awk '
 		function fd_of(line, a) { split(line, a, /[(,)]/); return a[2] }
-		/^openat2\(.*\/gids", .*O_DIRECTORY.* = [0-9]+$/ { dir[$NF] = 1; next }
+		/^openat2\(.*[\/"]gids", .*O_DIRECTORY.* = [0-9]+$/ { dir[$NF] = 1; next }
 		/^openat2\(.* = [0-9]+$/ && (/gids\/[0-9]+", / || (fd_of($0) in dir && /^openat2\([0-9]+, "[0-9]+", /)) {
 			fd = $NF; gid[fd] = 1; calls[fd] = ""; opened++; next
 		}

@@ -734,6 +734,15 @@ static void dir_cache_cases(bool walk)
 		mkpath(root, "sys/linkdir");
 		ln("../t", root, "sys/linkdir/l");
 		ln("/proc/self/cmdline", root, "sys/warm/cmdline"); /* not in the root */
+		ln("../devices/pci0/dev0", root, "sys/warm/updir");
+		mkpath(root, "sys/anc/d/sub");
+		put(root, "sys/anc/own", "O\n");
+		put(root, "sys/anc/d/sub/f", "F\n");
+		ln("../../devices/pci0/dev0", root, "sys/anc/d/up");
+		ln("/sys/devices/pci0/dev0", root, "sys/anc/d/abs");
+		ln(outside, root, "sys/anc/d/esc");
+		ln("f", root, "sys/anc/d/sub/l");
+		ln("../../../devices/pci0/dev0", root, "sys/anc/d/sub/up");
 	}
 
 	assert_int_equal(rdc_fs_set_root(root, &err), 0);
@@ -751,6 +760,73 @@ static void dir_cache_cases(bool walk)
 			assert_int_equal(open_fds(), before + (walk ? 0 : 1));
 		}
 	}
+	/*
+	 * A directory entered by its path (a device's "device" link): kept at the
+	 * first time (one more fd with openat2(), none more after), its files
+	 * read through it; a file, a name not there, a link that leads nowhere or
+	 * out of the root: not a directory.
+	 */
+	{
+		int before = open_fds();
+
+		for (int round = 0; round < 3; round++) {
+			assert_int_equal(rdc_fs_is_dir("/sys/warm/updir"), 0);
+			assert_int_equal(open_fds(), before + (walk ? 0 : 1));
+			assert_int_equal(
+				rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/updir/fw_ver"), 4);
+			assert_string_equal(buf, "22.1");
+		}
+		assert_int_equal(rdc_fs_is_dir("/sys/warm"), 0);
+		assert_int_equal(rdc_fs_is_dir("/sys/warm/a"), -ENOTDIR);
+		assert_int_equal(rdc_fs_is_dir("/sys/warm/up"), -ENOTDIR);
+		assert_int_equal(rdc_fs_is_dir("/sys/warm/none"), -ENOENT);
+		assert_int_equal(rdc_fs_is_dir("/sys/warm/escape_dir"), -ENOENT);
+		assert_int_equal(rdc_fs_is_dir("/sys/linkdir/l"), -ENOENT);
+		/* A hint changes no answer, whatever it names. */
+		rdc_fs_expect_dir("/sys/warm/none");
+		rdc_fs_expect_dir("/sys/warm/escape_dir");
+		rdc_fs_expect_dir("/sys/warm/a");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/escape_dir/secret"),
+				 -ENOENT);
+	}
+	/*
+	 * Below a kept directory (a listing's, or one expected): a path of several
+	 * names is opened from the nearest one; where a link on the way leads up
+	 * or is absolute it is opened whole and means what it means from the
+	 * root, out of the root it finds nothing, and the directory's own names
+	 * still read after that.
+	 */
+	assert_int_equal(rdc_fs_list(&names, &err, "/sys/anc"), 0);
+	assert_int_equal(names.count, 2);
+	rdc_names_free(&names);
+	rdc_fs_expect_dir("/sys/anc/d");
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/d/sub/f"), 1);
+		assert_string_equal(buf, "F");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/d/up/fw_ver"), 4);
+		assert_string_equal(buf, "22.1");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/d/abs/fw_ver"), 4);
+		assert_string_equal(buf, "22.1");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/d/sub/up/fw_ver"),
+				 4);
+		assert_string_equal(buf, "22.1");
+		buf[0] = '\0';
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/d/esc/secret"),
+				 -ENOENT);
+		assert_null(strstr(buf, "HOSTSECRET"));
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/d/../../warm/a"), 1);
+		assert_string_equal(buf, "A");
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/d/sub/none"),
+				 -ENOENT);
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/none/f"), -ENOENT);
+		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/anc/own"), 1);
+		assert_string_equal(buf, "O");
+		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/anc/d/sub/l"), 0);
+		assert_string_equal(buf, "f");
+		assert_int_equal(rdc_fs_is_dir("/sys/anc/d/up"), 0);
+		assert_int_equal(rdc_fs_is_dir("/sys/anc/d/esc"), -ENOENT);
+	}
+
 	/* Asked once, twice (the directory opened), then warm: the same answers. */
 	for (int round = 0; round < 3; round++) {
 		assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "/sys/warm/a"), 1);
@@ -788,7 +864,7 @@ static void dir_cache_cases(bool walk)
 		assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "/sys/warm/escape_dir/lnk"),
 				 -ENOENT);
 		assert_int_equal(rdc_fs_list(&names, &err, "/sys/warm"), 0);
-		assert_int_equal(names.count, 9);
+		assert_int_equal(names.count, 10);
 		rdc_names_free(&names);
 	}
 	/* An overlay's files first, then the root's; none again after it ends. */
