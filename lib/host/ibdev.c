@@ -162,13 +162,43 @@ static void read_node_type(struct rdc_port *tmpl)
 	rdc_strlcpy(tmpl->node_type, p ? p + 2 : buf, sizeof(tmpl->node_type));
 }
 
+/*
+ * Where @dev's bus device is read (@path) and its name (@addr).  sysfs names
+ * a device's directory by its bus address and the "device" link leads to it,
+ * so a link whose target ends in a PCI address is entered as it is
+ * ("/sys/class/infiniband/mlx5_0/device", its files then opened from the
+ * directory's fd under a root): one readlinkat() and one open, not a walk to
+ * where it leads.  Anything else (an auxiliary device "mlx5_core.sf.2", a
+ * directory where a link should be) is resolved to its real path, whose
+ * last component names it.  0 or -errno (-ENOENT: no bus device).
+ */
+static int device_path(char *path, size_t size, char *addr, size_t addr_size, const char *dev)
+{
+	int rc = rdc_fs_link_name(addr, addr_size, IB_CLASS "/%s/device", dev);
+	const char *base;
+
+	if (rc == -ENOENT)
+		return rc;
+	if (!rc && rdc_pci_address_valid(addr)) {
+		if (snprintf(path, size, IB_CLASS "/%s/device", dev) >= (int)size)
+			return -ENAMETOOLONG;
+		return rdc_fs_is_dir("%s", path);
+	}
+	rc = rdc_fs_resolve(path, size, IB_CLASS "/%s/device", dev);
+	if (rc)
+		return rc;
+	base = strrchr(path, '/');
+	return rdc_strlcpy(addr, base ? base + 1 : path, addr_size) ? -ENAMETOOLONG : 0;
+}
+
 static void read_device(struct rdc_port *tmpl, const char *dev)
 {
-	char path[4096];
+	char path[4096], addr[sizeof(tmpl->pci.address)];
 	int rc;
 
 	memset(tmpl, 0, sizeof(*tmpl));
 	rdc_strlcpy(tmpl->device, dev, sizeof(tmpl->device));
+	rdc_fs_expect_dir(IB_CLASS "/%s", dev);
 	read_dev_str(tmpl, tmpl->node_guid, sizeof(tmpl->node_guid), RDC_PORT_BAD_NODE_GUID,
 		     "node_guid");
 	read_dev_str(tmpl, tmpl->sys_image_guid, sizeof(tmpl->sys_image_guid),
@@ -180,8 +210,8 @@ static void read_device(struct rdc_port *tmpl, const char *dev)
 		     "hca_type");
 	read_node_type(tmpl);
 
-	rc = rdc_fs_resolve(path, sizeof(path), IB_CLASS "/%s/device", dev);
-	if (!rc && !rdc_pci_read(path, &tmpl->pci, NULL)) {
+	rc = device_path(path, sizeof(path), addr, sizeof(addr), dev);
+	if (!rc && !rdc_pci_read(path, addr, &tmpl->pci, NULL)) {
 		tmpl->has_pci = true;
 		rdc_strlcpy(tmpl->driver, tmpl->pci.driver, sizeof(tmpl->driver));
 	} else if (rc && rc != -ENOENT) {
@@ -221,7 +251,9 @@ static bool gid0_netdev(struct rdc_port *p, char *out, size_t size)
 
 /*
  * The port's own netdev.  Software devices name it in "parent" (rxe on a
- * bond names the bond).  A PCI function lists its uplink under device/net;
+ * bond names the bond); they have no bus device, so a device with one is not
+ * asked for it (a probe that fails on every NIC).  A PCI function lists its
+ * uplink under device/net;
  * a function with several ports (or an IPoIB child) tells them apart by
  * dev_port (port - 1).  Without either, GID 0's netdev is all there is.
  */
@@ -231,7 +263,7 @@ static bool own_netdev(struct rdc_port *p, char *out, size_t size)
 	bool found = false;
 	int64_t dev_port;
 
-	if (rdc_fs_read(out, size, NULL, IB_CLASS "/%s/parent", p->device) > 0)
+	if (!p->has_pci && rdc_fs_read(out, size, NULL, IB_CLASS "/%s/parent", p->device) > 0)
 		return true;
 	if (!rdc_fs_list(&nets, NULL, IB_CLASS "/%s/device/net", p->device)) {
 		for (size_t i = 0; i < nets.count && !found; i++) {

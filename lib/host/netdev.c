@@ -119,6 +119,7 @@ int rdc_netdev_read(const char *name, struct rdc_netdev *nd, struct rdc_err *err
 	 * missing mtu asks whether the netdev is there at all (under a root a
 	 * lookup can be a walk from the root, and a listing reads every netdev).
 	 */
+	rdc_fs_expect_dir("/sys/class/net/%s", name);
 	rc = rdc_sysval_i64(&nd->issues, &v, "/sys/class/net/%s/mtu", name);
 	if (rc == 0 && !rdc_netdev_exists(name)) /* a missing file records no issue */
 		return rdc_err_set(err, ENODEV, "no network interface '%s'", name);

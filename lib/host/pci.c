@@ -47,16 +47,15 @@ static bool pci_read_speed(struct rdc_pci *pci, const char *devpath, const char 
 	return rc != 0;
 }
 
-int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err)
+int rdc_pci_read(const char *devpath, const char *address, struct rdc_pci *pci, struct rdc_err *err)
 {
-	const char *base = strrchr(devpath, '/');
 	int64_t v;
 
 	memset(pci, 0, sizeof(*pci));
 	pci->numa_node = -1;
 	pci->cur_width = pci->max_width = -1;
-	if (!base || rdc_strlcpy(pci->address, base + 1, sizeof(pci->address)))
-		return rdc_err_set(err, EINVAL, "'%s' is not a PCI device path", devpath);
+	if (!*address || rdc_strlcpy(pci->address, address, sizeof(pci->address)))
+		return rdc_err_set(err, EINVAL, "'%s' is not a PCI device name", address);
 	if (rdc_fs_link_name(pci->driver, sizeof(pci->driver), "%s/driver", devpath) < 0)
 		pci->driver[0] = '\0';
 	if (rdc_sysval_i64(&pci->issues, &v, "%s/numa_node", devpath) > 0)

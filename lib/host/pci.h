@@ -22,11 +22,13 @@ struct rdc_pci {
 };
 
 /*
- * Read the PCI function at kernel path @devpath ("/sys/devices/pci0000:00/.../0000:3b:00.0").
+ * Read the PCI function @address ("0000:3b:00.0") at kernel path @devpath:
+ * its directory, or a link to it ("/sys/class/infiniband/mlx5_0/device").
  * A value that cannot be read stays unknown and is recorded in pci->issues.
  * @pci is overwritten, not freed: rdc_pci_free() it after.
  */
-int rdc_pci_read(const char *devpath, struct rdc_pci *pci, struct rdc_err *err);
+int rdc_pci_read(const char *devpath, const char *address, struct rdc_pci *pci,
+		 struct rdc_err *err);
 /* Free what rdc_pci_read() left in @pci (its issues), whatever it returned. */
 void rdc_pci_free(struct rdc_pci *pci);
 

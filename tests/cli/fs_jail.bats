@@ -141,6 +141,33 @@ no_host_data() {
 	[ "$bad_out" = "$output" ]
 }
 
+# The walks under --root (docs/HACKING.md, "Listings at the floor"): a whole
+# path from the root is opened only to reach a device, its PCI function (by
+# its "device" link, without resolving where that leads) and its netdev, and
+# the root's own files; every other name is opened from one of their fds or
+# a listing's.  No open is tried there first only to be refused (EXDEV), and
+# no fd's name is asked of /proc.
+@test "--root: port walks from the root only to the devices, their PCI functions and netdevs" {
+	command -v strace >/dev/null || skip "no strace (scripts/install-deps test)"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -qq -o "$T/trace" -e trace=openat2,readlink,readlinkat \
+		"$RDMACTL" --root "$BATS_TEST_DIRNAME/../../testdata/hosts/cx6dx" port >/dev/null
+	awk '
+		/^openat2\(/ && /RESOLVE_IN_ROOT/ {
+			match($0, /"[^"]*"/); p = substr($0, RSTART + 1, RLENGTH - 2)
+			if (p !~ /^\/(kernel\.rec|sys\/class\/infiniband(\/mlx5_[01](\/device)?)?|sys\/class\/net\/ens1f[01]np[01])$/)
+				bad = bad "\n  whole: " p
+			whole++
+		}
+		/^openat2\(/ && /RESOLVE_BENEATH/ { rel++ }
+		/= -1 EXDEV/ { bad = bad "\n  refused: " $0 }
+		/^readlink\("\/proc/ { bad = bad "\n  " $0 }
+		END {
+			print whole " whole, " rel " from a directory" bad
+			exit !(whole && rel > 2 * whole && bad == "")
+		}' "$T/trace"
+}
+
 # The listing's cost under --root (docs/HACKING.md, "Listings at the floor"):
 # each GID file is one openat2() in the jail (its name from the gids
 # directory's fd, which its listing left open, or its whole path), one fstat()

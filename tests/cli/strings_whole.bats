@@ -131,7 +131,8 @@ long_devices_host() {
 # A copy of cx6dx whose PCI functions sit under three 200-byte bridge directories (a path of
 # over 700 bytes, as deep hierarchies and bundles make them), the first function's link speed
 # unreadable as a speed.  Its record named a path cut at 512 bytes (no such file: nothing
-# said) or "cannot read '<200 bytes>...'".
+# said) or "cannot read '<200 bytes>...'".  The function is read through the device's
+# "device" link, which the record names: the long path is the kernel's to resolve.
 deep_pci_host() {
 	local h=$BATS_TEST_TMPDIR/deep deep l target
 	cp -a "$FIXTURES/cx6dx" "$h"
@@ -146,13 +147,16 @@ deep_pci_host() {
 	echo "$h $deep"
 }
 
-@test "strings whole: a value under a 700-byte PCI path is reported with that path whole" {
+@test "strings whole: a value under a 700-byte PCI path is read and reported" {
 	local h deep
 	read -r h deep < <(deep_pci_host)
 	run --separate-stderr "$RDMACTL" --root "$h" port mlx5_0
 	assert_failure 1
-	[ "$stderr" = "rdmactl: port: '/sys/devices/pci0000:00/$deep/0000:00:02.0/0000:3b:00.0/current_link_speed' holds 'fast', not a PCIe link speed: Invalid argument" ] ||
+	[ "$stderr" = "rdmactl: port: '/sys/class/infiniband/mlx5_0/device/current_link_speed' holds 'fast', not a PCIe link speed: Invalid argument" ] ||
 		fail "$stderr"
+	run -0 "$RDMACTL" --root "$h" -j port mlx5_1
+	[ "$(jq -r '.ports[0] | "\(.pci) \(.pcie.max_width)"' <<<"$output")" = "0000:3b:00.1 16" ] ||
+		fail "$output"
 }
 
 # A copy of rxe-bond without its kernel recording (bonds from procfs) where two
