@@ -2,6 +2,7 @@
 /* ibdev.c - RDMA devices and ports from /sys/class/infiniband */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,9 @@ static void read_node_type(struct rdc_port *tmpl)
  * directory's fd under a root): one readlinkat() and one open, not a walk to
  * where it leads.  Anything else (an auxiliary device "mlx5_core.sf.2", a
  * directory where a link should be) is resolved to its real path, whose
- * last component names it.  0 or -errno (-ENOENT: no bus device).
+ * last component names it.  @addr holds a name (NAME_MAX + 1 bytes): one too
+ * long for a PCI address is rdc_pci_read()'s to refuse, quietly, as before.
+ * 0 or -errno (-ENOENT: no bus device).
  */
 static int device_path(char *path, size_t size, char *addr, size_t addr_size, const char *dev)
 {
@@ -193,7 +196,7 @@ static int device_path(char *path, size_t size, char *addr, size_t addr_size, co
 
 static void read_device(struct rdc_port *tmpl, const char *dev)
 {
-	char path[4096], addr[sizeof(tmpl->pci.address)];
+	char path[4096], addr[NAME_MAX + 1];
 	int rc;
 
 	memset(tmpl, 0, sizeof(*tmpl));
@@ -218,7 +221,7 @@ static void read_device(struct rdc_port *tmpl, const char *dev)
 		/* A device link that exists and leads nowhere: its PCI facts are unknown, not absent. */
 		rdc_issues_addf(&tmpl->issues, -rc, "cannot resolve '" IB_CLASS "/%s/device'", dev);
 	} else if (rdc_fs_exists(IB_CLASS "/%s/parent", dev)) {
-		/* Software devices sit on a netdev named in "parent" and have no bus device. */
+		/* Software devices sit on a netdev named in "parent" (and since 5.11 have no bus device). */
 		rdc_strlcpy(tmpl->driver, !strcmp(tmpl->node_type, "RNIC") ? "siw" : "rdma_rxe",
 			    sizeof(tmpl->driver));
 	}
@@ -251,9 +254,9 @@ static bool gid0_netdev(struct rdc_port *p, char *out, size_t size)
 
 /*
  * The port's own netdev.  Software devices name it in "parent" (rxe on a
- * bond names the bond); they have no bus device, so a device with one is not
- * asked for it (a probe that fails on every NIC).  A PCI function lists its
- * uplink under device/net;
+ * bond names the bond), asked of every device: before Linux 5.11 rxe and siw
+ * sat below their netdev's PCI function, "device" link and all.  A PCI
+ * function lists its uplink under device/net;
  * a function with several ports (or an IPoIB child) tells them apart by
  * dev_port (port - 1).  Without either, GID 0's netdev is all there is.
  */
@@ -263,7 +266,7 @@ static bool own_netdev(struct rdc_port *p, char *out, size_t size)
 	bool found = false;
 	int64_t dev_port;
 
-	if (!p->has_pci && rdc_fs_read(out, size, NULL, IB_CLASS "/%s/parent", p->device) > 0)
+	if (rdc_fs_read(out, size, NULL, IB_CLASS "/%s/parent", p->device) > 0)
 		return true;
 	if (!rdc_fs_list(&nets, NULL, IB_CLASS "/%s/device/net", p->device)) {
 		for (size_t i = 0; i < nets.count && !found; i++) {

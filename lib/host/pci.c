@@ -37,7 +37,7 @@ static bool pci_read_speed(struct rdc_pci *pci, const char *devpath, const char 
 	int rc = rdc_sysval_str(&pci->issues, buf, sizeof(buf), "%s/%s", devpath, file);
 	char *path;
 
-	/* @devpath is where a bundle's link leads, up to PATH_MAX: the message names it whole. */
+	/* @devpath may be long (where a link leads, up to PATH_MAX): the message names it whole. */
 	if (rc > 0 && rdc_pci_parse_speed(buf, gts) && strcmp(buf, "Unknown")) {
 		if (asprintf(&path, "%s/%s", devpath, file) < 0)
 			path = NULL;

@@ -50,15 +50,12 @@ static int fs_overlay_fd = -1; /* O_PATH of a tree inside the root read first (a
  * (rdc_fs_expect_dir(), rdc_fs_is_dir()).  Where a path's own directory is
  * not open, the rest of it is opened from the one kept nearest above it
  * ("ports/1/state" from a device's directory, "eth0/dev_port" from the
- * listing of a function's "net"), alike.  A listing whose entries are all
- * links (a class directory: each leads up into /sys/devices) is kept marked
- * as such, so that paths through it are not tried below it only to be
- * refused.  A link is read with readlinkat() of its name from its
- * directory's fd, opened at once where it is not kept yet: one name resolves
- * nothing, so that needs no O_PATH fd of the link (fs_dir_readlink).  In an
- * overlay (a later sample of a bundle, written once) a directory that does
- * not resolve is remembered as such and an ENOENT from a kept directory
- * decides: most files are not in it.  Under
+ * listing of a function's "net"), alike.  A link is read with readlinkat()
+ * of its name from its directory's fd, opened at once where it is not kept
+ * yet: one name resolves nothing, so that needs no O_PATH fd of the link
+ * (fs_dir_readlink).  In an overlay (a later sample of a bundle, written
+ * once) a directory that does not resolve is remembered as such and an
+ * ENOENT from a kept directory decides: most files are not in it.  Under
  * the root itself an ENOENT from a kept directory decides only while the
  * directory is fresh (RDC_FS_DIR_FRESH_MS since its fd was resolved); an
  * older one is dropped and the whole path opened, and a directory that did
@@ -894,9 +891,10 @@ static bool fs_dir_missing_decides(struct fs_dir *d, int base)
 
 /*
  * The directory kept open nearest above the first @len bytes of @kpath (a
- * strict prefix ending at a '/'), for the rest to be opened from it: the
- * longest, among those resolved from @base whose names have not led up.
- * NULL where there is none.
+ * strict prefix ending at a '/', with a name after it: "/sys/a/" is not
+ * below "/sys/a"), for the rest to be opened from it: the longest, among
+ * those resolved from @base whose names have not led up.  NULL where there
+ * is none.
  */
 static struct fs_dir *fs_dir_above(int base, const char *kpath, size_t len)
 {
@@ -905,7 +903,7 @@ static struct fs_dir *fs_dir_above(int base, const char *kpath, size_t len)
 	for (size_t i = 0; i < FS_DIRS; i++) {
 		struct fs_dir *d = &fs_dirs[i];
 
-		if (d->base == base && d->fd >= 0 && !d->up && d->len < len &&
+		if (d->base == base && d->fd >= 0 && !d->up && d->len + 1 < len &&
 		    kpath[d->len] == '/' && !memcmp(d->path, kpath, d->len) &&
 		    (!best || d->len > best->len))
 			best = d;
@@ -920,18 +918,12 @@ static struct fs_dir *fs_dir_above(int base, const char *kpath, size_t len)
  * (RESOLVE_BENEATH), with @flags.  True with *@fd an fd, or -ENOENT where
  * that decides (fs_dir_missing_decides()); false where the whole path must be
  * opened: a link that is absolute or leads up out of @d (EXDEV), any other
- * error, a directory no longer fresh.  Where the rest is one name, EXDEV
- * marks @d, so that its names are opened whole from then on: a class
- * directory is links up into /sys/devices.  A longer rest says nothing of
- * @d's own names (a device's "device" link leads up, its "ports" does not).
+ * error, a directory no longer fresh.
  */
 static bool fs_dir_openat(struct fs_dir *d, int base, const char *kpath, int flags, int *fd)
 {
-	const char *rest = kpath + d->len + 1;
-
-	*fd = fs_openat2_res(d->fd, rest, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
-	if (*fd == -EXDEV && !strchr(rest, '/'))
-		d->up = true;
+	*fd = fs_openat2_res(d->fd, kpath + d->len + 1, flags,
+			     RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
 	if (*fd >= 0)
 		return true;
 	return *fd == -ENOENT && fs_dir_missing_decides(d, base);
@@ -1012,10 +1004,23 @@ static bool fs_dir_open(int base, const char *kpath, int flags, int *fd)
 	}
 	if (d && d->up)
 		return false; /* its names lead up: so would the path through them */
-	if (!d) {
-		slash = strrchr(kpath, '/');
-		d = slash ? fs_dir_above(base, kpath, (size_t)(slash - kpath)) : NULL;
+	if (d) {
+		/*
+		 * A name of its own that is refused (EXDEV) marks it: a class
+		 * directory is links up into /sys/devices, each opened whole from
+		 * then on.  Through an ancestor, or where a directory is opened on
+		 * the way (fs_openat2_near()), EXDEV says nothing of the
+		 * directory's own names (a device's "device" link leads up, its
+		 * "ports" does not).
+		 */
+		if (fs_dir_openat(d, base, kpath, flags, fd))
+			return true;
+		if (*fd == -EXDEV)
+			d->up = true;
+		return false;
 	}
+	slash = strrchr(kpath, '/');
+	d = slash ? fs_dir_above(base, kpath, (size_t)(slash - kpath)) : NULL;
 	return d && fs_dir_openat(d, base, kpath, flags, fd);
 }
 
@@ -1042,13 +1047,8 @@ static ssize_t fs_dir_readlink(int base, const char *kpath, char *target, size_t
 	return fs_dir_missing_decides(d, base) ? -ENOENT : 0;
 }
 
-/*
- * Keep a listing's fd (of @kpath, resolved from @base) as its directory's;
- * closes it otherwise.  @links: its entries are all links (a class
- * directory's lead up into /sys/devices), so paths through it are opened
- * whole, without first trying them below it.
- */
-static void fs_dir_keep(int base, const char *kpath, int fd, bool links)
+/* Keep a listing's fd (of @kpath, resolved from @base) as its directory's; closes it otherwise. */
+static void fs_dir_keep(int base, const char *kpath, int fd)
 {
 	size_t len = strlen(kpath);
 	struct fs_dir *d;
@@ -1059,14 +1059,13 @@ static void fs_dir_keep(int base, const char *kpath, int fd, bool links)
 	}
 	d = fs_dir_find(base, kpath, len);
 	if (!d) {
-		d = fs_dir_add(base, kpath, len, fd);
+		fs_dir_add(base, kpath, len, fd);
 	} else if (d->fd >= 0) {
 		close(fd);
 	} else {
 		d->fd = fd;
 		d->opened_ms = fs_now_ms();
 	}
-	d->up |= links;
 }
 
 /*
@@ -1591,7 +1590,7 @@ static int fs_dir_enter(const char *kpath)
 	fd = fs_openat2(fs_root_fd, kpath, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return fd;
-	fs_dir_keep(fs_root_fd, kpath, fd, false);
+	fs_dir_keep(fs_root_fd, kpath, fd);
 	return 0;
 }
 
@@ -1657,7 +1656,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 	_Alignas(struct dirent64) char dents[32768];
 	struct dirent64 *de = NULL;
 	enum fs_scope scope;
-	size_t cap = 0, links = 0;
+	size_t cap = 0;
 	char **grown;
 	int fd, saved;
 
@@ -1698,7 +1697,6 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 			de = (struct dirent64 *)(void *)(dents + at);
 			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 				continue;
-			links += de->d_type == DT_LNK;
 			if (list->count == RDC_FS_LIST_MAX) {
 				close(fd);
 				rdc_names_free(list);
@@ -1720,7 +1718,7 @@ int rdc_fs_list(struct rdc_names *list, struct rdc_err *err, const char *fmt, ..
 		}
 	}
 	if (fs_root[0] && !how.walk && !fs_walk_only)
-		fs_dir_keep(fs_root_fd, kpath, fd, links == list->count && links); /* read next */
+		fs_dir_keep(fs_root_fd, kpath, fd); /* its files are likely read next */
 	else
 		close(fd);
 	if (list->count)

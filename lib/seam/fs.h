@@ -108,9 +108,10 @@ int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...) RDC_PRINTF(3, 4
 bool rdc_fs_exists(const char *fmt, ...) RDC_PRINTF(1, 2);
 /*
  * 0 where @path is a directory (links followed), else -errno: -ENOENT,
- * -ENOTDIR for anything else.  Under a root its fd is kept (fs.c), so the
- * reads in it that follow open their names from it: a device's PCI function
- * entered through its "device" link, without resolving where that leads.
+ * -ENOTDIR for anything else.  Under a root, with openat2(), its fd is kept
+ * (fs.c; paths of 256 bytes or more are not), so the reads in it that follow
+ * open their names from it: a device's PCI function entered through its
+ * "device" link, without resolving where that leads.
  */
 int rdc_fs_is_dir(const char *fmt, ...) RDC_PRINTF(1, 2);
 /*

@@ -185,3 +185,28 @@ deep_pci_host() {
 	assert_success
 	[[ $(tr -s ' \n' '  ' <<<"$output") == *"($d0 on eth0, $d1 on eth1): each sends on its member only"* ]]
 }
+
+# A copy of cx6dx whose mlx5_0 sits on a device of the auxiliary bus (an SF), its name in the
+# "device" link's target: "mlx5_core.sf.2" is that device's name where the PCI address would
+# be; "mlx5_core.sf.100", 16 bytes, fits no PCI address and names no function, without a
+# word (read through the link, a name too long for the address once read as an error).
+@test "strings whole: a device on the auxiliary bus is named by its link, a long name is no error" {
+	local h=$BATS_TEST_TMPDIR/sf f
+	cp -a "$FIXTURES/cx6dx" "$h"
+	f=$h/sys/devices/pci0000:00/0000:00:02.0/0000:3b:00.0
+	mkdir "$f/mlx5_core.sf.2" "$f/mlx5_core.sf.100"
+	echo 1 >"$f/mlx5_core.sf.2/numa_node"
+	echo 1 >"$f/mlx5_core.sf.100/numa_node"
+	ln -sfn ../../mlx5_core.sf.2 "$f/infiniband/mlx5_0/device"
+	run --separate-stderr "$RDMACTL" --root "$h" -j port mlx5_0
+	assert_success
+	[ -z "$stderr" ] || fail "$stderr"
+	[ "$(jq -c '.ports[0] | [.pci, .numa_node]' <<<"$output")" = '["mlx5_core.sf.2",1]' ] ||
+		fail "$output"
+	ln -sfn ../../mlx5_core.sf.100 "$f/infiniband/mlx5_0/device"
+	run --separate-stderr "$RDMACTL" --root "$h" -j port mlx5_0
+	assert_success
+	[ -z "$stderr" ] || fail "$stderr"
+	[ "$(jq -c '.ports[0] | [.pci, .numa_node, .netdev]' <<<"$output")" = '[null,null,"ens1f0np0"]' ] ||
+		fail "$output"
+}
