@@ -311,6 +311,13 @@ static void test_live(void **state)
 	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "%s/sys/x/escape_abs", root), 10);
 	assert_int_equal(rdc_fs_link_name(buf, sizeof(buf), "%s/sys/class/ib/mlx5_0", root), 0);
 	assert_string_equal(buf, "dev0");
+	/* A directory through a link, a file, nothing; a hint changes nothing live. */
+	assert_int_equal(rdc_fs_is_dir("%s/sys/class/ib/mlx5_0", root), 0);
+	assert_int_equal(rdc_fs_is_dir("%s/sys/class/ib/mlx5_0/fw_ver", root), -ENOTDIR);
+	assert_int_equal(rdc_fs_is_dir("%s/sys/class/ib/mlx5_9", root), -ENOENT);
+	rdc_fs_expect_dir("%s/sys/class/ib/mlx5_0", root);
+	assert_int_equal(rdc_fs_read(buf, sizeof(buf), &err, "%s/sys/class/ib/mlx5_0/fw_ver", root),
+			 4);
 	assert_int_equal(rdc_fs_list(&names, &err, "%s", outside), 0);
 	assert_int_equal(names.count, 2);
 	rdc_names_free(&names);
