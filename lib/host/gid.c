@@ -208,6 +208,8 @@ static int gid_table_read(const char *dev, unsigned int port, bool ethernet, str
 	if (rc < 0 || rc >= (int)sizeof(dir))
 		return rdc_err_set(err, ENAMETOOLONG, "cannot read GIDs of '%s/%u'", dev, port);
 	len = (size_t)rc;
+	/* The slots and their attributes are read below it: from its fd under a root. */
+	rdc_fs_expect_dir("%s", dir);
 	rc = rdc_fs_list(&slots, err, "%s/gids", dir);
 	if (rc)
 		return rc;
