@@ -1538,12 +1538,46 @@ int rdc_fs_resolve(char *buf, size_t size, const char *fmt, ...)
 	return 0;
 }
 
+/*
+ * Look @kpath up without opening it to read (O_PATH, through the jail, or the
+ * walk when capturing) and, capturing, record what it is.  With @mode its
+ * type is asked of the fd too; without, under a root and not capturing, the
+ * lookup is all.  0 or -errno.
+ */
+static int fs_lookup(const char *kpath, enum fs_scope scope, mode_t *mode)
+{
+	char canon[PATH_MAX] = "";
+	struct fs_how how = {
+		.flags = O_PATH,
+		.walk = scope == FS_SCOPE_SYS,
+		.capture = scope == FS_SCOPE_SYS,
+		.canon = canon,
+	};
+	struct stat st;
+	int fd, rc = 0;
+
+	fd = fs_open(kpath, &how);
+	if (fd < 0)
+		return fd;
+	if (mode || scope != FS_SCOPE_NONE) {
+		if (fstat(fd, &st) == 0) {
+			if (scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
+				fs_cap_found(canon, st.st_mode);
+			else if (scope != FS_SCOPE_NONE && scope != FS_SCOPE_SYS)
+				fs_cap_found(kpath, st.st_mode);
+			if (mode)
+				*mode = st.st_mode;
+		} else if (mode) {
+			rc = -errno;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
 bool rdc_fs_exists(const char *fmt, ...)
 {
 	enum fs_scope scope;
-	char canon[PATH_MAX];
-	struct stat st;
-	int fd;
 
 	FS_PATH(kpath, fmt);
 	if (path_rc)
@@ -1551,26 +1585,7 @@ bool rdc_fs_exists(const char *fmt, ...)
 	scope = fs_cap_scope(kpath);
 	if (!fs_root[0] && scope == FS_SCOPE_NONE)
 		return access(kpath, F_OK) == 0;
-	canon[0] = '\0';
-
-	struct fs_how how = {
-		.flags = O_PATH,
-		.walk = scope == FS_SCOPE_SYS,
-		.capture = scope == FS_SCOPE_SYS,
-		.canon = canon,
-	};
-
-	fd = fs_open(kpath, &how);
-	if (fd < 0)
-		return false;
-	if (scope != FS_SCOPE_NONE && fstat(fd, &st) == 0) {
-		if (scope != FS_SCOPE_SYS)
-			fs_cap_found(kpath, st.st_mode);
-		else if (fs_under(canon, "/sys"))
-			fs_cap_found(canon, st.st_mode);
-	}
-	close(fd);
-	return true;
+	return fs_lookup(kpath, scope, NULL) == 0;
 }
 
 /*
@@ -1604,9 +1619,9 @@ void rdc_fs_expect_dir(const char *fmt, ...)
 int rdc_fs_is_dir(const char *fmt, ...)
 {
 	enum fs_scope scope;
-	char canon[PATH_MAX];
 	struct stat st;
-	int fd, rc;
+	mode_t mode = 0;
+	int rc;
 
 	FS_PATH(kpath, fmt);
 	if (path_rc)
@@ -1621,27 +1636,12 @@ int rdc_fs_is_dir(const char *fmt, ...)
 		rc = fs_dir_enter(kpath);
 		if (rc != -ENOSYS && rc != -EPERM)
 			return rc;
-		/* No openat2(): fs_open() below walks (and remembers that). */
+		/* No openat2(): fs_lookup() walks (and remembers that). */
 	}
-	canon[0] = '\0';
-
-	struct fs_how how = {
-		.flags = O_PATH,
-		.walk = scope == FS_SCOPE_SYS,
-		.capture = scope == FS_SCOPE_SYS,
-		.canon = canon,
-	};
-
-	fd = fs_open(kpath, &how);
-	if (fd < 0)
-		return fd;
-	rc = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-	if (!rc && scope == FS_SCOPE_SYS && fs_under(canon, "/sys"))
-		fs_cap_found(canon, st.st_mode);
-	else if (!rc && scope != FS_SCOPE_NONE && scope != FS_SCOPE_SYS)
-		fs_cap_found(kpath, st.st_mode);
-	close(fd);
-	return rc;
+	rc = fs_lookup(kpath, scope, &mode);
+	if (rc)
+		return rc;
+	return S_ISDIR(mode) ? 0 : -ENOTDIR;
 }
 
 static int fs_name_cmp(const void *a, const void *b)
